@@ -1,0 +1,36 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+const root = import.meta.dirname;
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      // keytar is a native addon and electron is the runtime: both stay outside the bundle.
+      externalizeDeps: { include: ['keytar', 'electron'] },
+      rollupOptions: { input: { index: resolve(root, 'src-main/shell/main.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      // A sandboxed preload must be one CommonJS file with nothing to require but electron.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(root, 'src-main/shell/preload.ts') },
+        external: ['electron'],
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'src-renderer'),
+    plugins: [svelte()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      rollupOptions: { input: { index: resolve(root, 'src-renderer/index.html') } },
+    },
+  },
+});

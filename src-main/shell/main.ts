@@ -1,0 +1,3 @@
+// Placeholder entry, replaced by the Electron shell.
+import { app } from 'electron';
+void app.whenReady();

@@ -1,0 +1,3 @@
+// Placeholder preload, replaced by the contract-built bridge.
+import { contextBridge } from 'electron';
+contextBridge.exposeInMainWorld('fieldmap', Object.freeze({}));

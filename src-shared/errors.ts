@@ -1,0 +1,52 @@
+// The closed taxonomy of errors a rep can meet, each with the message the UI shows.
+import * as v from 'valibot';
+
+export const SERVICE_ERROR_KINDS = [
+  'Offline',
+  'NotAllowListed',
+  'Unauthorized',
+  'RateLimited',
+  'ServerError',
+  'Rejected',
+  'BadResponse',
+  'Ambiguous',
+] as const;
+export type ServiceErrorKind = (typeof SERVICE_ERROR_KINDS)[number];
+
+/** Errors that are not about the service: a refused IPC call or an invalid local edit. */
+export const APP_ERROR_KINDS = ['InvalidRequest', 'NotSignedIn', 'Internal'] as const;
+export type AppErrorKind = (typeof APP_ERROR_KINDS)[number];
+
+export type ErrorKind = ServiceErrorKind | AppErrorKind;
+
+/** What a rep reads for each kind of error. */
+export const ERROR_MESSAGES: Record<ErrorKind, string> = {
+  Offline: 'No connection to the service. Your changes are saved and will be sent when you are back online.',
+  NotAllowListed:
+    'Not on the office network: the service only answers from allow-listed networks. Your changes stay queued.',
+  Unauthorized: 'The service rejected your user name or password. Sign in again; your changes are kept.',
+  RateLimited: 'The service asked us to slow down. Sending will resume shortly.',
+  ServerError: 'The service had a problem. We will try again shortly.',
+  Rejected: 'The service refused this change as it is. Edit it or discard it.',
+  BadResponse: 'The service sent an answer we could not read. Nothing was changed on this laptop.',
+  Ambiguous: 'The connection dropped before the service answered. We will check whether the change arrived before retrying.',
+  InvalidRequest: 'That request was not valid.',
+  NotSignedIn: 'Sign in first.',
+  Internal: 'Something went wrong inside Fieldmap.',
+};
+
+/** A serialisable error: what crosses IPC and is stored on outbox ops. */
+export const ErrorInfoSchema = v.object({
+  kind: v.picklist([...SERVICE_ERROR_KINDS, ...APP_ERROR_KINDS]),
+  message: v.string(),
+  /** Technical detail (status, field, the service's own text). Never a secret. */
+  detail: v.optional(v.string()),
+  status: v.optional(v.number()),
+  field: v.optional(v.string()),
+});
+export type ErrorInfo = v.InferOutput<typeof ErrorInfoSchema>;
+
+/** Builds an ErrorInfo with the standard message for its kind. */
+export function errorInfo(kind: ErrorKind, extra: Omit<Partial<ErrorInfo>, 'kind'> = {}): ErrorInfo {
+  return { kind, message: ERROR_MESSAGES[kind], ...extra };
+}

@@ -1,0 +1,157 @@
+// The one IPC contract between the renderer and main. Every channel is `domain:verb`, with a
+// request schema main validates and a response schema the types come from. The preload turns
+// the table into the frozen `window.fieldmap` object; main registers one handler per channel.
+import * as v from 'valibot';
+import {
+  CustomerSchema,
+  RouteSchema,
+  ServerIdSchema,
+  TerritorySchema,
+  UserMetaSchema,
+} from './domain';
+import { ErrorInfoSchema } from './errors';
+import { ConflictSchema, EditablePayloadSchema, NewOpSchema, OpSchema } from './outbox-types';
+import { SyncStateSchema } from './sync-state';
+
+/** A remembered account. Never carries the password. */
+export const AccountSummarySchema = v.object({
+  accountKey: v.string(),
+  baseUrl: v.string(),
+  username: v.string(),
+  demo: v.boolean(),
+});
+export type AccountSummary = v.InferOutput<typeof AccountSummarySchema>;
+
+const Empty = v.optional(v.undefined());
+const OpIdRequest = v.strictObject({ opId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });
+
+/** Invoke channels: renderer asks, main answers. `method` is the name on window.fieldmap. */
+export const invokeChannels = {
+  'accounts:list': { method: 'listAccounts', request: Empty, response: v.array(AccountSummarySchema) },
+  'session:current': { method: 'currentAccount', request: Empty, response: v.nullable(AccountSummarySchema) },
+  'session:login': {
+    method: 'login',
+    request: v.strictObject({
+      baseUrl: v.pipe(v.string(), v.minLength(1), v.maxLength(2_000)),
+      username: v.pipe(v.string(), v.minLength(1), v.maxLength(500)),
+      password: v.pipe(v.string(), v.minLength(1), v.maxLength(1_000)),
+    }),
+    response: AccountSummarySchema,
+  },
+  'session:demo': { method: 'startDemo', request: Empty, response: AccountSummarySchema },
+  'session:switch': {
+    method: 'switchAccount',
+    request: v.strictObject({ accountKey: v.pipe(v.string(), v.minLength(1), v.maxLength(3_000)) }),
+    response: AccountSummarySchema,
+  },
+  'session:logout': {
+    method: 'logout',
+    request: v.strictObject({
+      accountKey: v.pipe(v.string(), v.minLength(1), v.maxLength(3_000)),
+      /** Must be true to sign out while changes are unsynced (they are dropped). */
+      dropUnsynced: v.boolean(),
+    }),
+    response: v.object({ signedOut: v.boolean(), unsynced: v.number() }),
+  },
+  'sync:now': { method: 'syncNow', request: Empty, response: SyncStateSchema },
+  'sync:state': { method: 'syncState', request: Empty, response: SyncStateSchema },
+  'data:resend': {
+    method: 'requestSnapshot',
+    request: Empty,
+    response: v.boolean(),
+  },
+  'outbox:enqueue': { method: 'enqueue', request: NewOpSchema, response: OpSchema },
+  'outbox:list': { method: 'listOps', request: Empty, response: v.array(OpSchema) },
+  'outbox:retry': { method: 'retryOp', request: OpIdRequest, response: OpSchema },
+  'outbox:edit': {
+    method: 'editOp',
+    request: v.strictObject({
+      opId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+      payload: EditablePayloadSchema,
+    }),
+    response: OpSchema,
+  },
+  'outbox:discard': { method: 'discardOp', request: OpIdRequest, response: v.boolean() },
+  'conflicts:list': { method: 'listConflicts', request: Empty, response: v.array(ConflictSchema) },
+  'conflicts:resolve': {
+    method: 'resolveConflict',
+    request: v.strictObject({
+      conflictId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+      choice: v.picklist(['rep', 'server']),
+    }),
+    response: ConflictSchema,
+  },
+  'customers:search': {
+    method: 'searchService',
+    request: v.strictObject({ term: v.pipe(v.string(), v.minLength(1), v.maxLength(500)) }),
+    response: v.array(CustomerSchema),
+  },
+  'shell:open-external': {
+    method: 'openExternal',
+    request: v.strictObject({ url: v.pipe(v.string(), v.maxLength(2_000)) }),
+    response: v.boolean(),
+  },
+} as const;
+
+export type InvokeChannel = keyof typeof invokeChannels;
+export type RequestOf<C extends InvokeChannel> = v.InferInput<(typeof invokeChannels)[C]['request']>;
+export type ResponseOf<C extends InvokeChannel> = v.InferOutput<(typeof invokeChannels)[C]['response']>;
+
+/** The shape every invoke answer takes on the wire: errors are values, not thrown objects. */
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: v.InferOutput<typeof ErrorInfoSchema> };
+
+const RecordDelta = <T extends v.GenericSchema>(record: T) =>
+  v.object({ upserted: v.array(record), deleted: v.array(ServerIdSchema) });
+
+/** Events: main tells, renderer listens. */
+export const eventChannels = {
+  'sync:state': SyncStateSchema,
+  'session:changed': v.nullable(AccountSummarySchema),
+  'data:snapshot': v.object({
+    accountKey: v.string(),
+    pulledAt: v.number(),
+    user: UserMetaSchema,
+    customers: v.array(CustomerSchema),
+    routes: v.array(RouteSchema),
+    territories: v.array(TerritorySchema),
+  }),
+  'data:delta': v.object({
+    accountKey: v.string(),
+    pulledAt: v.number(),
+    user: v.nullable(UserMetaSchema),
+    customers: RecordDelta(CustomerSchema),
+    routes: RecordDelta(RouteSchema),
+    territories: RecordDelta(TerritorySchema),
+  }),
+  'outbox:changed': v.object({ accountKey: v.string(), ops: v.array(OpSchema) }),
+  'ids:resolved': v.object({
+    accountKey: v.string(),
+    kind: v.picklist(['customer', 'route']),
+    tempId: v.string(),
+    id: v.string(),
+  }),
+  'conflicts:changed': v.object({ accountKey: v.string(), conflicts: v.array(ConflictSchema) }),
+} as const;
+
+export type EventChannel = keyof typeof eventChannels;
+export type EventOf<E extends EventChannel> = v.InferOutput<(typeof eventChannels)[E]>;
+
+type MethodOf<C extends InvokeChannel> = (typeof invokeChannels)[C]['method'];
+
+/** The type of `window.fieldmap`, derived from the contract. */
+export type FieldmapApi = {
+  [C in InvokeChannel as MethodOf<C>]: undefined extends RequestOf<C>
+    ? (request?: RequestOf<C>) => Promise<ResponseOf<C>>
+    : (request: RequestOf<C>) => Promise<ResponseOf<C>>;
+} & {
+  /** Subscribes to a main-process event; returns the unsubscribe function. */
+  on<E extends EventChannel>(event: E, listener: (payload: EventOf<E>) => void): () => void;
+};
+
+/** Error thrown in the renderer when an invoke answers `{ ok: false }`. */
+export class FieldmapError extends Error {
+  constructor(readonly info: v.InferOutput<typeof ErrorInfoSchema>) {
+    super(info.message);
+    this.name = 'FieldmapError';
+  }
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// One config for every suite. Suites that need a browser start Debian's Chromium through
+// playwright-core themselves; the keychain suite needs the Secret Service that scripts/test.sh
+// starts with dbus-run-session.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'src-*/**/*.test.ts'],
+    environment: 'node',
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    reporters: ['default'],
+  },
+});
