@@ -209,9 +209,9 @@ export function emptyCustomerFields(): CustomerFields {
     notes: '',
     latitude: null,
     longitude: null,
-    lastVisit: null,
+    lastVisit: 0,
     numVisits: 0,
-    remindAt: null,
+    remindAt: 0,
     remindType: '',
     ...custom,
   };

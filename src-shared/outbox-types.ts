@@ -82,6 +82,8 @@ const OpMetaSchema = v.object({
   attempts: v.number(),
   lastError: v.nullable(ErrorInfoSchema),
   state: v.picklist(OP_STATES),
+  /** When the request was last sent (creates: reconciliation after a crash or a lost answer). */
+  sentAt: v.optional(v.nullable(v.number())),
 });
 
 /** An op in the outbox. */

@@ -1,0 +1,109 @@
+// The seams between main-process services. Each service takes its dependencies as constructor
+// arguments typed by these interfaces, so tests use real implementations on temp dirs and
+// loopback, and fakes only where a real part cannot run here.
+import type {
+  CreateRouteBody,
+  Customer,
+  CustomerFields,
+  CustomFieldsBody,
+  MessageResponse,
+  Route,
+  Territory,
+  UserMeta,
+} from '../../src-shared/domain';
+import type { Conflict, NewOp, Op } from '../../src-shared/outbox-types';
+import type { SyncState } from '../../src-shared/sync-state';
+import type { EventChannel, EventOf } from '../../src-shared/ipc-contract';
+
+/** Time, injectable so tests can control it. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const timer = setTimeout(resolve, ms);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    }),
+};
+
+/** Who asked: user-initiated reads go before background push. */
+export type RequestPriority = 'user' | 'background';
+
+export interface RequestOptions {
+  priority?: RequestPriority;
+  signal?: AbortSignal;
+}
+
+/** The eleven endpoints of the service. Every method throws ServiceError on failure. */
+export interface ServiceApi {
+  listCustomers(options?: RequestOptions): Promise<Customer[]>;
+  getCustomer(id: string, options?: RequestOptions): Promise<Customer>;
+  searchCustomers(term: string, options?: RequestOptions): Promise<Customer[]>;
+  createCustomer(fields: CustomerFields, options?: RequestOptions): Promise<MessageResponse>;
+  updateCustomer(id: string, fields: CustomerFields, options?: RequestOptions): Promise<MessageResponse>;
+  deleteCustomer(id: string, options?: RequestOptions): Promise<MessageResponse>;
+  listRoutes(options?: RequestOptions): Promise<Route[]>;
+  createRoute(body: CreateRouteBody, options?: RequestOptions): Promise<MessageResponse>;
+  listTerritories(options?: RequestOptions): Promise<Territory[]>;
+  getUser(options?: RequestOptions): Promise<UserMeta>;
+  updateCustomFields(body: CustomFieldsBody, options?: RequestOptions): Promise<MessageResponse>;
+}
+
+/** Where passwords live: the OS keychain in the app, keytar against gnome-keyring in tests. */
+export interface CredentialStore {
+  save(baseUrl: string, username: string, password: string): Promise<void>;
+  load(baseUrl: string, username: string): Promise<string | null>;
+  delete(baseUrl: string, username: string): Promise<boolean>;
+  /** Remembered accounts (no passwords). */
+  list(): Promise<Array<{ baseUrl: string; username: string; accountKey: string }>>;
+}
+
+/** The durable queue of one account's changes. */
+export interface OutboxPort {
+  /** Durable (fsync'd) before it resolves; coalesces with pending ops on the same target. */
+  enqueue(op: NewOp): Promise<Op>;
+  /** Ops not yet done, in FIFO order. */
+  list(): Op[];
+  get(opId: string): Op | undefined;
+  markInFlight(opId: string, sentAt: number): Promise<void>;
+  markDone(opId: string): Promise<void>;
+  /** Back to pending after a transient failure (attempts + 1, lastError kept). */
+  markRetryLater(opId: string, error: Op['lastError']): Promise<void>;
+  markNeedsAttention(opId: string, error: Op['lastError']): Promise<void>;
+  retry(opId: string): Promise<Op>;
+  edit(opId: string, payload: unknown): Promise<Op>;
+  discard(opId: string): Promise<boolean>;
+  /** Replaces a temp id by its server id in every queued op (targets and routes' customerIds). */
+  rewriteTempId(tempId: string, serverId: string): Promise<void>;
+  onChange(listener: (ops: Op[]) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Sends events to the renderer of the current window (no-op when there is none). */
+export type EmitEvent = <E extends EventChannel>(event: E, payload: EventOf<E>) => void;
+
+/** The sync engine as the IPC handlers see it. */
+export interface SyncEnginePort {
+  readonly state: SyncState;
+  syncNow(): Promise<SyncState>;
+  start(): void;
+  stop(): Promise<void>;
+  /** Called by the shell on online/resume events. */
+  nudge(reason: 'online' | 'resume' | 'start'): void;
+  conflicts(): Conflict[];
+  resolveConflict(conflictId: string, choice: 'rep' | 'server'): Promise<Conflict>;
+  /** Resends the full last snapshot (renderer reload). */
+  resendSnapshot(): boolean;
+}
