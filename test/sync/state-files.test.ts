@@ -1,0 +1,106 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConflictLog } from '../../src-main/core/conflict-log';
+import { Backoff, stateAfterError } from '../../src-main/core/connectivity';
+import { SyncLedger } from '../../src-main/core/sync-ledger';
+import { SyncProgress } from '../../src-main/core/sync-progress';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'fieldmap-sync-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('ConflictLog', () => {
+  it('persists conflicts and resolutions across reopen', async () => {
+    const log = await ConflictLog.open(dir, 'acct');
+    const [c] = await log.add([
+      {
+        customerId: 'id1',
+        customerName: 'Acme',
+        field: 'name',
+        baseValue: 'a',
+        repValue: 'b',
+        serverValue: 'c',
+        at: 1,
+      },
+    ]);
+    await log.resolve(c!.conflictId, 'server');
+    const reopened = await ConflictLog.open(dir, 'acct');
+    expect(reopened.list()).toEqual([{ ...c, resolution: 'server' }]);
+    expect(await readdir(dir)).toEqual(['conflicts.json']);
+  });
+
+  it('replaces an undecided conflict on the same field by the newer one', async () => {
+    const log = await ConflictLog.open(dir, 'acct');
+    const entry = {
+      customerId: 'id1',
+      customerName: 'Acme',
+      field: 'city',
+      baseValue: 'a',
+      repValue: 'b',
+      at: 1,
+    };
+    await log.add([{ ...entry, serverValue: 'c' }]);
+    await log.add([{ ...entry, serverValue: 'd' }]);
+    expect(log.list().map((c) => c.serverValue)).toEqual(['d']);
+  });
+});
+
+describe('SyncLedger', () => {
+  it('remembers known ids, sent creates and resolutions across reopen', async () => {
+    const ledger = await SyncLedger.open(dir);
+    await ledger.beforeSend(
+      { customerIds: ['a', 'b'], routeIds: ['r'] },
+      ['op1', 'op2'],
+      new Set(['op1', 'op2']),
+    );
+    await ledger.settle(new Map([['op1', 'c']]), []);
+    const again = await SyncLedger.open(dir);
+    expect(again.wasSent('op1')).toBe(false);
+    expect(again.wasSent('op2')).toBe(true);
+    expect(again.resolvedId('op1')).toBe('c');
+    expect([...again.excludedCustomerIds()].sort()).toEqual(['a', 'b', 'c']);
+    expect(
+      JSON.parse(await readFile(path.join(dir, 'sync-ledger.json'), 'utf8')).knownRouteIds,
+    ).toEqual(['r']);
+  });
+
+  it('keeps applied resolutions excluded after their ops leave the outbox', async () => {
+    const ledger = await SyncLedger.open(dir);
+    await ledger.beforeSend({ customerIds: ['a'] }, ['op1'], new Set(['op1']));
+    await ledger.settle(new Map([['op1', 'c']]), []);
+    await ledger.beforeSend({}, ['op2'], new Set(['op2']));
+    expect(ledger.resolvedId('op1')).toBeUndefined();
+    expect(ledger.excludedCustomerIds().has('c')).toBe(true);
+  });
+});
+
+describe('connectivity and progress', () => {
+  it('maps errors to states', () => {
+    expect(stateAfterError('Offline', '', 5)).toEqual({ kind: 'offline', nextProbeAt: 5 });
+    expect(stateAfterError('NotAllowListed', '', 7)).toEqual({
+      kind: 'off-network',
+      nextProbeAt: 7,
+    });
+    expect(stateAfterError('Unauthorized', '', null)).toEqual({ kind: 'auth-required' });
+    expect(stateAfterError('BadResponse', '', null).kind).toBe('error');
+  });
+  it('backs off exponentially up to a cap', () => {
+    const b = new Backoff({ initialMs: 100, maxMs: 500, factor: 2 });
+    expect([b.next(), b.next(), b.next(), b.next()]).toEqual([100, 200, 400, 500]);
+    b.reset();
+    expect(b.next()).toBe(100);
+  });
+  it('estimates the time left from requests left and the rate', () => {
+    const p = new SyncProgress(10, 2);
+    p.step(4);
+    expect(p.state).toEqual({ kind: 'syncing', done: 4, total: 10, etaMs: 3_000 });
+    p.step(8);
+    expect(p.state).toMatchObject({ done: 12, total: 12, etaMs: 0 });
+  });
+});
