@@ -1,0 +1,139 @@
+// The eleven endpoints: what each does with an authenticated account and a parsed body.
+import { matchesSearch } from '../src-shared/search';
+import { emitCustomer, emitPointList, emitUser, type Account } from './account';
+import { parseCustomerBody } from './customers';
+import { HttpError, badField } from './http-error';
+import type { ServiceStore } from './store';
+import type { Variants } from './types';
+
+export interface EndpointContext {
+  account: Account;
+  store: ServiceStore;
+  variants: Variants;
+  /** The decoded path parameter (object id or search term), when the path has one. */
+  param: string;
+  body: unknown;
+}
+
+export interface EndpointResult {
+  status: number;
+  body: unknown;
+}
+
+export type Endpoint = (ctx: EndpointContext) => EndpointResult;
+
+const ok = (body: unknown, status = 200): EndpointResult => ({ status, body });
+
+function notFound(id: string): HttpError {
+  return new HttpError(404, 'not_found', `No customer with id ${id}.`);
+}
+
+function createdMessage(kind: string, id: string, variants: Variants): string {
+  return variants.createMessage === 'with-id'
+    ? `${kind} object created with id ${id}`
+    : 'Object created';
+}
+
+export const listCustomers: Endpoint = ({ account, variants }) =>
+  ok([...account.customers.values()].map((c) => emitCustomer(c, variants)));
+
+export const getCustomer: Endpoint = ({ account, variants, param }) => {
+  const c = account.customers.get(param);
+  if (!c) throw notFound(param);
+  return ok(emitCustomer(c, variants));
+};
+
+export const searchCustomers: Endpoint = ({ account, variants, param }) => {
+  if (param.trim() === '') {
+    throw new HttpError(400, 'invalid_search', 'The search term must not be empty.');
+  }
+  const hits = [...account.customers.values()].filter((c) => matchesSearch(c, param));
+  return ok(hits.map((c) => emitCustomer(c, variants)));
+};
+
+export const createCustomer: Endpoint = ({ account, store, variants, body }) => {
+  const fields = parseCustomerBody(body, { requireName: true, colors: account.colors });
+  const created = store.createCustomer(account, fields);
+  return ok({ message: createdMessage('Customer', created.id, variants) }, 201);
+};
+
+export const updateCustomer: Endpoint = ({ account, store, variants, param, body }) => {
+  if (!account.customers.has(param)) throw notFound(param);
+  const replace = variants.put === 'replace';
+  const fields = parseCustomerBody(body, { requireName: replace, colors: account.colors });
+  store.updateCustomer(account, param, fields, variants.put);
+  return ok({ message: `Customer ${param} was successfully updated` });
+};
+
+export const deleteCustomer: Endpoint = ({ account, store, param }) => {
+  if (!store.deleteCustomer(account, param)) throw notFound(param);
+  return ok({ message: `Customer ${param} was deleted` });
+};
+
+export const listRoutes: Endpoint = ({ account, variants }) =>
+  ok(account.routes.map((r) => emitPointList(r, variants)));
+
+export const createRoute: Endpoint = ({ account, store, variants, body }) => {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(
+      400,
+      'invalid_body',
+      'The body must be an object with routeName and customerIds.',
+    );
+  }
+  const record = body as Record<string, unknown>;
+  const unknown = Object.keys(record).filter((k) => k !== 'routeName' && k !== 'customerIds');
+  if (unknown.length > 0) {
+    throw new HttpError(400, 'unknown_fields', `Unknown fields: ${unknown.join(', ')}.`, {
+      fields: unknown,
+    });
+  }
+  const { routeName, customerIds } = record;
+  if (typeof routeName !== 'string' || routeName.trim() === '' || routeName.length > 1000) {
+    throw badField('routeName', 'must be a non-empty string');
+  }
+  if (
+    !Array.isArray(customerIds) ||
+    customerIds.length === 0 ||
+    customerIds.length > 10_000 ||
+    !customerIds.every((id) => typeof id === 'string' && id !== '')
+  ) {
+    throw badField('customerIds', 'must be a non-empty array of customer ids');
+  }
+  const route = store.createRoute(account, routeName, customerIds as string[]);
+  return ok({ message: createdMessage('Route', route.id, variants) }, 201);
+};
+
+export const listTerritories: Endpoint = ({ account, variants }) =>
+  ok(account.territories.map((t) => emitPointList(t, variants)));
+
+export const getUser: Endpoint = ({ account, variants }) => ok(emitUser(account, variants));
+
+export const updateCustomFields: Endpoint = ({ account, store, body }) => {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(
+      400,
+      'invalid_body',
+      'The body must be a flat object of names to integers.',
+    );
+  }
+  const entries = Object.entries(body as Record<string, unknown>);
+  if (entries.length === 0) {
+    throw new HttpError(400, 'invalid_body', 'At least one custom field is required.');
+  }
+  const bad = entries
+    .filter(([k, v]) => k.trim() === '' || k.length > 200 || !Number.isSafeInteger(v))
+    .map(([k]) => k);
+  if (bad.length > 0) {
+    throw new HttpError(
+      400,
+      'invalid_field',
+      `Custom fields take integer values: ${bad.join(', ')}.`,
+      {
+        fields: bad,
+      },
+    );
+  }
+  store.mergeCustomFields(account, Object.fromEntries(entries) as Record<string, number>);
+  return ok({ message: 'Custom fields were successfully updated' });
+};

@@ -1,0 +1,46 @@
+// Seeded fault injection: every admitted request draws the same four numbers in the same
+// order, so a run replays exactly from its seed.
+import { mulberry32 } from './prng';
+import { DEFAULT_FAULTS, type Faults } from './types';
+
+export type FaultDecision =
+  | { kind: 'none'; delayMs: number }
+  | { kind: 'error'; status: 500 | 502; delayMs: number }
+  | { kind: 'reset-before'; delayMs: number }
+  | { kind: 'reset-after'; delayMs: number };
+
+export class FaultInjector {
+  private config: Faults = { ...DEFAULT_FAULTS };
+  private random: () => number = mulberry32(DEFAULT_FAULTS.seed);
+
+  constructor(faults: Partial<Faults> = {}) {
+    this.configure(faults);
+  }
+
+  /** Merges the given settings and restarts the random sequence from the seed. */
+  configure(faults: Partial<Faults>): void {
+    this.config = { ...this.config, ...faults };
+    for (const key of ['errorRate', 'resetBeforeRate', 'resetAfterRate'] as const) {
+      const rate = this.config[key];
+      if (!(rate >= 0 && rate <= 1)) throw new Error(`faults: ${key} must be within 0..1`);
+    }
+    if (!(this.config.latencyMs >= 0 && this.config.jitterMs >= 0)) {
+      throw new Error('faults: latencyMs and jitterMs must not be negative');
+    }
+    this.random = mulberry32(this.config.seed);
+  }
+
+  decide(): FaultDecision {
+    const { latencyMs, jitterMs, errorRate, resetBeforeRate, resetAfterRate } = this.config;
+    const jitter = this.random();
+    const error = this.random();
+    const before = this.random();
+    const after = this.random();
+    const delayMs = latencyMs + Math.round(jitter * jitterMs);
+    if (error < errorRate)
+      return { kind: 'error', status: error < errorRate / 2 ? 500 : 502, delayMs };
+    if (before < resetBeforeRate) return { kind: 'reset-before', delayMs };
+    if (after < resetAfterRate) return { kind: 'reset-after', delayMs };
+    return { kind: 'none', delayMs };
+  }
+}

@@ -1,0 +1,184 @@
+// The request pipeline: allow-list, Basic auth, rate limit, routing, body, faults, endpoint.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AllowList } from './allow-list';
+import { parseBasicAuth } from './auth';
+import type { FaultInjector } from './faults';
+import { HttpError } from './http-error';
+import type { SlidingWindowLimiter } from './rate-limit';
+import { route } from './router';
+import type { ServiceStore } from './store';
+import type { ServiceStats, Variants } from './types';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface PipelineState {
+  store: ServiceStore;
+  variants: Variants;
+  allow: AllowList;
+  limiter: SlidingWindowLimiter;
+  faults: FaultInjector;
+  stats: ServiceStats;
+}
+
+const FORBIDDEN_HTML =
+  '<!DOCTYPE html>\n<html><head><title>403 Forbidden</title></head><body>' +
+  '<h1>Forbidden</h1><p>Your IP address is not on the allow-list of this service. ' +
+  'Contact support to be added.</p></body></html>\n';
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, err: HttpError): void {
+  send(res, err.status, err.body(), err.extra.headers);
+}
+
+function forbidden(res: ServerResponse, variants: Variants): void {
+  if (variants.forbiddenBody === 'html') {
+    res.writeHead(403, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': Buffer.byteLength(FORBIDDEN_HTML),
+    });
+    res.end(FORBIDDEN_HTML);
+    return;
+  }
+  send(res, 403, {
+    error: 'forbidden',
+    message: 'Your IP address is not on the allow-list of this service.',
+  });
+}
+
+function rateLimited(res: ServerResponse, variants: Variants, retryAfterMs: number): void {
+  if (variants.rateLimited === '503') {
+    send(res, 503, {
+      error: 'service_unavailable',
+      message: 'Too many requests; try again later.',
+    });
+    return;
+  }
+  const headers: Record<string, string> =
+    variants.rateLimited === 'retry-after'
+      ? { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) }
+      : {};
+  send(res, 429, { error: 'rate_limited', message: 'Too many requests.' }, headers);
+}
+
+function isJsonContentType(header: string | undefined): boolean {
+  const type = header?.split(';')[0]?.trim().toLowerCase();
+  return type === 'application/json';
+}
+
+/** Reads the body up to MAX_BODY_BYTES; throws 413 beyond it, 400 for malformed JSON. */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      throw new HttpError(
+        413,
+        'payload_too_large',
+        `The body is larger than ${MAX_BODY_BYTES} bytes.`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new HttpError(400, 'malformed_json', 'The body is not valid JSON.');
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Handles one request end to end. */
+export async function handleRequest(
+  state: PipelineState,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  state.stats.requests++;
+  const { store, variants } = state;
+  if (!state.allow.allows(req.socket.remoteAddress)) return forbidden(res, variants);
+
+  const credentials = parseBasicAuth(req.headers.authorization);
+  const account = credentials && store.authenticate(credentials.username, credentials.password);
+  if (!account) {
+    return send(
+      res,
+      401,
+      { error: 'unauthorized', message: 'Missing or wrong credentials.' },
+      { 'WWW-Authenticate': 'Basic realm="Customer Mapping Service", charset="UTF-8"' },
+    );
+  }
+
+  const admission = state.limiter.admit(account.username);
+  if (!admission.ok) {
+    state.stats.rateLimited++;
+    return rateLimited(res, variants, admission.retryAfterMs);
+  }
+
+  try {
+    const path = (req.url ?? '/').split('?')[0] as string;
+    const match = route(req.method ?? 'GET', path);
+    let body: unknown = undefined;
+    if (match.hasBody) {
+      if (!isJsonContentType(req.headers['content-type'])) {
+        throw new HttpError(
+          415,
+          'unsupported_media_type',
+          'Send the body as Content-Type: application/json.',
+        );
+      }
+      body = await readJson(req);
+    }
+
+    const fault = state.faults.decide();
+    if (fault.delayMs > 0) await sleep(fault.delayMs);
+    if (fault.kind === 'error') {
+      return send(res, fault.status, {
+        error: fault.status === 500 ? 'server_error' : 'bad_gateway',
+        message: 'Injected server fault.',
+      });
+    }
+    if (fault.kind === 'reset-before') {
+      req.socket.destroy();
+      return;
+    }
+    const result = match.endpoint({ account, store, variants, param: match.param, body });
+    if (fault.kind === 'reset-after') {
+      req.socket.destroy();
+      return;
+    }
+    send(res, result.status, result.body);
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    // A rejected upload may still be streaming: answer, then close instead of reading on.
+    if (err.status === 413 || err.status === 415) res.setHeader('Connection', 'close');
+    sendError(res, err);
+  }
+}
+
+/** Wraps handleRequest so an unexpected error becomes a 500, never a crash. */
+export function requestListener(state: PipelineState) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    handleRequest(state, req, res).catch((err: unknown) => {
+      console.error('reference service: unexpected error', err);
+      if (!res.headersSent) send(res, 500, { error: 'server_error', message: 'Internal error.' });
+      else res.destroy();
+    });
+  };
+}

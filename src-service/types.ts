@@ -1,0 +1,106 @@
+// Public option and handle types of the reference service (re-exported by index.ts).
+import type { Customer, Route, Territory, UserMeta } from '../src-shared/domain';
+
+/** One reading of each gap the spec leaves open. */
+export interface Variants {
+  createMessage: 'with-id' | 'without-id';
+  put: 'patch' | 'replace';
+  rateLimited: 'retry-after' | 'no-retry-after' | '503';
+  forbiddenBody: 'json' | 'html';
+  timezoneType: 1 | 2 | 3;
+  unmapped: 'null' | 'zero';
+  dealAmount: 'number' | 'string';
+}
+
+export const DEFAULT_VARIANTS: Variants = {
+  createMessage: 'with-id',
+  put: 'patch',
+  rateLimited: 'retry-after',
+  forbiddenBody: 'json',
+  timezoneType: 3,
+  unmapped: 'null',
+  dealAmount: 'number',
+};
+
+/** Injected faults; rates are probabilities in 0..1 drawn from a seeded PRNG. */
+export interface Faults {
+  seed: number;
+  latencyMs: number;
+  jitterMs: number;
+  /** Share of requests answered 500 or 502 without being applied. */
+  errorRate: number;
+  /** Share of requests whose socket is destroyed before the change is applied. */
+  resetBeforeRate: number;
+  /** Share of requests applied (committed), then the socket destroyed with no response. */
+  resetAfterRate: number;
+}
+
+export const DEFAULT_FAULTS: Faults = {
+  seed: 1,
+  latencyMs: 0,
+  jitterMs: 0,
+  errorRate: 0,
+  resetBeforeRate: 0,
+  resetAfterRate: 0,
+};
+
+export interface AccountSpec {
+  username: string;
+  password: string;
+  /** Generated demo customers (default 500). */
+  customers?: number;
+  seed?: number;
+}
+
+export interface ServiceOptions {
+  host?: string;
+  port?: number;
+  accounts?: AccountSpec[];
+  seed?: number;
+  /** Requests per second per account over a sliding 1 s window; 0 disables the limit. */
+  rate?: number;
+  /** IPs or CIDRs allowed to call; default loopback only. */
+  allow?: string[];
+  tls?: boolean | { cert: string; key: string };
+  dataFile?: string;
+  variants?: Partial<Variants>;
+  faults?: Partial<Faults>;
+  /** Reuse the state of a stopped service (restart on the same data). */
+  store?: ServiceStoreApi;
+}
+
+export interface ServiceStats {
+  requests: number;
+  rateLimited: number;
+}
+
+export interface RunningService {
+  /** e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  port: number;
+  store: ServiceStoreApi;
+  /** PEM certificate the service presents when TLS is on (to trust it in tests). */
+  cert?: string;
+  configure(p: {
+    variants?: Partial<Variants>;
+    faults?: Partial<Faults>;
+    allow?: string[];
+    rate?: number;
+  }): void;
+  stats(): ServiceStats;
+  resetStats(): void;
+  stop(): Promise<void>;
+}
+
+/** Direct state access for tests and demo mode. */
+export interface ServiceStoreApi {
+  customers(username: string): Customer[];
+  customer(username: string, id: string): Customer | undefined;
+  routes(username: string): Route[];
+  territories(username: string): Territory[];
+  user(username: string): (UserMeta & { customFields: Record<string, number> }) | undefined;
+  customFields(username: string): Record<string, number>;
+  updateCustomerDirect(username: string, id: string, changes: Record<string, unknown>): Customer;
+  createCustomerDirect(username: string, fields: Record<string, unknown>): Customer;
+  addAccount(spec: AccountSpec): void;
+}
