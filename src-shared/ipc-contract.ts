@@ -88,7 +88,11 @@ export const invokeChannels = {
   },
   'shell:open-external': {
     method: 'openExternal',
-    request: v.strictObject({ url: v.pipe(v.string(), v.maxLength(2_000)) }),
+    request: v.strictObject({
+      url: v.pipe(v.string(), v.maxLength(2_000)),
+      /** Set by the preload from navigator.userActivation.isActive; main opens only when true. */
+      userActivated: v.optional(v.boolean()),
+    }),
     response: v.boolean(),
   },
 } as const;

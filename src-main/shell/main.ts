@@ -1,3 +1,28 @@
-// Placeholder entry, replaced by the Electron shell.
-import { app } from 'electron';
-void app.whenReady();
+// The Electron main entry: wires the real electron module and the real services into the shell.
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, ipcMain, net, powerMonitor, protocol, session, shell } from 'electron';
+import { createMainServices } from '../app/main-services';
+import { KeytarCredentialStore } from '../core/credential-store';
+import { startShell } from './start-shell';
+
+startShell(
+  { app, BrowserWindow, protocol, ipcMain, session, shell, powerMonitor, net },
+  {
+    // Bundled to out/main/index.js: the renderer and preload builds sit beside it.
+    rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
+    preloadPath: fileURLToPath(new URL('../preload/index.cjs', import.meta.url)),
+    async createServices({ dataDir, emit }) {
+      const services = await createMainServices({
+        dataDir,
+        emit,
+        credentialStore: new KeytarCredentialStore(),
+      });
+      return {
+        handlers: services.handlers,
+        onOnline: () => services.nudge('online'),
+        onResume: () => services.nudge('resume'),
+        dispose: () => services.dispose(),
+      };
+    },
+  },
+);

@@ -1,0 +1,128 @@
+// Serves the built renderer (out/renderer) under app://fieldmap/. A custom standard scheme gives
+// the app a real origin (unlike file://), so CSP 'self', fetch and IndexedDB behave as on the web.
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import type { CustomSchemePrivileges } from './shell-deps';
+
+export const APP_SCHEME = 'app';
+export const APP_HOST = 'fieldmap';
+export const APP_ENTRY_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
+
+/** Registered before ready: a standard, secure origin that fetch and streams work on. */
+export const APP_SCHEME_PRIVILEGES: CustomSchemePrivileges = {
+  standard: true,
+  secure: true,
+  supportFetchAPI: true,
+  stream: true,
+};
+
+const MIME_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+  '.pbf': 'application/x-protobuf',
+  '.pmtiles': 'application/octet-stream',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** True for a URL of the app itself (any path under app://fieldmap/). */
+export function isAppUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST;
+  } catch {
+    return false;
+  }
+}
+
+function isInside(root: string, target: string): boolean {
+  const rel = relative(root, target);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/**
+ * The file under `rootDir` a request path names, or null when the path leaves the root
+ * (`..`, encoded `%2e%2e`, `%2f`, backslashes, NUL). The decoded path is checked, not the raw one.
+ */
+export function resolveAppPath(rootDir: string, pathname: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const segments = decoded.split('/').filter((s) => s !== '');
+  if (segments.some((s) => s === '..' || s === '.')) return null;
+  const root = resolve(rootDir);
+  const target = resolve(root, ...(segments.length > 0 ? segments : ['index.html']));
+  return isInside(root, target) ? target : null;
+}
+
+export interface AppProtocolOptions {
+  rootDir: string;
+  contentSecurityPolicy: string;
+  log?: (message: string) => void;
+}
+
+/** The handler for protocol.handle('app', ...): GET/HEAD of files under rootDir only. */
+export function createAppProtocolHandler(
+  options: AppProtocolOptions,
+): (request: Request) => Promise<Response> {
+  const log = options.log ?? ((message: string) => console.warn(message));
+  const baseHeaders = {
+    'Content-Security-Policy': options.contentSecurityPolicy,
+    'X-Content-Type-Options': 'nosniff',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Referrer-Policy': 'no-referrer',
+  };
+  const refuse = (status: number, reason: string) =>
+    new Response(reason, {
+      status,
+      headers: { ...baseHeaders, 'Content-Type': 'text/plain; charset=utf-8' },
+    });
+  let realRoot: Promise<string> | null = null;
+
+  return async (request) => {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return refuse(400, 'Bad request');
+    }
+    if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST) return refuse(404, 'Not found');
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return refuse(405, 'Method not allowed');
+    const file = resolveAppPath(options.rootDir, url.pathname);
+    if (!file) {
+      log(`[app-protocol] refused path outside the app: ${url.pathname.slice(0, 200)}`);
+      return refuse(403, 'Forbidden');
+    }
+    try {
+      // A symlink inside the root must not lead outside it either.
+      realRoot ??= realpath(options.rootDir);
+      const real = await realpath(file);
+      if (!isInside(await realRoot, real)) {
+        log(`[app-protocol] refused link outside the app: ${url.pathname.slice(0, 200)}`);
+        return refuse(403, 'Forbidden');
+      }
+      if (!(await stat(real)).isFile()) return refuse(404, 'Not found');
+      const body = request.method === 'HEAD' ? null : await readFile(real);
+      const type = MIME_TYPES[extname(real).toLowerCase()] ?? 'application/octet-stream';
+      return new Response(body, { status: 200, headers: { ...baseHeaders, 'Content-Type': type } });
+    } catch {
+      return refuse(404, 'Not found');
+    }
+  };
+}

@@ -1,0 +1,33 @@
+// The Content-Security-Policy of every app:// response.
+
+export interface CspOptions {
+  /**
+   * Extra origins the renderer may fetch from, e.g. the tile host of an online map style once
+   * one is configured. Empty by default: the app only talks to main over IPC.
+   */
+  connectSources?: readonly string[];
+}
+
+export function buildContentSecurityPolicy(options: CspOptions = {}): string {
+  const connect = ["'self'", 'app:', ...(options.connectSources ?? [])];
+  const directives: Record<string, string[]> = {
+    'default-src': ["'self'"],
+    // Only the app's own bundled scripts: no 'unsafe-eval', no 'unsafe-inline', no remote hosts.
+    'script-src': ["'self'"],
+    // MapLibre positions its markers, popups and controls through inline style attributes,
+    // and Svelte sets style: directives inline; styles cannot run code, scripts stay locked.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
+    // MapLibre runs its tile parsing in a worker it creates from a blob: URL.
+    'worker-src': ["'self'", 'blob:'],
+    'connect-src': connect,
+    'font-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'frame-ancestors': ["'none'"],
+    'form-action': ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, sources]) => `${name} ${sources.join(' ')}`)
+    .join('; ');
+}

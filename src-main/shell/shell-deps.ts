@@ -1,0 +1,127 @@
+// The slice of the electron module the shell uses, as structural types. main.ts passes the real
+// module; unit tests pass a fake, because no Electron binary can be installed or started here.
+// Keeping the slice small also documents every Electron API the app touches.
+
+/** An Electron event a listener may cancel. */
+export interface PreventableEvent {
+  preventDefault(): void;
+}
+
+export interface ShellWebContents {
+  on(
+    event: 'will-navigate' | 'will-redirect',
+    listener: (event: PreventableEvent, url: string) => void,
+  ): unknown;
+  on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): unknown;
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
+  send(channel: string, ...args: unknown[]): void;
+  isDestroyed(): boolean;
+}
+
+export interface WindowWebPreferences {
+  preload: string;
+  contextIsolation: boolean;
+  sandbox: boolean;
+  nodeIntegration: boolean;
+  nodeIntegrationInWorker: boolean;
+  nodeIntegrationInSubFrames: boolean;
+  webSecurity: boolean;
+  allowRunningInsecureContent: boolean;
+  webviewTag: boolean;
+  spellcheck: boolean;
+  experimentalFeatures: boolean;
+  navigateOnDragDrop: boolean;
+  safeDialogs: boolean;
+}
+
+export interface WindowOptions {
+  width: number;
+  height: number;
+  minWidth: number;
+  minHeight: number;
+  show: boolean;
+  title: string;
+  backgroundColor: string;
+  webPreferences: WindowWebPreferences;
+}
+
+export interface ShellBrowserWindow {
+  readonly webContents: ShellWebContents;
+  loadURL(url: string): Promise<void>;
+  once(event: 'ready-to-show', listener: () => void): unknown;
+  on(event: 'closed', listener: () => void): unknown;
+  show(): void;
+  focus(): void;
+  restore(): void;
+  isMinimized(): boolean;
+  isDestroyed(): boolean;
+}
+
+export interface ShellApp {
+  enableSandbox(): void;
+  requestSingleInstanceLock(): boolean;
+  quit(): void;
+  whenReady(): Promise<unknown>;
+  getPath(name: 'userData'): string;
+  on(event: 'second-instance' | 'window-all-closed' | 'activate', listener: () => void): unknown;
+  on(event: 'will-quit', listener: (event: PreventableEvent) => void): unknown;
+  on(
+    event: 'web-contents-created',
+    listener: (event: unknown, contents: ShellWebContents) => void,
+  ): unknown;
+}
+
+export interface CustomSchemePrivileges {
+  standard: boolean;
+  secure: boolean;
+  supportFetchAPI: boolean;
+  stream: boolean;
+}
+
+export interface ShellProtocol {
+  registerSchemesAsPrivileged(
+    schemes: Array<{ scheme: string; privileges: CustomSchemePrivileges }>,
+  ): void;
+  handle(scheme: string, handler: (request: Request) => Promise<Response>): void;
+}
+
+/** What Electron tells about the frame that sent an invoke. */
+export interface ShellSenderFrame {
+  readonly url: string;
+  readonly parent: unknown;
+}
+
+export interface ShellIpcMain {
+  handle(
+    channel: string,
+    listener: (
+      event: { senderFrame: ShellSenderFrame | null },
+      request: unknown,
+    ) => Promise<unknown>,
+  ): void;
+}
+
+export interface ShellSession {
+  setPermissionRequestHandler(
+    handler: (
+      webContents: unknown,
+      permission: string,
+      callback: (granted: boolean) => void,
+    ) => void,
+  ): void;
+  setPermissionCheckHandler(handler: (webContents: unknown, permission: string) => boolean): void;
+  setDevicePermissionHandler(handler: () => boolean): void;
+}
+
+export interface ShellDeps {
+  app: ShellApp;
+  BrowserWindow: new (options: WindowOptions) => ShellBrowserWindow;
+  protocol: ShellProtocol;
+  ipcMain: ShellIpcMain;
+  session: { defaultSession: ShellSession };
+  shell: { openExternal(url: string): Promise<void> };
+  powerMonitor: { on(event: 'resume', listener: () => void): unknown };
+  net: { isOnline(): boolean };
+  /** process.platform, injectable so the macOS window lifecycle is testable anywhere. */
+  platform?: string;
+}

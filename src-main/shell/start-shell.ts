@@ -1,0 +1,150 @@
+// Composes the Electron shell: process-wide security switches, the app:// protocol, the IPC
+// router, the window, and the connectivity signals the sync engine listens to. Every Electron
+// API arrives through ShellDeps, so tests drive this with a fake electron module.
+import type { EmitEvent } from '../core/ports';
+import { APP_ORIGIN, createIpcRouter, topFrameOfOrigins, type IpcHandlers } from '../ipc/handle';
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
+import { buildContentSecurityPolicy, type CspOptions } from './csp';
+import { registerIpcHandlers } from './ipc-wiring';
+import { createOpenExternalHandler } from './open-external';
+import type { ShellBrowserWindow, ShellDeps } from './shell-deps';
+import { hardenWebContents } from './web-contents-guard';
+import { createMainWindow } from './window';
+
+export type { EmitEvent };
+
+/** What the main-process services give the shell (built by src-main/app's createMainServices). */
+export interface MainServices {
+  handlers: IpcHandlers;
+  onOnline(): void;
+  onResume(): void;
+  dispose(): Promise<void> | void;
+}
+
+export interface ShellOptions {
+  /** out/renderer: what app://fieldmap/ serves. */
+  rendererDir: string;
+  /** out/preload/index.cjs. */
+  preloadPath: string;
+  createServices(context: {
+    dataDir: string;
+    emit: EmitEvent;
+  }): Promise<MainServices> | MainServices;
+  csp?: CspOptions;
+  /** How often to ask net.isOnline(); Electron has no online event in main. */
+  onlinePollMs?: number;
+  timers?: { setInterval: typeof setInterval; clearInterval: typeof clearInterval };
+  log?: (message: string) => void;
+}
+
+export interface ShellHandle {
+  /** Settles when the window is created (or start-up failed). */
+  ready: Promise<void>;
+  window(): ShellBrowserWindow | null;
+  /** One connectivity check, as the poll timer runs it. */
+  checkOnline(): void;
+}
+
+/** Returns null when another instance owns the lock (this one quits and focuses that one). */
+export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle | null {
+  const { app } = deps;
+  const log = options.log ?? ((message: string) => console.warn(message));
+  const timers = options.timers ?? { setInterval, clearInterval };
+
+  // Sandbox every renderer, before any is created (must precede 'ready').
+  app.enableSandbox();
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return null;
+  }
+  deps.protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES },
+  ]);
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, log));
+
+  let window: ShellBrowserWindow | null = null;
+  let services: MainServices | null = null;
+  let wasOnline = true;
+  let poll: ReturnType<typeof setInterval> | null = null;
+
+  const focusWindow = () => {
+    if (!window || window.isDestroyed()) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  };
+  const openWindow = () => {
+    window = createMainWindow(deps.BrowserWindow, options.preloadPath, log);
+    window.on('closed', () => {
+      window = null;
+    });
+  };
+  const emit: EmitEvent = (event, payload) => {
+    if (window && !window.isDestroyed() && !window.webContents.isDestroyed()) {
+      window.webContents.send(event, payload);
+    }
+  };
+  const checkOnline = () => {
+    const online = deps.net.isOnline();
+    if (online && !wasOnline) services?.onOnline();
+    wasOnline = online;
+  };
+
+  app.on('second-instance', focusWindow);
+
+  const ready = (async () => {
+    await app.whenReady();
+    const session = deps.session.defaultSession;
+    // The app needs no camera, location, notifications, USB...: every request and check is no.
+    session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+    session.setPermissionCheckHandler(() => false);
+    session.setDevicePermissionHandler(() => false);
+
+    const csp = buildContentSecurityPolicy(options.csp);
+    deps.protocol.handle(
+      APP_SCHEME,
+      createAppProtocolHandler({ rootDir: options.rendererDir, contentSecurityPolicy: csp, log }),
+    );
+
+    services = await options.createServices({ dataDir: app.getPath('userData'), emit });
+    const handlers: IpcHandlers = {
+      ...services.handlers,
+      'shell:open-external': createOpenExternalHandler((url) => deps.shell.openExternal(url), log),
+    };
+    registerIpcHandlers(
+      deps.ipcMain,
+      createIpcRouter(handlers, { isTrustedSender: topFrameOfOrigins([APP_ORIGIN]), log }),
+    );
+
+    deps.powerMonitor.on('resume', () => services?.onResume());
+    wasOnline = deps.net.isOnline();
+    poll = timers.setInterval(checkOnline, options.onlinePollMs ?? 5_000);
+
+    app.on('activate', () => {
+      if (!window) openWindow();
+    });
+    app.on('window-all-closed', () => {
+      // macOS apps stay alive without windows until Cmd+Q.
+      if ((deps.platform ?? process.platform) !== 'darwin') app.quit();
+    });
+    let disposed = false;
+    app.on('will-quit', (event) => {
+      if (poll) timers.clearInterval(poll);
+      if (disposed || !services) return;
+      // Hold the quit until the services have closed their files, then quit for real.
+      event.preventDefault();
+      disposed = true;
+      void Promise.resolve(services.dispose())
+        .catch((error: unknown) => log(`[shell] dispose failed: ${String(error)}`))
+        .finally(() => app.quit());
+    });
+    openWindow();
+  })();
+  ready.catch((error: unknown) => {
+    log(
+      `[shell] start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    app.quit();
+  });
+
+  return { ready, window: () => window, checkOnline };
+}
