@@ -1,0 +1,234 @@
+// MapController: one MapLibre map with the customers, territories and routes overlays. The
+// Svelte component only forwards props here, so all behaviour is plain TypeScript.
+import {
+  Map as MapLibreMap,
+  Popup,
+  type GeoJSONSource,
+  type MapMouseEvent,
+  type StyleSpecification,
+} from 'maplibre-gl';
+import type { Feature, Geometry } from 'geojson';
+import type { Route, Territory } from '../../../src-shared';
+import type { CustomerView, FocusRequest } from '../types';
+import {
+  CLUSTER_MAX_ZOOM,
+  CUSTOMER_LAYER,
+  CUSTOMER_SOURCE,
+  CustomerLayer,
+  customerLayerSpecs,
+  customerSourceSpec,
+} from './customer-layer';
+import { customerFeatures, type Bounds } from './geojson';
+import { setGroupVisible, type LayerGroup } from './layer-toggles';
+import { composeStyle, labelOptionsOf } from './map-style';
+import { useBundledWorker } from './maplibre-worker';
+import { customerPopupContent } from './popup';
+import { RouteLayer, routeLayerSpecs, routeSourceSpecs } from './route-layer';
+import { TerritoryLayer, territoryLayerSpecs, territorySourceSpecs } from './territory-layer';
+
+export type MapControllerOptions = {
+  container: HTMLElement;
+  baseStyle: StyleSpecification;
+  customers: readonly CustomerView[];
+  territories: readonly Territory[];
+  routes: readonly Route[];
+  onSelect: (id: string | null) => void;
+  onHover: (id: string | null) => void;
+};
+
+const FIT_PADDING = 48;
+const FOCUS_ZOOM = CLUSTER_MAX_ZOOM + 2;
+
+export class MapController {
+  readonly map: MapLibreMap;
+  readonly customers: CustomerLayer;
+  readonly territories: TerritoryLayer;
+  readonly routes: RouteLayer;
+  readonly layerIds: readonly string[];
+  #options: MapControllerOptions;
+  #popup: Popup | null = null;
+  #popupFor: string | null = null;
+  #selected: string | null = null;
+  #hovered: string | null = null;
+  #focusNonce: number | null = null;
+
+  constructor(options: MapControllerOptions) {
+    useBundledWorker();
+    this.#options = options;
+    const labels = labelOptionsOf(options.baseStyle);
+    const data = customerFeatures(options.customers);
+    // Overlays go into the initial style (not added after 'load'), so the first frame
+    // already has them and nothing is parsed twice.
+    const layers = [
+      ...territoryLayerSpecs(labels),
+      ...routeLayerSpecs(labels),
+      ...customerLayerSpecs(labels),
+    ];
+    this.layerIds = layers.map((l) => l.id);
+    const style = composeStyle(options.baseStyle, {
+      sources: {
+        ...territorySourceSpecs(options.territories),
+        ...routeSourceSpecs(options.routes),
+        [CUSTOMER_SOURCE]: customerSourceSpec(data.collection),
+      },
+      layers,
+    });
+    this.map = new MapLibreMap({
+      container: options.container,
+      style,
+      ...(data.bounds
+        ? { bounds: data.bounds, fitBoundsOptions: { padding: FIT_PADDING, maxZoom: FOCUS_ZOOM } }
+        : { center: [0, 20], zoom: 1.5 }),
+      attributionControl: false,
+    });
+    this.customers = new CustomerLayer(this.map, options.customers, data);
+    this.territories = new TerritoryLayer(this.map, options.territories);
+    this.routes = new RouteLayer(this.map, options.routes);
+    this.map.on('click', this.#onClick);
+    this.map.on('mousemove', CUSTOMER_LAYER.pins, this.#onPinMove);
+    this.map.on('mouseleave', CUSTOMER_LAYER.pins, this.#onPinLeave);
+    this.map.on('mouseenter', CUSTOMER_LAYER.clusters, this.#pointer);
+    this.map.on('mouseleave', CUSTOMER_LAYER.clusters, this.#noPointer);
+  }
+
+  setCustomers(customers: readonly CustomerView[]): void {
+    this.customers.setCustomers(customers);
+    // The selected customer may have moved, changed or become unmapped.
+    if (this.#popupFor !== null) this.#showPopup(this.#popupFor, true);
+  }
+
+  setTerritories(territories: readonly Territory[]): void {
+    this.territories.setTerritories(territories);
+  }
+
+  setRoutes(routes: readonly Route[]): void {
+    this.routes.setRoutes(routes);
+  }
+
+  /** Selection from outside (list, panel): feature-state plus the popup. */
+  setSelected(id: string | null): void {
+    this.#selected = id;
+    this.customers.setSelected(id);
+    if (id === null) this.#closePopup();
+    else this.#showPopup(id);
+  }
+
+  setHovered(id: string | null): void {
+    this.#hovered = id;
+    this.customers.setHovered(id);
+  }
+
+  setVisible(group: LayerGroup, visible: boolean): void {
+    setGroupVisible(this.map, this.layerIds, group, visible);
+    if (group === 'customers' && !visible) this.#closePopup();
+  }
+
+  /** Fits the view to every mapped customer; false when there is none. */
+  fitToData(): boolean {
+    return this.#fit(this.customers.bounds);
+  }
+
+  /** Moves to what a focus request names; each nonce is handled once. */
+  focus(request: FocusRequest | null): void {
+    if (request === null || request.nonce === this.#focusNonce) return;
+    this.#focusNonce = request.nonce;
+    if (request.kind === 'customer') {
+      const position = this.customers.positionOf(request.id);
+      if (position) {
+        this.map.flyTo({ center: position, zoom: Math.max(this.map.getZoom(), FOCUS_ZOOM) });
+      }
+      if (this.#selected !== request.id) this.#options.onSelect(request.id);
+      return;
+    }
+    const layer = request.kind === 'territory' ? this.territories : this.routes;
+    this.#fit(layer.boundsOf(request.id));
+  }
+
+  destroy(): void {
+    this.#closePopup();
+    this.map.remove();
+  }
+
+  #fit(bounds: Bounds | null): boolean {
+    if (!bounds) return false;
+    this.map.fitBounds(bounds, { padding: FIT_PADDING, maxZoom: FOCUS_ZOOM });
+    return true;
+  }
+
+  #onClick = (e: MapMouseEvent): void => {
+    const layers = [CUSTOMER_LAYER.pins, CUSTOMER_LAYER.clusters].filter(
+      (id) => this.map.getLayoutProperty(id, 'visibility') !== 'none',
+    );
+    const [hit] = this.map.queryRenderedFeatures(e.point, { layers });
+    if (!hit) {
+      if (this.#selected !== null) this.#options.onSelect(null);
+      return;
+    }
+    if (hit.layer.id === CUSTOMER_LAYER.clusters) {
+      void this.#zoomIntoCluster(hit.properties['cluster_id'] as number, hit.geometry);
+      return;
+    }
+    const id = typeof hit.id === 'number' ? this.customers.customerIdOf(hit.id) : undefined;
+    if (id === undefined) return;
+    this.#showPopup(id);
+    if (this.#selected !== id) this.#options.onSelect(id);
+  };
+
+  async #zoomIntoCluster(clusterId: number, geometry: Geometry): Promise<void> {
+    const source = this.map.getSource<GeoJSONSource>(CUSTOMER_SOURCE);
+    if (!source || geometry.type !== 'Point') return;
+    const zoom = await source.getClusterExpansionZoom(clusterId);
+    this.map.easeTo({ center: geometry.coordinates as [number, number], zoom });
+  }
+
+  #onPinMove = (e: MapMouseEvent & { features?: Feature[] }): void => {
+    this.#pointer();
+    const fid = e.features?.[0]?.id;
+    const id = typeof fid === 'number' ? (this.customers.customerIdOf(fid) ?? null) : null;
+    if (id !== this.#hovered) this.#options.onHover(id);
+  };
+
+  #onPinLeave = (): void => {
+    this.#noPointer();
+    if (this.#hovered !== null) this.#options.onHover(null);
+  };
+
+  #pointer = (): void => {
+    this.map.getCanvas().style.cursor = 'pointer';
+  };
+
+  #noPointer = (): void => {
+    this.map.getCanvas().style.cursor = '';
+  };
+
+  #showPopup(id: string, refresh = false): void {
+    if (id === this.#popupFor && !refresh) return;
+    const position = this.customers.positionOf(id);
+    const customer = position ? this.customers.customer(id) : undefined;
+    if (!position || !customer) {
+      this.#closePopup();
+      return;
+    }
+    this.#closePopup();
+    const popup = new Popup({ closeOnClick: false, offset: 12, maxWidth: '280px' })
+      .setLngLat(position)
+      .setDOMContent(customerPopupContent(customer));
+    popup.on('close', () => {
+      // Closed by the user (the x button): that is a deselect. Our own closes unset #popup first.
+      if (this.#popup !== popup) return;
+      this.#popup = null;
+      this.#popupFor = null;
+      if (this.#selected === id) this.#options.onSelect(null);
+    });
+    this.#popup = popup;
+    this.#popupFor = id;
+    popup.addTo(this.map);
+  }
+
+  #closePopup(): void {
+    const popup = this.#popup;
+    this.#popup = null;
+    this.#popupFor = null;
+    popup?.remove();
+  }
+}
