@@ -1,4 +1,7 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
+import { AppController } from './state/app-controller.svelte';
 
-mount(App, { target: document.getElementById('app')! });
+const app = new AppController(window.fieldmap);
+app.start();
+mount(App, { target: document.getElementById('app')!, props: { app } });

@@ -1,0 +1,150 @@
+// CustomerCache: the renderer's local copy of one account (Dexie/IndexedDB). Every write from
+// main (snapshot, delta, the outbox mirror, a resolved id) runs in ONE read-write transaction that
+// also re-derives the overlay of queued ops, so a liveQuery never observes a half-applied state.
+import type { EventOf, Op } from '../../../src-shared';
+import { applyOverlay, undoOverlay } from './overlay';
+import {
+  databaseNameFor,
+  openDatabase,
+  SCHEMA_VERSION,
+  type CustomerRow,
+  type FieldmapDb,
+  type PendingRow,
+  type RouteRow,
+} from './schema';
+
+type Snapshot = EventOf<'data:snapshot'>;
+type Delta = EventOf<'data:delta'>;
+
+/** Rows per bulkPut call: big enough to amortise, small enough to keep peak memory flat. */
+const CHUNK = 10_000;
+
+async function putInChunks<T>(put: (rows: T[]) => Promise<unknown>, rows: T[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) await put(rows.slice(i, i + CHUNK));
+}
+
+export class CustomerCache {
+  private constructor(
+    readonly accountKey: string,
+    readonly db: FieldmapDb,
+  ) {}
+
+  /** Opens (or creates) the cache of an account. */
+  static async open(accountKey: string): Promise<CustomerCache> {
+    const db = openDatabase(await databaseNameFor(accountKey));
+    await db.open();
+    return new CustomerCache(accountKey, db);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Deletes this account's cache (logout). */
+  async destroy(): Promise<void> {
+    await this.db.delete();
+  }
+
+  private get tables() {
+    const { customers, server, routes, territories, user, meta, pending } = this.db;
+    return [customers, server, routes, territories, user, meta, pending];
+  }
+
+  private async writeMeta(pulledAt: number): Promise<void> {
+    await this.db.meta.bulkPut([
+      { key: 'lastSync', value: pulledAt },
+      { key: 'accountKey', value: this.accountKey },
+      { key: 'schemaVersion', value: SCHEMA_VERSION },
+    ]);
+  }
+
+  /** Replaces all server data with a snapshot, then re-applies the queued ops. */
+  async applySnapshot(payload: Snapshot): Promise<boolean> {
+    if (payload.accountKey !== this.accountKey) return false;
+    await this.db.transaction('rw', this.tables, async () => {
+      await Promise.all([
+        this.db.customers.clear(),
+        this.db.server.clear(),
+        this.db.routes.clear(),
+        this.db.territories.clear(),
+      ]);
+      await putInChunks((rows) => this.db.customers.bulkAdd(rows), payload.customers);
+      await this.db.routes.bulkAdd(payload.routes);
+      await this.db.territories.bulkAdd(payload.territories);
+      await this.db.user.put({ key: 'user', value: payload.user });
+      await this.writeMeta(payload.pulledAt);
+      await applyOverlay(this.db);
+    });
+    return true;
+  }
+
+  /** Applies a delta to the server data, then re-applies the queued ops. */
+  async applyDelta(payload: Delta): Promise<boolean> {
+    if (payload.accountKey !== this.accountKey) return false;
+    await this.db.transaction('rw', this.tables, async () => {
+      await undoOverlay(this.db);
+      const { customers, routes, territories } = payload;
+      await this.db.customers.bulkDelete(customers.deleted);
+      await putInChunks((rows) => this.db.customers.bulkPut(rows), customers.upserted);
+      await this.db.routes.bulkDelete(routes.deleted);
+      await this.db.routes.bulkPut(routes.upserted);
+      await this.db.territories.bulkDelete(territories.deleted);
+      await this.db.territories.bulkPut(territories.upserted);
+      if (payload.user) await this.db.user.put({ key: 'user', value: payload.user });
+      await this.writeMeta(payload.pulledAt);
+      await applyOverlay(this.db);
+    });
+    return true;
+  }
+
+  /** Replaces the mirror of the outbox ('outbox:changed') and re-derives the overlay. */
+  async setPendingOps(ops: Op[]): Promise<void> {
+    await this.db.transaction('rw', this.tables, async () => {
+      await undoOverlay(this.db);
+      await this.db.pending.clear();
+      await this.db.pending.bulkPut(ops.map((op, seq): PendingRow => ({ ...op, seq })));
+      await applyOverlay(this.db);
+    });
+  }
+
+  /** Rewrites a temp id to its server id everywhere in the cache ('ids:resolved'). */
+  async resolveId(kind: 'customer' | 'route', tempId: string, id: string): Promise<void> {
+    await this.db.transaction('rw', this.tables, async () => {
+      const table = kind === 'customer' ? this.db.customers : this.db.routes;
+      const created: CustomerRow | RouteRow | undefined = await table.get(tempId);
+      await undoOverlay(this.db);
+      // The record exists on the service now: keep showing it as server data until a pull has it.
+      if (created && !(await table.get(id))) {
+        const { _pending: _p, ...record } = created as CustomerRow;
+        delete (record as CustomerRow)._pendingFields;
+        await table.put({ ...record, id } as CustomerRow & RouteRow);
+      }
+      const ops = await this.db.pending.toArray();
+      const rewritten = ops.map((op): PendingRow => {
+        const target = op.target === tempId ? id : op.target;
+        if (op.kind === 'createRoute' && kind === 'customer') {
+          const customerIds = op.payload.customerIds.map((c) => (c === tempId ? id : c));
+          return { ...op, target, payload: { ...op.payload, customerIds } } as PendingRow;
+        }
+        return { ...op, target } as PendingRow;
+      });
+      await this.db.pending.bulkPut(rewritten);
+      await applyOverlay(this.db);
+    });
+  }
+
+  /** The server record of a customer as last pulled (the `base` of an edit); null if not on the server. */
+  async serverRecord(id: string): Promise<CustomerRow | null> {
+    return this.db.transaction('r', this.db.customers, this.db.server, async () => {
+      const original = await this.db.server.get(id);
+      if (original) return original.record;
+      return (await this.db.customers.get(id)) ?? null;
+    });
+  }
+
+  /** Time of the last applied pull, or null when this cache never received data. */
+  async lastSync(): Promise<number | null> {
+    const row = await this.db.meta.get('lastSync');
+    return typeof row?.value === 'number' ? row.value : null;
+  }
+}

@@ -1,0 +1,123 @@
+// Wires main's events to the cache of the current account. Opening the app shows the last
+// account's cache at once, with no request to main: the account key is remembered locally.
+import type { AccountSummary, EventOf, FieldmapApi } from '../../../src-shared';
+import { CustomerCache } from '../cache/customer-cache';
+import { AccountData } from './account-data.svelte';
+import { SelectionState } from './selection.svelte';
+import { SessionState } from './session.svelte';
+
+const LAST_ACCOUNT_KEY = 'fieldmap:lastAccount';
+
+export class AppController {
+  readonly session = new SessionState();
+  readonly selection = new SelectionState();
+  #data = $state.raw<AccountData | null>(null);
+  #started = $state(false);
+  /** Cache writes run one after another, in event order. */
+  #queue: Promise<unknown> = Promise.resolve();
+  #unsubscribe: Array<() => void> = [];
+
+  constructor(
+    private readonly api: FieldmapApi,
+    private readonly storage: Storage = localStorage,
+  ) {}
+
+  /** The open account's data, or null when no account is open. */
+  get data(): AccountData | null {
+    return this.#data;
+  }
+
+  /** True once the remembered account (or the lack of one) is known. */
+  get started(): boolean {
+    return this.#started;
+  }
+
+  start(): void {
+    const on = this.api.on.bind(this.api);
+    this.#unsubscribe.push(
+      on('sync:state', (s) => this.session.setSync(s)),
+      on('session:changed', (a) => this.#enqueue(() => this.#onSession(a))),
+      on('data:snapshot', (p) => this.#enqueue(() => this.#onSnapshot(p))),
+      on('data:delta', (p) => this.#enqueue(() => this.#onDelta(p))),
+      on('outbox:changed', (p) => this.#enqueue(() => this.#onOutbox(p))),
+      on('ids:resolved', (p) => this.#enqueue(() => this.#onIdsResolved(p))),
+    );
+    const remembered = this.storage.getItem(LAST_ACCOUNT_KEY);
+    if (remembered !== null) {
+      this.#enqueue(async () => {
+        await this.#open(remembered);
+        this.#started = true;
+      });
+    } else {
+      // First start: nothing cached, so ask main who is signed in.
+      this.#enqueue(async () => {
+        const account = await this.api.currentAccount();
+        await this.#onSession(account);
+        this.#started = true;
+      });
+    }
+  }
+
+  stop(): void {
+    for (const off of this.#unsubscribe) off();
+    this.#unsubscribe = [];
+    this.#data?.dispose();
+    this.#data = null;
+  }
+
+  /** Resolves when every event received so far has been applied to the cache. */
+  idle(): Promise<unknown> {
+    return this.#queue;
+  }
+
+  #enqueue(task: () => Promise<void>): void {
+    this.#queue = this.#queue.then(task).catch((error: unknown) => {
+      console.error('fieldmap: cache update failed', error);
+    });
+  }
+
+  async #open(accountKey: string): Promise<AccountData> {
+    if (this.#data?.cache.accountKey === accountKey) return this.#data;
+    this.#data?.dispose();
+    this.selection.select(null);
+    const cache = await CustomerCache.open(accountKey);
+    this.#data = new AccountData(cache);
+    this.storage.setItem(LAST_ACCOUNT_KEY, accountKey);
+    return this.#data;
+  }
+
+  async #onSession(account: AccountSummary | null): Promise<void> {
+    this.session.setAccount(account);
+    if (account === null) {
+      this.#data?.dispose();
+      this.#data = null;
+      this.selection.select(null);
+      this.storage.removeItem(LAST_ACCOUNT_KEY);
+      return;
+    }
+    const data = await this.#open(account.accountKey);
+    // A cache that never received data asks main to send the last snapshot it holds.
+    if ((await data.cache.lastSync()) === null) await this.api.requestSnapshot();
+  }
+
+  async #onSnapshot(payload: EventOf<'data:snapshot'>): Promise<void> {
+    const data = await this.#open(payload.accountKey);
+    await data.cache.applySnapshot(payload);
+  }
+
+  async #onDelta(payload: EventOf<'data:delta'>): Promise<void> {
+    const data = await this.#open(payload.accountKey);
+    await data.cache.applyDelta(payload);
+  }
+
+  async #onOutbox(payload: EventOf<'outbox:changed'>): Promise<void> {
+    const data = await this.#open(payload.accountKey);
+    await data.cache.setPendingOps(payload.ops);
+  }
+
+  async #onIdsResolved(payload: EventOf<'ids:resolved'>): Promise<void> {
+    const data = await this.#open(payload.accountKey);
+    await data.cache.resolveId(payload.kind, payload.tempId, payload.id);
+    if (payload.kind === 'customer') this.selection.rename(payload.tempId, payload.id);
+  }
+}
