@@ -27,26 +27,40 @@ const zoneFormat = new Intl.DateTimeFormat('en-US', {
   second: '2-digit',
 });
 
-function formatInZone(ms: number): string {
-  const parts = zoneFormat.formatToParts(new Date(ms));
-  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '00';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
-}
+// Offset of the zone per UTC hour: zone offsets change only on whole hours, and asking Intl once
+// per hour instead of once per instant makes 100k-record lists fast.
+const offsetByHour = new Map<number, number>();
 
-// Large lists format the same few instants again and again; keep a bounded memo.
-const memo = new Map<string, Timestamp>();
+function zoneOffsetMs(ms: number): number {
+  const hour = Math.floor(ms / 3_600_000);
+  let offset = offsetByHour.get(hour);
+  if (offset === undefined) {
+    const at = hour * 3_600_000;
+    const parts = zoneFormat.formatToParts(new Date(at));
+    const get = (t: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === t)?.value);
+    const wall = Date.UTC(
+      get('year'),
+      get('month') - 1,
+      get('day'),
+      get('hour'),
+      get('minute'),
+      get('second'),
+    );
+    offset = wall - at;
+    if (offsetByHour.size > 100_000) offsetByHour.clear();
+    offsetByHour.set(hour, offset);
+  }
+  return offset;
+}
 
 /** The timestamp object for an instant (epoch ms, truncated to whole seconds). */
 export function formatTimestamp(ms: number, type: 1 | 2 | 3): Timestamp {
   const seconds = Math.floor(ms / 1000) * 1000;
-  const key = `${type}:${seconds}`;
-  const hit = memo.get(key);
-  if (hit) return { ...hit };
-  let ts: Timestamp;
-  if (type === 1) ts = { date: formatUtc(seconds), timezone_type: 1, timezone: '+00:00' };
-  else if (type === 2) ts = { date: formatUtc(seconds), timezone_type: 2, timezone: 'Z' };
-  else ts = { date: formatInZone(seconds), timezone_type: 3, timezone: TYPE3_ZONE };
-  if (memo.size > 200_000) memo.clear();
-  memo.set(key, ts);
-  return { ...ts };
+  if (type === 1) return { date: formatUtc(seconds), timezone_type: 1, timezone: '+00:00' };
+  if (type === 2) return { date: formatUtc(seconds), timezone_type: 2, timezone: 'Z' };
+  return {
+    date: formatUtc(seconds + zoneOffsetMs(seconds)),
+    timezone_type: 3,
+    timezone: TYPE3_ZONE,
+  };
 }
