@@ -1,0 +1,46 @@
+// Shared set-up of the client suites: a reference service on loopback and a client for it.
+import { ServiceClient, type ServiceClientOptions } from '../../src-main/core/service-client';
+import { RateLimiter } from '../../src-main/core/rate-limiter';
+import { isServiceError } from '../../src-main/core/service-error';
+import type { ErrorInfo } from '../../src-shared/errors';
+
+export const REP = { username: 'rep', password: 'correct horse battery staple' } as const;
+
+/** Mulberry32: small seeded PRNG so backoff jitter replays the same way every run. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A client with a generous limiter (the service runs with its limit off unless a test says). */
+export function clientFor(
+  url: string,
+  overrides: Partial<ServiceClientOptions> = {},
+): ServiceClient {
+  return new ServiceClient({
+    baseUrl: url,
+    username: REP.username,
+    getPassword: async () => REP.password,
+    limiter: new RateLimiter({ limit: 1000, windowMs: 1000, marginMs: 0 }),
+    timeoutMs: 5_000,
+    backoff: { baseMs: 20, capMs: 200, random: seeded(7) },
+    ...overrides,
+  });
+}
+
+/** The ErrorInfo of the ServiceError a promise rejects with (fails the test otherwise). */
+export async function errorOf(promise: Promise<unknown>): Promise<ErrorInfo> {
+  try {
+    await promise;
+  } catch (e) {
+    if (isServiceError(e)) return e.info;
+    throw new Error(`expected a ServiceError, got ${String(e)}`);
+  }
+  throw new Error('expected the call to fail');
+}
