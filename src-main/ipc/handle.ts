@@ -93,6 +93,16 @@ function carriedInfo(error: unknown): ErrorInfo | null {
   return parsed.success ? parsed.output : null;
 }
 
+/**
+ * An unknown error for the main-process log: its name and stack frames, not its message or
+ * properties, which may quote user data or (ky's request/options) the Authorization header.
+ */
+function describeForLog(error: unknown): string {
+  if (!(error instanceof Error)) return typeof error;
+  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  return [error.name, ...frames.slice(0, 8)].join('\n');
+}
+
 export function createIpcRouter(handlers: IpcHandlers, options: IpcRouterOptions): IpcRouter {
   const log = options.log ?? ((message: string) => console.warn(message));
 
@@ -135,11 +145,7 @@ export function createIpcRouter(handlers: IpcHandlers, options: IpcRouterOptions
       const info = carriedInfo(error);
       if (info) return { ok: false, error: info };
       // Unknown failures stay in main: the renderer gets the kind, not the stack or message.
-      // Only the stack string: an error object's own properties (ky's request/options) can hold
-      // the Authorization header.
-      log(
-        `[ipc] ${channel} failed: ${error instanceof Error ? (error.stack ?? error.name) : typeof error}`,
-      );
+      log(`[ipc] ${channel} failed: ${describeForLog(error)}`);
       return { ok: false, error: errorInfo('Internal') };
     }
   }

@@ -21,6 +21,16 @@ export interface MainServices {
   dispose(): Promise<void> | void;
 }
 
+export interface PollTimers {
+  setInterval(callback: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+const realTimers: PollTimers = {
+  setInterval: (callback, ms) => setInterval(callback, ms),
+  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
+};
+
 export interface ShellOptions {
   /** out/renderer: what app://fieldmap/ serves. */
   rendererDir: string;
@@ -33,7 +43,7 @@ export interface ShellOptions {
   csp?: CspOptions;
   /** How often to ask net.isOnline(); Electron has no online event in main. */
   onlinePollMs?: number;
-  timers?: { setInterval: typeof setInterval; clearInterval: typeof clearInterval };
+  timers?: PollTimers;
   log?: (message: string) => void;
 }
 
@@ -49,7 +59,7 @@ export interface ShellHandle {
 export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle | null {
   const { app } = deps;
   const log = options.log ?? ((message: string) => console.warn(message));
-  const timers = options.timers ?? { setInterval, clearInterval };
+  const timers = options.timers ?? realTimers;
 
   // Sandbox every renderer, before any is created (must precede 'ready').
   app.enableSandbox();
@@ -65,7 +75,7 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
   let window: ShellBrowserWindow | null = null;
   let services: MainServices | null = null;
   let wasOnline = true;
-  let poll: ReturnType<typeof setInterval> | null = null;
+  let poll: unknown = null;
 
   const focusWindow = () => {
     if (!window || window.isDestroyed()) return;
@@ -128,7 +138,7 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
     });
     let disposed = false;
     app.on('will-quit', (event) => {
-      if (poll) timers.clearInterval(poll);
+      if (poll !== null) timers.clearInterval(poll);
       if (disposed || !services) return;
       // Hold the quit until the services have closed their files, then quit for real.
       event.preventDefault();

@@ -1,0 +1,369 @@
+// The Electron shell's security settings, asserted through a fake electron module (see
+// fake-electron.ts: no Electron binary can be installed or started here).
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { invokeChannels } from '../../src-shared/ipc-contract';
+import type { IpcResult } from '../../src-shared/ipc-contract';
+import { startShell, type MainServices, type ShellHandle } from '../../src-main/shell/start-shell';
+import { createFakeElectron, FakeEvent, type FakeElectron } from './fake-electron';
+import { handlerTable } from './handler-table';
+
+const APP_FRAME = { url: 'app://fieldmap/index.html', parent: null };
+
+let rendererDir: string;
+beforeEach(() => {
+  rendererDir = mkdtempSync(join(tmpdir(), 'fieldmap-shell-'));
+  mkdirSync(join(rendererDir, 'assets'));
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Fieldmap</title>');
+  writeFileSync(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+});
+afterEach(() => rmSync(rendererDir, { recursive: true, force: true }));
+
+interface Started {
+  fake: FakeElectron;
+  handle: ShellHandle;
+  services: MainServices & {
+    online: number;
+    resumed: number;
+    disposed: number;
+    emit?: (e: never, p: never) => void;
+  };
+  log: string[];
+  poll: { callback: (() => void) | null; ms: number | null; cleared: boolean };
+}
+
+async function start(
+  options: { lock?: boolean; online?: boolean; platform?: string } = {},
+): Promise<Started> {
+  const fake = createFakeElectron(options);
+  if (options.platform) fake.deps.platform = options.platform;
+  const log: string[] = [];
+  const poll: Started['poll'] = { callback: null, ms: null, cleared: false };
+  const services: Started['services'] = {
+    handlers: handlerTable({ 'accounts:list': async () => [] }),
+    online: 0,
+    resumed: 0,
+    disposed: 0,
+    onOnline() {
+      this.online += 1;
+    },
+    onResume() {
+      this.resumed += 1;
+    },
+    dispose() {
+      this.disposed += 1;
+    },
+  };
+  const handle = startShell(fake.deps, {
+    rendererDir,
+    preloadPath: '/app/out/preload/index.cjs',
+    createServices: ({ emit }) => {
+      services.emit = emit as never;
+      return services;
+    },
+    log: (message) => log.push(message),
+    timers: {
+      setInterval: (callback, ms) => {
+        poll.callback = callback;
+        poll.ms = ms;
+        return 'poll-timer';
+      },
+      clearInterval: () => {
+        poll.cleared = true;
+      },
+    },
+  });
+  if (!handle) return { fake, handle: null as unknown as ShellHandle, services, log, poll };
+  fake.fireReady();
+  await handle.ready;
+  return { fake, handle, services, log, poll };
+}
+
+function invoke(
+  fake: FakeElectron,
+  channel: string,
+  request: unknown,
+  frame: { url: string; parent: unknown } | null = APP_FRAME,
+) {
+  const listener = fake.ipcHandlers.get(channel);
+  if (!listener) throw new Error(`no ipc handler for ${channel}`);
+  return listener({ senderFrame: frame }, request) as Promise<IpcResult<unknown>>;
+}
+
+describe('process-wide switches', () => {
+  it('enables the sandbox for every renderer before ready, then takes the single-instance lock', async () => {
+    const { fake } = await start();
+    expect(fake.calls.indexOf('app.enableSandbox')).toBeGreaterThanOrEqual(0);
+    expect(fake.calls.indexOf('app.enableSandbox')).toBeLessThan(fake.calls.indexOf('ready'));
+    expect(fake.calls.indexOf('app.requestSingleInstanceLock')).toBeLessThan(
+      fake.calls.indexOf('ready'),
+    );
+  });
+
+  it('registers app: as a privileged standard, secure scheme before ready', async () => {
+    const { fake } = await start();
+    expect(fake.calls.indexOf('protocol.registerSchemesAsPrivileged')).toBeLessThan(
+      fake.calls.indexOf('ready'),
+    );
+    expect(fake.privileged).toEqual([
+      {
+        scheme: 'app',
+        privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true },
+      },
+    ]);
+    expect([...fake.protocolHandlers.keys()]).toEqual(['app']);
+  });
+
+  it('a second instance quits at once and opens nothing', () => {
+    const fake = createFakeElectron({ lock: false });
+    const handle = startShell(fake.deps, {
+      rendererDir,
+      preloadPath: '/p.cjs',
+      createServices: () => {
+        throw new Error('must not start services');
+      },
+    });
+    expect(handle).toBeNull();
+    expect(fake.app.quitCount).toBe(1);
+    expect(fake.privileged).toEqual([]);
+    expect(fake.windows).toEqual([]);
+  });
+
+  it('the first instance restores and focuses its window when a second one starts', async () => {
+    const { fake } = await start();
+    const window = fake.windows[0]!;
+    window.minimized = true;
+    fake.app.emit('second-instance');
+    expect(window.restored).toBe(1);
+    expect(window.focused).toBe(1);
+  });
+});
+
+describe('the window', () => {
+  it('is a sandboxed, context-isolated page with no Node.js, loaded from app://', async () => {
+    const { fake } = await start();
+    expect(fake.windows).toHaveLength(1);
+    const window = fake.windows[0]!;
+    expect(window.options.webPreferences).toEqual({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+    });
+    expect(window.loaded).toEqual(['app://fieldmap/index.html']);
+    expect(window.loaded.some((url) => url.startsWith('file:'))).toBe(false);
+    window.emit('ready-to-show');
+    expect(window.shown).toBe(true);
+  });
+
+  it('stays on the app: navigations and redirects elsewhere are prevented', async () => {
+    const { fake } = await start();
+    const contents = fake.windows[0]!.webContents;
+    for (const url of [
+      'https://evil.example/',
+      'file:///etc/passwd',
+      'http://127.0.0.1/',
+      'app://other/index.html',
+    ]) {
+      for (const event of ['will-navigate', 'will-redirect']) {
+        const e = new FakeEvent();
+        contents.emit(event, e, url);
+        expect(e.defaultPrevented, `${event} ${url}`).toBe(true);
+      }
+    }
+    const own = new FakeEvent();
+    contents.emit('will-navigate', own, 'app://fieldmap/index.html#/settings');
+    expect(own.defaultPrevented).toBe(false);
+  });
+
+  it('denies every new window and every <webview>', async () => {
+    const { fake } = await start();
+    const contents = fake.windows[0]!.webContents;
+    for (const url of ['https://example.com/', 'app://fieldmap/index.html', 'about:blank']) {
+      expect(contents.openHandler?.({ url })).toEqual({ action: 'deny' });
+    }
+    const e = new FakeEvent();
+    contents.emit('will-attach-webview', e);
+    expect(e.defaultPrevented).toBe(true);
+  });
+
+  it('hardens every web contents created, not only the main window', async () => {
+    const { fake } = await start();
+    const { FakeWebContents } = await import('./fake-electron');
+    const other = new FakeWebContents();
+    fake.app.emit('web-contents-created', {}, other);
+    const e = new FakeEvent();
+    other.emit('will-navigate', e, 'https://evil.example/');
+    expect(e.defaultPrevented).toBe(true);
+    expect(other.openHandler?.({ url: 'https://x.example/' })).toEqual({ action: 'deny' });
+  });
+});
+
+describe('permissions', () => {
+  it('denies every permission request and check', async () => {
+    const { fake } = await start();
+    for (const permission of [
+      'geolocation',
+      'media',
+      'notifications',
+      'clipboard-read',
+      'openExternal',
+      'hid',
+    ]) {
+      const answers: boolean[] = [];
+      fake.permissions.request?.({}, permission, (granted) => answers.push(granted));
+      expect(answers, permission).toEqual([false]);
+      expect(fake.permissions.check?.({}, permission), permission).toBe(false);
+    }
+    expect(fake.permissions.device?.()).toBe(false);
+  });
+});
+
+describe('the app:// protocol as registered', () => {
+  it('serves the renderer with the strict CSP and refuses traversal', async () => {
+    const { fake } = await start();
+    const handler = fake.protocolHandlers.get('app')!;
+    const page = await handler(new Request('app://fieldmap/index.html'));
+    expect(page.status).toBe(200);
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+    const escaped = await handler(new Request('app://fieldmap/assets/..%2f..%2f..%2fetc%2fpasswd'));
+    expect(escaped.status).toBe(403);
+  });
+});
+
+describe('IPC wiring', () => {
+  it('registers one handler per contract channel', async () => {
+    const { fake } = await start();
+    expect([...fake.ipcHandlers.keys()].sort()).toEqual(Object.keys(invokeChannels).sort());
+  });
+
+  it('answers the app main frame and refuses a child frame, another origin and a vanished frame', async () => {
+    const { fake } = await start();
+    expect(await invoke(fake, 'accounts:list', undefined)).toEqual({ ok: true, value: [] });
+    const child = await invoke(fake, 'accounts:list', undefined, {
+      url: 'app://fieldmap/index.html',
+      parent: APP_FRAME,
+    });
+    expect(child).toMatchObject({ ok: false, error: { kind: 'InvalidRequest' } });
+    const other = await invoke(fake, 'accounts:list', undefined, {
+      url: 'https://evil.example/',
+      parent: null,
+    });
+    expect(other).toEqual({
+      ok: false,
+      error: expect.objectContaining({
+        message: 'Refused: call from a foreign frame (https://evil.example/)',
+      }),
+    });
+    expect(await invoke(fake, 'accounts:list', undefined, null)).toMatchObject({ ok: false });
+  });
+
+  it('refuses a bad payload naming the field', async () => {
+    const { fake } = await start();
+    const result = await invoke(fake, 'session:login', {
+      baseUrl: 'http://127.0.0.1',
+      username: 7,
+      password: 'x',
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { kind: 'InvalidRequest', field: 'username' },
+    });
+  });
+
+  it('emits service events to the window', async () => {
+    const { fake, services } = await start();
+    const emit = services.emit as unknown as (event: string, payload: unknown) => void;
+    emit('session:changed', null);
+    expect(fake.windows[0]!.webContents.sent).toEqual([
+      { channel: 'session:changed', args: [null] },
+    ]);
+  });
+});
+
+describe('openExternal through IPC', () => {
+  it('opens an https link on a user click via shell.openExternal', async () => {
+    const { fake } = await start();
+    const result = await invoke(fake, 'shell:open-external', {
+      url: 'https://example.com/help?q=1',
+      userActivated: true,
+    });
+    expect(result).toEqual({ ok: true, value: true });
+    expect(fake.opened).toEqual(['https://example.com/help?q=1']);
+  });
+
+  it('refuses without a user click, and refuses every non-https or credentialed URL', async () => {
+    const { fake } = await start();
+    const noClick = await invoke(fake, 'shell:open-external', { url: 'https://example.com/' });
+    expect(noClick).toMatchObject({
+      ok: false,
+      error: { kind: 'InvalidRequest', message: expect.stringContaining('click') },
+    });
+    for (const url of [
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'http://example.com/',
+      'https://user:pw@example.com/',
+      'https://user@example.com/',
+      'smb://host/share',
+      'not a url',
+      'app://fieldmap/index.html',
+    ]) {
+      const result = await invoke(fake, 'shell:open-external', { url, userActivated: true });
+      expect(result, url).toMatchObject({ ok: false, error: { kind: 'InvalidRequest' } });
+    }
+    expect(fake.opened).toEqual([]);
+  });
+});
+
+describe('connectivity and lifecycle', () => {
+  it('tells the services when the network comes back and when the machine resumes', async () => {
+    const { fake, handle, services, poll } = await start({ online: false });
+    expect(poll.ms).toBeGreaterThan(0);
+    poll.callback?.();
+    expect(services.online).toBe(0);
+    fake.network.online = true;
+    handle.checkOnline();
+    expect(services.online).toBe(1);
+    handle.checkOnline();
+    expect(services.online).toBe(1);
+    fake.powerMonitor.emit('resume');
+    expect(services.resumed).toBe(1);
+  });
+
+  it('disposes the services before quitting, once', async () => {
+    const { fake, services, poll } = await start();
+    const first = new FakeEvent();
+    fake.app.emit('will-quit', first);
+    expect(first.defaultPrevented).toBe(true);
+    expect(poll.cleared).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(services.disposed).toBe(1);
+    expect(fake.app.quitCount).toBe(1);
+    const second = new FakeEvent();
+    fake.app.emit('will-quit', second);
+    expect(second.defaultPrevented).toBe(false);
+  });
+
+  it('quits when the last window closes, except on macOS', async () => {
+    const linux = await start();
+    linux.fake.app.emit('window-all-closed');
+    expect(linux.fake.app.quitCount).toBe(1);
+    const mac = await start({ platform: 'darwin' });
+    mac.fake.app.emit('window-all-closed');
+    expect(mac.fake.app.quitCount).toBe(0);
+  });
+});
