@@ -1,0 +1,58 @@
+// `npm run start:browser`: Fieldmap without Electron. See scripts/browser-runner/launch.ts.
+import { mkdir } from 'node:fs/promises';
+import { parseRunnerArgs, USAGE } from './browser-runner/cli-options';
+import { pickCredentialStore } from './browser-runner/credentials';
+import { launchApp } from './browser-runner/launch';
+import { writeScreenshot } from './browser-runner/screenshot';
+
+async function main(): Promise<void> {
+  const options = parseRunnerArgs(process.argv.slice(2));
+  if (options.help) {
+    console.log(USAGE);
+    return;
+  }
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  const { store, warning } = await pickCredentialStore();
+  if (warning) console.warn(warning);
+
+  const app = await launchApp({
+    dataDir: options.dataDir,
+    headless: options.headless || options.screenshot !== null,
+    credentialStore: store,
+    demo: options.demo,
+    offline: options.offline,
+    ...(options.serviceUrl ? { serviceUrl: options.serviceUrl } : {}),
+    ...(options.limiterRate !== null ? { limiterRate: options.limiterRate } : {}),
+    ...(options.syncPeriodMs !== null ? { syncPeriodMs: options.syncPeriodMs } : {}),
+  });
+
+  if (options.screenshot) {
+    try {
+      const how = await writeScreenshot(app.page, options.screenshot);
+      console.log(`screenshot written to ${options.screenshot} (drawn: ${how})`);
+    } finally {
+      await app.close();
+    }
+    return;
+  }
+
+  console.log(
+    `Fieldmap is running (data in ${options.dataDir}). Close the window or press Ctrl+C to quit.`,
+  );
+  await new Promise<void>((resolve) => {
+    app.context.on('close', () => resolve());
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  await app.close().catch(() => undefined);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(
+      `start:browser failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    process.exit(1);
+  },
+);

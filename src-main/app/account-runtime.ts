@@ -1,0 +1,71 @@
+// Builds the parts of one open account from the core services: its ServiceClient (with the
+// account's own rate limiter), its durable Outbox and its SyncEngine, and forwards outbox
+// changes to the renderer. The only module that knows how the core services are constructed.
+import { join } from 'node:path';
+import { validateBaseUrl } from '../core/base-url';
+import { Outbox } from '../core/outbox';
+import type { Clock, EmitEvent } from '../core/ports';
+import { RateLimiter } from '../core/rate-limiter';
+import { ServiceClient } from '../core/service-client';
+import { SyncEngine } from '../core/sync-engine';
+import { AppError } from './app-error';
+import type { AccountRuntime, RuntimeFactory } from './session-manager';
+
+export interface RuntimeFactoryOptions {
+  emit: EmitEvent;
+  clock: Clock;
+  fetch?: typeof globalThis.fetch;
+  limiterRate?: number;
+  syncPeriodMs?: number;
+}
+
+export function createRuntimeFactory(options: RuntimeFactoryOptions): RuntimeFactory {
+  const { emit, clock } = options;
+  return {
+    validateBaseUrl: (input) => {
+      const checked = validateBaseUrl(input);
+      if (checked.ok) return checked.baseUrl;
+      const { kind, ...rest } = checked.error;
+      throw new AppError(kind, { ...rest, field: 'baseUrl' });
+    },
+    createClient: ({ baseUrl, username, password }) =>
+      new ServiceClient({
+        baseUrl,
+        username,
+        getPassword: async () => password,
+        limiter: new RateLimiter({ limit: options.limiterRate ?? 3, clock }),
+        clock,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      }),
+    openOutbox: ({ dir, accountKey }) => Outbox.open({ dir: outboxDir(dir), accountKey, clock }),
+    open: async ({ dir, accountKey, client }): Promise<AccountRuntime> => {
+      const outbox = await Outbox.open({ dir: outboxDir(dir), accountKey, clock });
+      const unsubscribe = outbox.onChange((ops) => emit('outbox:changed', { accountKey, ops }));
+      const engine = new SyncEngine({
+        accountKey,
+        api: client,
+        outbox,
+        emit,
+        clock,
+        stateDir: join(dir, 'sync'),
+        ratePerSecond: options.limiterRate ?? 3,
+        ...(options.syncPeriodMs !== undefined ? { periodMs: options.syncPeriodMs } : {}),
+      });
+      return {
+        client,
+        outbox,
+        engine,
+        close: async () => {
+          await engine.stop();
+          unsubscribe();
+          await outbox.close();
+        },
+      };
+    },
+  };
+}
+
+/** The outbox owns its directory (journal, snapshot, lock); the engine's files live beside it. */
+function outboxDir(accountDir: string): string {
+  return join(accountDir, 'outbox');
+}

@@ -1,0 +1,75 @@
+// The handler of every invoke channel. The router (src-main/ipc/handle.ts) has already checked
+// the sender and validated the request against the contract before a handler runs.
+import type { Op } from '../../src-shared/outbox-types';
+import type { IpcHandlers } from '../ipc/handle';
+import { createOpenExternalHandler } from '../shell/open-external';
+import { AppError } from './app-error';
+import type { CurrentSession, SessionManager } from './session-manager';
+
+export type AppHandlers = IpcHandlers;
+
+export interface HandlerDeps {
+  sessions: SessionManager;
+  /** Opens an https URL in the user's browser (the shell's shell.openExternal). */
+  openExternal?: (url: string) => Promise<void>;
+}
+
+export function createHandlers({ sessions, openExternal }: HandlerDeps): AppHandlers {
+  const need = (): CurrentSession => {
+    const session = sessions.session;
+    if (!session) throw new AppError('NotSignedIn');
+    return session;
+  };
+
+  return {
+    'accounts:list': async () => sessions.listAccounts(),
+    'session:current': async () => sessions.currentAccount(),
+    'session:login': async ({ baseUrl, username, password }) =>
+      sessions.login(baseUrl, username, password),
+    'session:demo': async () => sessions.startDemo(),
+    'session:switch': async ({ accountKey }) => sessions.switchAccount(accountKey),
+    'session:logout': async ({ accountKey, dropUnsynced }) =>
+      sessions.logout(accountKey, dropUnsynced),
+
+    'sync:now': async () => sessions.session?.runtime.engine.syncNow() ?? { kind: 'signed-out' },
+    'sync:state': async () => sessions.session?.runtime.engine.state ?? { kind: 'signed-out' },
+    'data:resend': async () => sessions.session?.runtime.engine.resendSnapshot() ?? false,
+
+    'outbox:enqueue': async (op) => {
+      const session = need();
+      const queued = await session.runtime.outbox.enqueue(op);
+      // The outbox is per account; an op stamped for another account would be pushed with the wrong credentials.
+      if (queued.accountKey !== session.account.accountKey) {
+        throw new AppError('Internal', { detail: 'outbox answered for another account' });
+      }
+      return queued;
+    },
+    'outbox:list': async () => sessions.session?.runtime.outbox.list() ?? [],
+    'outbox:retry': async ({ opId }) => need().runtime.outbox.retry(findOp(need(), opId).opId),
+    // The outbox checks the new payload against the op's kind.
+    'outbox:edit': async ({ opId, payload }) =>
+      need().runtime.outbox.edit(findOp(need(), opId).opId, payload),
+    'outbox:discard': async ({ opId }) => need().runtime.outbox.discard(findOp(need(), opId).opId),
+
+    'conflicts:list': async () => sessions.session?.runtime.engine.conflicts() ?? [],
+    'conflicts:resolve': async ({ conflictId, choice }) =>
+      need().runtime.engine.resolveConflict(conflictId, choice),
+
+    'customers:search': async ({ term }) =>
+      need().runtime.client.searchCustomers(term, { priority: 'user' }),
+
+    // One implementation of the link checks (https only, only from a click): the shell's.
+    'shell:open-external': openExternal
+      ? createOpenExternalHandler(openExternal)
+      : async () => {
+          throw new AppError('InvalidRequest', { message: 'Refused: links cannot be opened here' });
+        },
+  };
+}
+
+function findOp(session: CurrentSession, opId: string): Op {
+  const op = session.runtime.outbox.get(opId);
+  if (!op)
+    throw new AppError('InvalidRequest', { detail: 'no such change in the outbox', field: 'opId' });
+  return op;
+}

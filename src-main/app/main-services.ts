@@ -1,0 +1,80 @@
+// The main process's services, composed: the session manager, the account runtime factory and
+// the handler table for every IPC channel. The Electron shell and the browser runner both call
+// this, so the app and its tests run the same code.
+import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
+import { createRuntimeFactory } from './account-runtime';
+import { createDemoLauncher } from './demo';
+import { createHandlers, type AppHandlers } from './handlers';
+import { SessionManager, type DemoLauncher } from './session-manager';
+
+export interface MainServicesOptions {
+  dataDir: string;
+  emit: EmitEvent;
+  credentialStore: CredentialStore;
+  clock?: Clock;
+  fetch?: typeof globalThis.fetch;
+  /** Demo mode; default: the reference service on loopback (createDemoLauncher); false: none. */
+  demo?: DemoLauncher | false;
+  /** Requests per second per account (the service allows 3). */
+  limiterRate?: number;
+  /** How often the engine syncs while reachable. */
+  syncPeriodMs?: number;
+  /** Opens a checked https link in the user's browser (the shell replaces this channel's handler with its own). */
+  openExternal?: (url: string) => Promise<void>;
+  /** Reopen the last used account at start-up (default true). */
+  restore?: boolean;
+}
+
+export interface MainServices {
+  readonly handlers: AppHandlers;
+  readonly sessions: SessionManager;
+  /** The shell's online/resume events. */
+  nudge(reason: 'online' | 'resume' | 'start'): void;
+  dispose(): Promise<void>;
+}
+
+export async function createMainServices(options: MainServicesOptions): Promise<MainServices> {
+  const clock = options.clock ?? systemClock;
+  const factory = createRuntimeFactory({
+    emit: options.emit,
+    clock,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.limiterRate !== undefined ? { limiterRate: options.limiterRate } : {}),
+    ...(options.syncPeriodMs !== undefined ? { syncPeriodMs: options.syncPeriodMs } : {}),
+  });
+  const sessions = await SessionManager.create({
+    dataDir: options.dataDir,
+    emit: options.emit,
+    credentialStore: options.credentialStore,
+    clock,
+    factory,
+    ...(options.demo !== false
+      ? {
+          demo:
+            options.demo ??
+            createDemoLauncher({
+              dataDir: options.dataDir,
+              credentialStore: options.credentialStore,
+            }),
+        }
+      : {}),
+  });
+  if (options.restore !== false) {
+    // A missing keychain entry or a broken account leaves the app signed out, not crashed.
+    await sessions.restoreLast().catch((error: unknown) => {
+      console.warn(
+        `[fieldmap] could not reopen the last account: ${error instanceof Error ? error.name : 'error'}`,
+      );
+    });
+  }
+  const handlers = createHandlers({
+    sessions,
+    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+  });
+  return {
+    handlers,
+    sessions,
+    nudge: (reason) => sessions.session?.runtime.engine.nudge(reason),
+    dispose: () => sessions.dispose(),
+  };
+}

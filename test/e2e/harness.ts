@@ -1,0 +1,138 @@
+// The e2e harness: launches Fieldmap the way `npm run start:browser` does (same launchApp: real
+// main-process services in this process, the built renderer in Chromium) with throwaway dirs,
+// and restarts it on the same data dir and browser profile (IndexedDB survives).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { CredentialStore } from '../../src-main/core/ports';
+import type { MainServices } from '../../src-main/app/main-services';
+import { KeytarCredentialStore } from '../../src-main/core/credential-store';
+import { startService } from '../../src-service/index';
+import type { RunningService, ServiceOptions } from '../../src-service/index';
+import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
+import { launchApp as launchRunner, type RunningApp } from '../../scripts/browser-runner/launch';
+
+export interface HarnessOptions {
+  /** Kept on close when given; a temp dir (removed on close) otherwise. */
+  dataDir?: string;
+  serviceUrl?: string;
+  demo?: boolean;
+  /** Start with the network cut (main's fetch refused, the browser offline). */
+  offline?: boolean;
+  /** The real keychain under `npm test`'s D-Bus session by default, with a namespace of its own. */
+  credentialStore?: CredentialStore;
+  limiterRate?: number;
+  syncPeriodMs?: number;
+  /** Show the window (needs a display). */
+  headed?: boolean;
+}
+
+export interface AppHandle {
+  readonly page: Page;
+  readonly context: BrowserContext;
+  readonly services: MainServices;
+  readonly dataDir: string;
+  readonly credentialStore: CredentialStore;
+  /** Calls a window.fieldmap method in the page, as the renderer would. */
+  call<T = unknown>(method: string, request?: unknown): Promise<T>;
+  setOffline(offline: boolean): Promise<void>;
+  /** Closes browser and services, then starts both again on the same data dir and profile. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A keychain namespace per harness, so suites running in parallel never see each other's entries. */
+function defaultCredentialStore(): CredentialStore {
+  if (!process.env.DBUS_SESSION_BUS_ADDRESS) return new MemoryCredentialStore();
+  return new KeytarCredentialStore({
+    service: `fieldmap-e2e-${process.pid}-${Math.random().toString(36).slice(2)}`,
+  });
+}
+
+export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle> {
+  const ownDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'fieldmap-e2e-')));
+  const credentialStore = options.credentialStore ?? defaultCredentialStore();
+  let offline = options.offline ?? false;
+  const start = () =>
+    launchRunner({
+      dataDir,
+      headless: !options.headed,
+      credentialStore,
+      offline,
+      demoRate: 0,
+      log: () => undefined,
+      ...(options.demo ? { demo: true } : {}),
+      ...(options.serviceUrl ? { serviceUrl: options.serviceUrl } : {}),
+      ...(options.limiterRate !== undefined ? { limiterRate: options.limiterRate } : {}),
+      ...(options.syncPeriodMs !== undefined ? { syncPeriodMs: options.syncPeriodMs } : {}),
+    });
+  let app: RunningApp | null = await start();
+  const running = (): RunningApp => {
+    if (!app) throw new Error('the app is closed');
+    return app;
+  };
+
+  return {
+    get page() {
+      return running().page;
+    },
+    get context() {
+      return running().context;
+    },
+    get services() {
+      return running().services;
+    },
+    dataDir,
+    credentialStore,
+    call: <T>(method: string, request?: unknown) =>
+      running().page.evaluate(
+        ([m, r]) => {
+          const api = (
+            globalThis as unknown as { fieldmap: Record<string, (r?: unknown) => Promise<unknown>> }
+          ).fieldmap;
+          return api[m]!(r);
+        },
+        [method, request] as const,
+      ) as Promise<T>,
+    async setOffline(value) {
+      offline = value;
+      await running().setOffline(value);
+    },
+    async restart() {
+      await running().close();
+      app = null;
+      app = await start();
+    },
+    async close() {
+      const current = app;
+      app = null;
+      await current?.close();
+      if (ownDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestService extends RunningService {
+  /** The signed-in account the service was started with. */
+  readonly account: { username: string; password: string };
+}
+
+/**
+ * The reference service for a test: one account with a seeded, deterministic data set, the
+ * rate limit off unless asked (the limit is not what e2e suites test).
+ */
+export async function startTestService(
+  options: ServiceOptions & { customers?: number; seed?: number } = {},
+): Promise<TestService> {
+  const account = { username: 'rep', password: `pw-${options.seed ?? 1}-e2e-secret` };
+  const { customers = 50, seed = 1, ...rest } = options;
+  const service = await startService({
+    rate: 0,
+    seed,
+    accounts: [{ ...account, customers, seed }],
+    ...rest,
+  });
+  return Object.assign(service, { account });
+}
