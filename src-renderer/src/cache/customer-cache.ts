@@ -24,7 +24,8 @@ async function putInChunks<T>(put: (rows: T[]) => Promise<unknown>, rows: T[]): 
 }
 
 export class CustomerCache {
-  private constructor(
+  /** Prefer `open`; this takes a database built with `openDatabase` (tests add middleware first). */
+  constructor(
     readonly accountKey: string,
     readonly db: FieldmapDb,
   ) {}

@@ -1,0 +1,158 @@
+// The CustomerCache on Chromium's real IndexedDB: one transaction per write (a liveQuery never
+// sees a half state), the overlay of queued ops, temp-id resolution, migrations, and restarts.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, launchProfile, tempDir } from './support/browser';
+import { buildCachePage } from './support/bundle';
+import { openCachePage, scenario } from './support/pages';
+
+let out: Awaited<ReturnType<typeof tempDir>>;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  out = await tempDir('fieldmap-cache-page-');
+  await buildCachePage(out.path);
+  browser = await launchBrowser();
+  context = await browser.newContext();
+  page = await openCachePage(context, out.path);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await out?.remove();
+});
+
+type Summary = {
+  count: number;
+  prefixes: string[];
+  c1: string | null;
+  c2: boolean;
+  temp: boolean;
+  route: string[] | null;
+  pending: number;
+};
+
+describe('CustomerCache', () => {
+  it('writes each snapshot, op mirror and delta in one transaction; a liveQuery sees only whole states', async () => {
+    const { emissions, rwPerWrite } = await scenario<{
+      emissions: Summary[];
+      rwPerWrite: number[];
+    }>(page, 'atomicity');
+    expect(rwPerWrite).toEqual([1, 1, 1, 1]);
+    // Every observed state is one of the whole states, in order.
+    const kinds = emissions.map((s) => {
+      if (s.count === 0) return 'empty';
+      if (
+        s.pending === 0 &&
+        s.count === 2000 &&
+        s.prefixes.join() === 'A:' &&
+        s.c1?.startsWith('A:')
+      )
+        return 'A';
+      const overlaid =
+        s.pending === 4 && s.c1 === 'Local name' && !s.c2 && s.temp && s.route?.length === 2;
+      if (overlaid && s.count === 2000 && s.prefixes.join() === 'A:') return 'A+ops';
+      if (overlaid && s.count === 3000 && s.prefixes.join() === 'B:') return 'B+ops';
+      if (overlaid && s.count === 3000 && s.prefixes.join() === 'D:') return 'D+ops';
+      return `half state: ${JSON.stringify(s)}`;
+    });
+    expect(kinds.filter((k) => k.startsWith('half'))).toEqual([]);
+    expect([...new Set(kinds)]).toEqual(['empty', 'A', 'A+ops', 'B+ops', 'D+ops']);
+  });
+
+  it('overlays queued ops, keeps the server record as the base, and undoes them when the ops go', async () => {
+    const { afterOps, afterClear } = await scenario<{
+      afterOps: Record<string, unknown>;
+      afterClear: Record<string, unknown>;
+    }>(page, 'overlay');
+    expect(afterOps.c1Name).toBe('Local name');
+    expect(afterOps.c1Pending).toBe(1);
+    expect(afterOps.c1Fields).toEqual(['name']);
+    expect(afterOps.baseName).toBe(afterOps.serverName);
+    expect(afterOps.baseName).not.toBe('Local name');
+    expect(afterOps.c2).toBe(false);
+    expect(afterOps.createdName).toBe('New local');
+    expect(afterOps.createdPending).toBe(1);
+    // Route points in op order, from the shown records, as "<lat>,<lng>".
+    expect(afterOps.routePoints).toEqual([afterOps.expectedFirstPoint, '10,20']);
+    expect(afterOps.count).toBe(50); // +1 created, -1 deleted
+    expect(afterClear).toEqual({
+      c1Name: afterOps.serverName,
+      c1Pending: null,
+      c2: true,
+      temp: false,
+      route: false,
+      count: 50,
+      server: 0,
+    });
+  });
+
+  it('applies a delta under a local edit: server fields change, the rep edit stays on top', async () => {
+    const r = await scenario<Record<string, unknown>>(page, 'deltaUnderEdit');
+    expect(r).toEqual({
+      shownName: 'Local name',
+      shownCity: 'Server city',
+      baseName: 'Server name',
+      c3: false,
+      r0: false,
+      lastSync: 3,
+    });
+  });
+
+  it('rewrites a resolved temp id in records, ops and route references', async () => {
+    const r = await scenario<Record<string, unknown>>(page, 'resolve');
+    expect(r.temp).toBe(false);
+    expect(r.resolvedName).toBe('New local');
+    expect(r.resolvedCity).toBe('Later');
+    expect(r.targets).toEqual([
+      'c1',
+      'c2',
+      'SRV0000001',
+      'tmp_00000000-0000-4000-8000-000000000002',
+      'SRV0000001',
+    ]);
+    expect(r.routeIds).toEqual(['c1', 'SRV0000001']);
+    expect(r.byTarget).toBe(2);
+  });
+
+  it('upgrades a version-1 cache in place', async () => {
+    const r = await scenario<Record<string, unknown>>(page, 'migrate');
+    expect(r.v1Version).toBe(1);
+    expect(r.version).toBe(2);
+    expect(r.customers).toBe(10);
+    expect(r.byTarget).toBe(1); // the v2 index on pending.target works on v1 rows
+    expect(r.schemaVersion).toBe(2);
+    expect(r.byGroup).toBeGreaterThan(0);
+  });
+});
+
+describe('CustomerCache persistence', () => {
+  it('survives closing and relaunching the browser on the same profile', async () => {
+    const profile = await tempDir('fieldmap-profile-');
+    try {
+      let ctx = await launchProfile(profile.path);
+      let p = await openCachePage(ctx, out.path);
+      const name = await scenario<string>(p, 'persistWrite', 'http://127.0.0.1:1#demo', 1500);
+      expect(name).toMatch(/^fieldmap-[0-9a-f]{16}$/);
+      await ctx.close();
+
+      ctx = await launchProfile(profile.path);
+      p = await openCachePage(ctx, out.path);
+      const r = await scenario<Record<string, unknown>>(
+        p,
+        'persistRead',
+        'http://127.0.0.1:1#demo',
+      );
+      await ctx.close();
+      expect(r.count).toBe(1500);
+      expect(r.c1).toBe('Local name');
+      expect(r.pending).toBe(4);
+      expect(r.lastSync).toBe(1_700_000_000_009);
+      expect(r.databases).toContain(name);
+    } finally {
+      await profile.remove();
+    }
+  });
+});
