@@ -60,8 +60,11 @@ function customer(r: Random, id: string, now: number): StoredCustomer {
   const reminder = r.chance(0.2);
   const createdAtMs = now - r.int(30, 3 * 365) * DAY_MS - r.int(0, DAY_MS);
   const domain = (company || `${last}mail`).toLowerCase().replace(/[^a-z]/g, '');
-  const groups = new Set<string>();
-  for (let g = r.int(0, 2); g > 0; g--) groups.add(r.pick(W.GROUPS));
+  const groups: string[] = [];
+  for (let g = r.int(0, 2); g > 0; g--) {
+    const group = r.pick(W.GROUPS);
+    if (!groups.includes(group)) groups.push(group);
+  }
   return {
     id,
     name: company && r.chance(0.5) ? company : `${first} ${last}`,
@@ -74,7 +77,7 @@ function customer(r: Random, id: string, now: number): StoredCustomer {
     email: r.chance(0.7) ? `${first}.${last}@${domain}.com`.toLowerCase() : '',
     phone: r.chance(0.8) ? `(${city[6]}) 555-${String(r.int(100, 9999)).padStart(4, '0')}` : '',
     color: pickColor(r),
-    groups: [...groups],
+    groups,
     dealAmount: r.chance(0.6) ? Math.round(Math.exp(r.next() * 6 + 6)) * 5 : null,
     notes: r.pick(W.NOTES),
     latitude: mapped ? round(city[3] + latSpread, 6) : null,

@@ -79,27 +79,37 @@ function isJsonContentType(header: string | undefined): boolean {
   return type === 'application/json';
 }
 
-/** Reads the body up to MAX_BODY_BYTES; throws 413 beyond it, 400 for malformed JSON. */
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) {
-      throw new HttpError(
-        413,
-        'payload_too_large',
-        `The body is larger than ${MAX_BODY_BYTES} bytes.`,
-      );
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new HttpError(400, 'malformed_json', 'The body is not valid JSON.');
-  }
+/**
+ * Reads the body up to MAX_BODY_BYTES; rejects with 413 beyond it (after draining the rest, so
+ * the client can read the answer) and with 400 for malformed JSON.
+ */
+function readJson(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('error', reject);
+    req.on('end', () => {
+      if (size > MAX_BODY_BYTES) {
+        reject(
+          new HttpError(
+            413,
+            'payload_too_large',
+            `The body is larger than ${MAX_BODY_BYTES} bytes.`,
+          ),
+        );
+        return;
+      }
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
+      } catch {
+        reject(new HttpError(400, 'malformed_json', 'The body is not valid JSON.'));
+      }
+    });
+  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -166,8 +176,6 @@ export async function handleRequest(
     send(res, result.status, result.body);
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
-    // A rejected upload may still be streaming: answer, then close instead of reading on.
-    if (err.status === 413 || err.status === 415) res.setHeader('Connection', 'close');
     sendError(res, err);
   }
 }
