@@ -72,6 +72,8 @@ export async function startApp(
       credentialStore: store,
       demo: false,
       syncPeriodMs: 600_000,
+      // The service under test runs without a rate limit; the limiter is not what these suites test.
+      limiterRate: 20,
       ...overrides,
       ...extra,
     });
