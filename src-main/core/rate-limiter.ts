@@ -6,8 +6,10 @@
 //
 // The server counts a request when it arrives, which is somewhere between our grant and the
 // response. So a slot counts as busy while its request is in flight and for `windowMs +
-// marginMs` after its response: the only bound that stays safe whatever the latency. On a fast
-// link it costs the latency plus the margin per window (3 per ~1.03 s on loopback).
+// marginMs` after its response: the only bound that stays safe whatever the latency or its
+// jitter (anchoring at the grant would need a margin larger than any latency spike). The margin
+// then only absorbs millisecond rounding and clock-rate drift. On loopback a window costs
+// ~1.02 s; on a slow link the latency is paid once per window.
 import { systemClock, type Clock, type RequestPriority } from './ports';
 
 export interface RateLimiterOptions {
@@ -15,7 +17,7 @@ export interface RateLimiterOptions {
   limit?: number;
   /** Window length in ms (default 1000). */
   windowMs?: number;
-  /** Extra spacing against clock and arrival-time skew (default 25 ms). */
+  /** Extra spacing against rounding and clock drift (default 10 ms). */
   marginMs?: number;
   clock?: Clock;
 }
@@ -38,6 +40,7 @@ interface Slot {
 }
 
 interface Waiter {
+  retry: boolean;
   resolve(permit: Permit): void;
   reject(reason: unknown): void;
   cleanup(): void;
@@ -56,7 +59,7 @@ export class RateLimiter {
   constructor(options: RateLimiterOptions = {}) {
     this.limit = options.limit ?? 3;
     this.windowMs = options.windowMs ?? 1000;
-    this.marginMs = options.marginMs ?? 25;
+    this.marginMs = options.marginMs ?? 10;
     this.#clock = options.clock ?? systemClock;
     if (!Number.isInteger(this.limit) || this.limit < 1) throw new RangeError('limit must be >= 1');
     if (!(this.windowMs >= 0) || !(this.marginMs >= 0)) throw new RangeError('bad window');
@@ -85,13 +88,19 @@ export class RateLimiter {
         this.#pump();
       };
       const waiter: Waiter = {
+        retry,
         resolve,
         reject,
         cleanup: () => signal?.removeEventListener('abort', onAbort),
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (retry) queue.unshift(waiter);
-      else queue.push(waiter);
+      if (retry) {
+        // After the retries already waiting at the head: they were pushed back earlier.
+        const firstNew = queue.findIndex((w) => !w.retry);
+        queue.splice(firstNew < 0 ? queue.length : firstNew, 0, waiter);
+      } else {
+        queue.push(waiter);
+      }
       this.#pump();
     });
   }

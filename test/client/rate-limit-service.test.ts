@@ -1,0 +1,66 @@
+// The limiter and the 429/503 handling in real time against the reference service at its real
+// limit of 3 requests per second. No timing is asserted: the service's own count of 429s is.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../../src-service/index';
+import { RateLimiter } from '../../src-main/core/rate-limiter';
+import { emptyCustomerFields } from '../../src-shared/domain';
+import { clientFor, REP, seeded } from './helpers';
+
+let service: RunningService;
+
+beforeAll(async () => {
+  service = await startService({ rate: 3, accounts: [{ ...REP, customers: 10, seed: 5 }] });
+});
+afterAll(() => service.stop());
+
+describe('rate limit against the service at 3 requests per second', () => {
+  it('a limiter at the service limit gets no 429 while mixing priorities and methods', async () => {
+    const client = clientFor(service.url, {
+      limiter: new RateLimiter({ limit: 3, windowMs: 1000 }),
+    });
+    const ids = service.store.customers(REP.username).map((c) => c.id);
+    service.resetStats();
+    const calls = Array.from({ length: 12 }, (_, i) =>
+      i % 3 === 0
+        ? client.getUser({ priority: 'user' })
+        : client.updateCustomer(
+            ids[i % ids.length]!,
+            { ...emptyCustomerFields(), name: `Renamed ${i}` },
+            { priority: 'background' },
+          ),
+    );
+    await Promise.all(calls);
+    expect(service.stats()).toEqual({ requests: 12, rateLimited: 0 });
+  });
+
+  it.each(['retry-after', 'no-retry-after', '503'] as const)(
+    'a client limiter misconfigured to 10/s is pushed back (%s) and still delivers every request once',
+    async (rateLimited) => {
+      service.configure({ variants: { rateLimited } });
+      const client = clientFor(service.url, {
+        limiter: new RateLimiter({ limit: 10, windowMs: 1000, marginMs: 0 }),
+        backoff: { baseMs: 250, capMs: 2_000, random: seeded(11) },
+      });
+      const tag = `Burst ${rateLimited}`;
+      service.resetStats();
+      const calls = Array.from({ length: 15 }, (_, i) =>
+        i % 2 === 0
+          ? client.createCustomer({ ...emptyCustomerFields(), name: `${tag} ${i}` })
+          : client.listRoutes(),
+      );
+      const results = await Promise.all(calls);
+      expect(results).toHaveLength(15);
+      const stats = service.stats();
+      expect(stats.rateLimited).toBeGreaterThan(0); // the service did push back
+      expect(stats.requests - stats.rateLimited).toBe(15); // and each call got through once
+      const created = service.store
+        .customers(REP.username)
+        .filter((c) => c.name.startsWith(tag))
+        .map((c) => c.name)
+        .sort();
+      expect(created).toEqual(Array.from({ length: 8 }, (_, i) => `${tag} ${i * 2}`).sort());
+      // Pushed back, the limiter paused everyone rather than letting the queue keep hammering.
+      expect(client.limiter.pausedUntil).toBeGreaterThan(0);
+    },
+  );
+});
