@@ -1,0 +1,197 @@
+// Map interaction in real Chromium: hover/selection feature-state, clicks, the text-only
+// popup, cluster zoom, focus requests, fit to data, and data updates without a new map.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Territory } from '../../src-shared';
+import { customer, makeCustomers } from './map-fixtures/customers';
+import { launchChromium, serveMapPages, type MapPages } from './map-fixtures/pages';
+import { openMap } from './map-fixtures/session';
+
+const STAMP = { date: '2026-01-01 00:00:00', timezone_type: 3, timezone: 'UTC' };
+const XSS = '<img src=x onerror=alert(1)>';
+
+let pages: MapPages;
+let browser: Browser;
+
+beforeAll(async () => {
+  pages = await serveMapPages();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await pages?.close();
+});
+
+describe('MapView interaction in Chromium', () => {
+  it('shows hover and selection through feature-state, both ways', async () => {
+    const customers = [
+      customer({ id: 'one', latitude: 45, longitude: 0 }),
+      customer({ id: 'two', latitude: 45, longitude: 0.5 }),
+    ];
+    const { page, h } = await openMap(browser, pages.url, { customers, echo: true });
+    await h('jumpTo', [0.25, 45], 9);
+    await h('set', { selectedId: 'one' });
+    expect(await h('featureState', 'one')).toMatchObject({ selected: true });
+    await h('set', { selectedId: 'two' });
+    expect(await h('featureState', 'one')).toMatchObject({ selected: false });
+    expect(await h('featureState', 'two')).toMatchObject({ selected: true });
+    // Moving the mouse over a pin reports it; the echoed hoveredId sets its hover state.
+    const [x, y] = await h('project', 0, 45);
+    await page.mouse.move(x, y);
+    await page.waitForFunction(() => {
+      const h = (globalThis as unknown as { harness: { calls: { hover: unknown[] } } }).harness;
+      return h.calls.hover.includes('one');
+    });
+    await h('idle');
+    expect(await h('featureState', 'one')).toMatchObject({ hover: true });
+    await page.mouse.move(x + 200, y + 200);
+    await page.waitForFunction(() => {
+      const h = (globalThis as unknown as { harness: { calls: { hover: unknown[] } } }).harness;
+      return h.calls.hover.at(-1) === null;
+    });
+    await h('idle');
+    expect(await h('featureState', 'one')).toMatchObject({ hover: false });
+    await page.close();
+  });
+
+  it('selects on click and opens a popup made of text, never markup', async () => {
+    const customers = [
+      customer({ id: 'plain', name: 'Plain Co', latitude: 45, longitude: 0 }),
+      customer({
+        id: 'xss',
+        name: XSS,
+        company: '<script>alert(2)</script>',
+        latitude: 45,
+        longitude: 0.5,
+      }),
+    ];
+    const { page, h, dialogs, errors } = await openMap(browser, pages.url, {
+      customers,
+      echo: true,
+    });
+    await h('jumpTo', [0.25, 45], 9);
+    const [x, y] = await h('project', 0.5, 45);
+    await page.mouse.click(x, y);
+    await page.waitForSelector('.fm-popup');
+    await h('idle');
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { harness: { calls: { select: unknown[] } } }).harness.calls
+            .select,
+      ),
+    ).toEqual(['xss']);
+    const popup = await h('popup');
+    expect(popup?.text).toContain(XSS);
+    expect(popup?.text).toContain('<script>alert(2)</script>');
+    expect(popup?.imgs).toBe(0);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await h('featureState', 'xss')).toMatchObject({ selected: true });
+    // Selecting the other one from outside (the list) moves the popup there.
+    await h('set', { selectedId: 'plain' });
+    expect((await h('popup'))?.text).toContain('Plain Co');
+    // A click on empty map deselects; the popup goes away.
+    await page.mouse.click(x, y + 150);
+    await page.waitForFunction(() => document.querySelector('.fm-popup') === null);
+    expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('zooms into a cluster on click', async () => {
+    const customers = makeCustomers(300, 3, { box: [5, 45, 6, 46] });
+    const { page, h } = await openMap(browser, pages.url, { customers });
+    await h('jumpTo', [5.5, 45.5], 6);
+    const clusters = await h('clusterPixels');
+    expect(clusters.length).toBeGreaterThan(0);
+    const biggest = clusters.sort((a, b) => b.count - a.count)[0]!;
+    const before = (await h('view')).zoom;
+    await page.mouse.click(biggest.x, biggest.y);
+    await page.waitForFunction((z) => {
+      const h = (globalThis as unknown as { harness: { view(): { zoom: number } } }).harness;
+      return h.view().zoom > z + 0.5;
+    }, before);
+    await h('idle');
+    expect((await h('view')).zoom).toBeGreaterThan(before);
+    await page.close();
+  });
+
+  it('follows focus requests: a customer is centred and selected, a territory or route is fitted', async () => {
+    const territory: Territory = {
+      id: 'terr',
+      name: 'T',
+      points: ['40.0,-4.0', '40.0,-3.0', '41.0,-3.0', '41.0,-4.0'],
+      createdAt: STAMP,
+      updatedAt: STAMP,
+    };
+    const route = { ...territory, id: 'route', points: ['51.0,10.0', '52.0,11.0'] };
+    const customers = [
+      customer({ id: 'near', latitude: 45, longitude: 0 }),
+      customer({ id: 'far', latitude: 60, longitude: 25 }),
+    ];
+    const { page, h } = await openMap(browser, pages.url, {
+      customers,
+      territories: [territory],
+      routes: [route],
+    });
+    await h('set', { focus: { kind: 'customer', id: 'far', nonce: 1 } });
+    const v1 = await h('view');
+    expect(v1.center[0]).toBeCloseTo(25, 3);
+    expect(v1.center[1]).toBeCloseTo(60, 3);
+    expect(v1.zoom).toBeGreaterThanOrEqual(15);
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { harness: { calls: { select: unknown[] } } }).harness.calls
+            .select,
+      ),
+    ).toEqual(['far']);
+    await h('set', { focus: { kind: 'territory', id: 'terr', nonce: 2 } });
+    const v2 = await h('view');
+    expect(v2.bounds[0]).toBeLessThanOrEqual(-4);
+    expect(v2.bounds[1]).toBeLessThanOrEqual(40);
+    expect(v2.bounds[2]).toBeGreaterThanOrEqual(-3);
+    expect(v2.bounds[3]).toBeGreaterThanOrEqual(41);
+    expect(v2.bounds[2] - v2.bounds[0]).toBeLessThan(5);
+    await h('set', { focus: { kind: 'route', id: 'route', nonce: 3 } });
+    const v3 = await h('view');
+    expect(v3.center[0]).toBeCloseTo(10.5, 1);
+    expect(v3.center[1]).toBeGreaterThan(51);
+    expect(v3.center[1]).toBeLessThan(52);
+    await page.close();
+  });
+
+  it('updates data in place with setData, and fits to data on request', async () => {
+    const a = customer({ id: 'a', latitude: 45, longitude: 0 });
+    const b = customer({ id: 'b', latitude: 45, longitude: 1 });
+    const { page, h } = await openMap(browser, pages.url, { customers: [a, b], selectedId: 'b' });
+    await h('jumpTo', [1, 45], 8);
+    expect((await h('renderedAt', 1, 45, ['fm-customers-pins'])).map((f) => f.props['id'])).toEqual(
+      ['b'],
+    );
+    // b moves; a becomes unmapped (it must disappear, not drop to 0,0).
+    const moved = customer({ id: 'b', latitude: 45.5, longitude: 1.5 });
+    const unmapped = customer({ id: 'a', latitude: null, longitude: null });
+    await h('set', { customers: [unmapped, moved] });
+    expect(await h('renderedAt', 1, 45, ['fm-customers-pins'], 10)).toEqual([]);
+    expect(
+      (await h('renderedAt', 1.5, 45.5, ['fm-customers-pins'])).map((f) => f.props['id']),
+    ).toEqual(['b']);
+    expect(await h('renderedAt', 0, 45, ['fm-customers-pins'], 10)).toEqual([]);
+    expect(await h('featureState', 'b')).toMatchObject({ selected: true });
+    expect(await h('mapCount')).toBe(1);
+    // Fit to data brings every mapped customer back into view.
+    await h('set', { customers: [customer({ id: 'c', latitude: 30, longitude: -20 }), moved] });
+    await h('jumpTo', [100, 0], 3);
+    await page.getByRole('button', { name: 'Fit to data' }).click();
+    await h('idle');
+    const v = (await h('view')).bounds;
+    expect(v[0]).toBeLessThanOrEqual(-20);
+    expect(v[2]).toBeGreaterThanOrEqual(1.5);
+    expect(v[1]).toBeLessThanOrEqual(30);
+    expect(v[3]).toBeGreaterThanOrEqual(45.5);
+    expect((await h('countRendered')).pins).toBe(2);
+    await page.close();
+  });
+});
