@@ -140,13 +140,11 @@ export async function sendCreates(
         await ctx.ledger.settle(new Map(), [op.opId]);
         if (isRejected(e)) await ctx.outbox.markNeedsAttention(op.opId, infoOf(e));
         else await ctx.outbox.markRetryLater(op.opId, infoOf(e));
-        if (stopsPush(e)) {
-          for (const o of outcomes) await ctx.outbox.markRetryLater(o.op.opId, null);
-          throw e;
-        }
+        // Creates already sent stay in flight: reconciled on the next sync.
+        if (stopsPush(e)) throw e;
       } else {
-        // Ambiguous, 5xx, 429 after retries: maybe created. Reconciled below.
-        await ctx.outbox.markRetryLater(op.opId, infoOf(e)).catch(() => undefined);
+        // Ambiguous, 5xx, 429 after retries: maybe created. It stays in flight (so no edit
+        // can coalesce into what was sent) until a list proves it present or absent.
         outcomes.push({ op: { ...op, state: 'in-flight' }, message: null });
       }
     } finally {
@@ -157,13 +155,8 @@ export async function sendCreates(
   try {
     await resolveOutcomes(ctx, data, outcomes);
   } catch (e) {
-    // The check failed: the creates stay recorded as sent and are reconciled next time.
-    for (const o of outcomes) {
-      failed.add(o.op.target);
-      if (ctx.outbox.get(o.op.opId)?.state === 'in-flight') {
-        await ctx.outbox.markRetryLater(o.op.opId, infoOf(e));
-      }
-    }
+    // The check failed: the creates stay in flight, recorded as sent, reconciled next time.
+    for (const o of outcomes) failed.add(o.op.target);
     if (stopsPush(e)) throw e;
   }
   return failed;

@@ -72,7 +72,7 @@ export class Harness {
   }
 
   /** Opens (or reopens, after close) client, outbox and engine on the same dir. */
-  async open(): Promise<void> {
+  async open(engine: Partial<SyncEngineOptions> = {}): Promise<void> {
     const limiter = new RateLimiter({ limit: this.options.clientRate ?? 500, marginMs: 5 });
     this.client = new ServiceClient({
       baseUrl: this.service.url,
@@ -100,6 +100,7 @@ export class Harness {
       probeBackoff: { initialMs: 10, maxMs: 50, factor: 2 },
       ratePerSecond: this.options.clientRate ?? 500,
       ...this.options.engine,
+      ...engine,
     });
   }
 
