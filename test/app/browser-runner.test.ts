@@ -1,0 +1,230 @@
+// The browser runner: the CLI writes a screenshot of the built renderer, and the harness (the
+// same launch code) gives the page the same window.fieldmap as Electron's preload, guarded by
+// the same router. Real Chromium, real services, real files.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventOf } from '../../src-shared/ipc-contract';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+
+const REPO = resolve(import.meta.dirname, '../..');
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, output }));
+  });
+}
+
+describe('npm run start:browser', () => {
+  it('writes a screenshot of the app with --headless --screenshot', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fieldmap-runner-'));
+    try {
+      const shot = join(dir, 'shot.png');
+      const { code, output } = await run('npm', [
+        'run',
+        '--silent',
+        'start:browser',
+        '--',
+        '--headless',
+        '--screenshot',
+        shot,
+        '--data-dir',
+        join(dir, 'data'),
+      ]);
+      expect(code, output).toBe(0);
+      const png = await readFile(shot);
+      expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+      expect(png.length).toBeGreaterThan(1_000);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an unknown option with the usage', async () => {
+    const { code, output } = await run('npm', [
+      'run',
+      '--silent',
+      'start:browser',
+      '--',
+      '--no-such-flag',
+    ]);
+    expect(code).toBe(1);
+    expect(output).toContain('unknown option --no-such-flag');
+    expect(output).toContain('--screenshot <file>');
+  });
+});
+
+describe('window.fieldmap in the runner', () => {
+  let service: TestService;
+  let app: AppHandle;
+
+  beforeAll(async () => {
+    service = await startTestService({ customers: 30, seed: 5 });
+    app = await launchApp({ serviceUrl: service.url, limiterRate: 20 });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await service?.stop();
+  });
+
+  it('is one frozen object with a method per channel', async () => {
+    const shape = await app.page.evaluate(() => {
+      const api = (globalThis as unknown as { fieldmap: Record<string, unknown> }).fieldmap;
+      return {
+        frozen: Object.isFrozen(api),
+        methods: Object.keys(api)
+          .filter((k) => typeof api[k] === 'function')
+          .sort(),
+        replaced: (() => {
+          try {
+            (globalThis as unknown as { fieldmap: unknown }).fieldmap = {};
+          } catch {
+            /* strict-mode assignment to a read-only property */
+          }
+          return (globalThis as unknown as { fieldmap: unknown }).fieldmap === api;
+        })(),
+      };
+    });
+    expect(shape.frozen).toBe(true);
+    expect(shape.replaced).toBe(true);
+    expect(shape.methods).toEqual(
+      expect.arrayContaining(['login', 'enqueue', 'syncNow', 'on', 'listAccounts']),
+    );
+  });
+
+  it('rejects a bad payload with a FieldmapError naming the field', async () => {
+    const error = await app.page.evaluate(async () => {
+      const api = (globalThis as unknown as { fieldmap: { login(r: unknown): Promise<unknown> } })
+        .fieldmap;
+      try {
+        await api.login({ baseUrl: 'https://example.com', username: 42, password: 'x' });
+        return null;
+      } catch (e) {
+        const err = e as Error & { info?: { kind: string; field?: string } };
+        return {
+          name: err.name,
+          message: err.message,
+          kind: err.info?.kind,
+          field: err.info?.field,
+        };
+      }
+    });
+    expect(error).toMatchObject({
+      name: 'FieldmapError',
+      kind: 'InvalidRequest',
+      field: 'username',
+    });
+    expect(error?.message).toContain('username');
+  });
+
+  it('signs in, delivers events to the page and keeps passwords in main', async () => {
+    const { username, password } = service.account;
+    const account = await app.call<{ accountKey: string }>('login', {
+      baseUrl: service.url,
+      username,
+      password,
+    });
+    expect(account.accountKey).toBe(`${service.url}#${username}`);
+    // Listen in the page as the renderer does, then make a change.
+    await app.page.evaluate(() => {
+      const w = globalThis as unknown as {
+        fieldmap: { on(e: string, l: (p: unknown) => void): () => void };
+        seen: unknown[];
+      };
+      w.seen = [];
+      w.fieldmap.on('outbox:changed', (p) => w.seen.push(p));
+    });
+    const customer = service.store.customers(username)[0]!;
+    await app.call('enqueue', {
+      kind: 'updateCustomer',
+      target: customer.id,
+      payload: { phone: '555-0101' },
+      base: customer,
+    });
+    await app.page.waitForFunction(
+      () => (globalThis as unknown as { seen: unknown[] }).seen.length > 0,
+    );
+    const seen = await app.page.evaluate(
+      () => (globalThis as unknown as { seen: EventOf<'outbox:changed'>[] }).seen,
+    );
+    expect(seen[0]?.accountKey).toBe(account.accountKey);
+    expect(JSON.stringify(await app.call('listAccounts'))).not.toContain(password);
+  });
+
+  it('refuses calls from a foreign page and from an iframe of another origin', async () => {
+    await app.context.route('http://evil.localhost/**', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><iframe src="http://other.localhost/frame.html"></iframe>',
+      }),
+    );
+    await app.context.route('http://other.localhost/**', (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><p>frame</p>' }),
+    );
+    const evil = await app.context.newPage();
+    try {
+      await evil.goto('http://evil.localhost/');
+      const frame = evil.frames().find((f) => f.url().startsWith('http://other.localhost/'));
+      expect(frame).toBeDefined();
+      const attempt = (target: typeof evil | NonNullable<typeof frame>) =>
+        target.evaluate(async () => {
+          const api = (globalThis as unknown as { fieldmap?: { listAccounts(): Promise<unknown> } })
+            .fieldmap;
+          if (!api) return 'no api';
+          try {
+            return { value: await api.listAccounts() };
+          } catch (e) {
+            return { error: (e as Error).message };
+          }
+        });
+      expect(await attempt(frame!)).toEqual({ error: expect.stringContaining('foreign frame') });
+      expect(await attempt(evil)).toEqual({ error: expect.stringContaining('foreign frame') });
+      // The same call from the app's own page is answered.
+      expect(await app.call('listAccounts')).toHaveLength(1);
+    } finally {
+      await evil.close();
+    }
+  });
+
+  it('restarts on the same data dir and browser profile', async () => {
+    await app.page.evaluate(
+      () =>
+        new Promise<void>((done, fail) => {
+          const open = indexedDB.open('harness-probe', 1);
+          open.onupgradeneeded = () => open.result.createObjectStore('kv');
+          open.onerror = () => fail(open.error);
+          open.onsuccess = () => {
+            const tx = open.result.transaction('kv', 'readwrite');
+            tx.objectStore('kv').put('kept', 'k');
+            tx.oncomplete = () => {
+              open.result.close();
+              done();
+            };
+          };
+        }),
+    );
+    const before = await app.call<{ accountKey: string } | null>('currentAccount');
+    await app.restart();
+    expect(await app.call('currentAccount')).toEqual(before);
+    const value = await app.page.evaluate(
+      () =>
+        new Promise<unknown>((done, fail) => {
+          const open = indexedDB.open('harness-probe', 1);
+          open.onerror = () => fail(open.error);
+          open.onsuccess = () => {
+            const get = open.result.transaction('kv').objectStore('kv').get('k');
+            get.onsuccess = () => done(get.result);
+          };
+        }),
+    );
+    expect(value).toBe('kept');
+  });
+});
