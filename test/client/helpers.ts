@@ -40,7 +40,7 @@ export async function errorOf(promise: Promise<unknown>): Promise<ErrorInfo> {
     await promise;
   } catch (e) {
     if (isServiceError(e)) return e.info;
-    throw new Error(`expected a ServiceError, got ${String(e)}`);
+    throw new Error(`expected a ServiceError, got ${String(e)}`, { cause: e });
   }
   throw new Error('expected the call to fail');
 }
