@@ -32,6 +32,8 @@ export interface HarnessOptions {
   variants?: Partial<Variants>;
   faults?: Partial<Faults>;
   engine?: Partial<SyncEngineOptions>;
+  /** The password the client sends (default: the account's). */
+  password?: string;
 }
 
 export type Recorded = { [E in EventChannel]: { event: E; payload: EventOf<E> } }[EventChannel];
@@ -77,7 +79,7 @@ export class Harness {
     this.client = new ServiceClient({
       baseUrl: this.service.url,
       username: USER,
-      getPassword: async () => PASSWORD,
+      getPassword: async () => this.options.password ?? PASSWORD,
       limiter,
       timeoutMs: 5_000,
       backoff: { baseMs: 100, capMs: 1_000 },

@@ -1,0 +1,211 @@
+// The engine's state machine and delivery: one sync at a time, progress, offline with probes,
+// credentials refused, bad responses that must leave the previous data untouched.
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RateLimiter } from '../../src-main/core/rate-limiter';
+import { ServiceClient } from '../../src-main/core/service-client';
+import { startService, type RunningService } from '../../src-service/index';
+import { Harness, USER } from './harness';
+
+let h: Harness | undefined;
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await h?.dispose();
+  h = undefined;
+  for (const c of cleanups.splice(0)) await c();
+});
+
+/** Waits for a condition the engine reaches on its own timers (bounded, not a timing assertion). */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`never reached: ${what}`);
+}
+
+describe('SyncEngine', () => {
+  it('runs one sync at a time: concurrent callers join the running sync', async () => {
+    h = await Harness.start();
+    h.service.resetStats();
+    const [a, b] = await Promise.all([h.engine.syncNow(), h.engine.syncNow()]);
+    expect(a).toEqual(b);
+    expect(h.service.stats().requests).toBe(4);
+    expect(h.of('data:snapshot')).toHaveLength(1);
+  });
+
+  it('reports progress with an ETA from the requests left and the rate', async () => {
+    h = await Harness.start({ clientRate: 50 });
+    await h.engine.syncNow();
+    const customers = h.serverCustomers().slice(0, 5);
+    for (const c of customers) {
+      await h.outbox.enqueue({
+        kind: 'updateCustomer',
+        target: c.id,
+        payload: { notes: 'p' },
+        base: h.base(c.id),
+      });
+    }
+    h.events = [];
+    await h.engine.syncNow();
+    const states = h.of('sync:state');
+    const syncing = states.filter((s) => s.kind === 'syncing');
+    expect(syncing[0]).toEqual({ kind: 'syncing', done: 0, total: 10, etaMs: 200 });
+    for (const s of syncing)
+      if (s.kind === 'syncing') expect(s.etaMs).toBe(((s.total - s.done) * 1000) / 50);
+    const dones = syncing.map((s) => (s.kind === 'syncing' ? s.done : -1));
+    expect(dones).toEqual([...dones].sort((x, y) => x - y));
+    expect(dones.at(-1)).toBe(10);
+    expect(states.at(-1)?.kind).toBe('synced');
+  });
+
+  it('resends the last snapshot on request, and only after a pull', async () => {
+    h = await Harness.start();
+    expect(h.engine.resendSnapshot()).toBe(false);
+    await h.engine.syncNow();
+    expect(h.engine.resendSnapshot()).toBe(true);
+    const [first, second] = h.of('data:snapshot');
+    expect(second).toEqual(first);
+    // A second pull with one change delivers just that record.
+    const id = h.serverCustomers()[0]!.id;
+    h.service.store.updateCustomerDirect(USER, id, { notes: 'changed elsewhere' });
+    await h.engine.syncNow();
+    const delta = h.of('data:delta')[0]!;
+    expect(delta.customers.upserted.map((c) => c.id)).toEqual([id]);
+    expect(delta.customers.deleted).toEqual([]);
+    expect(delta.routes.upserted).toEqual([]);
+    expect(delta.user).toBeNull();
+  });
+
+  it('goes offline when the service is unreachable, probes with backoff, and syncs when it is back', async () => {
+    h = await Harness.start();
+    await h.engine.syncNow();
+    const { port, store } = h.service;
+    const target = h.serverCustomers()[0]!;
+    await h.service.stop();
+    await h.outbox.enqueue({
+      kind: 'updateCustomer',
+      target: target.id,
+      payload: { notes: 'queued offline' },
+      base: h.base(target.id),
+    });
+
+    const offline = await h.engine.syncNow();
+    expect(offline).toMatchObject({ kind: 'offline' });
+    expect(offline.kind === 'offline' && offline.nextProbeAt).toBeGreaterThan(0);
+    expect(h.outbox.list()).toHaveLength(1);
+    h.engine.start();
+    await until(
+      () => h!.of('sync:state').filter((s) => s.kind === 'offline').length >= 3,
+      'repeated probes',
+    );
+
+    const back = await startService({ port, store });
+    cleanups.push(() => back.stop());
+    await until(
+      () => h!.engine.state.kind === 'synced' && h!.outbox.list().length === 0,
+      'synced after the service came back',
+    );
+    expect(back.store.customer(USER, target.id)?.notes).toBe('queued offline');
+    await h.engine.stop();
+  });
+
+  it('asks for credentials on 401 and keeps every queued change', async () => {
+    h = await Harness.start({ password: 'wrong' });
+    const id = h.serverCustomers()[0]!.id;
+    await h.outbox.enqueue({
+      kind: 'updateCustomer',
+      target: id,
+      payload: { notes: 'x' },
+      base: h.base(id),
+    });
+    expect(await h.engine.syncNow()).toEqual({ kind: 'auth-required' });
+    expect(h.outbox.list()).toHaveLength(1);
+    expect(h.of('data:snapshot')).toEqual([]);
+  });
+
+  it.each(['html', 'truncated', 'wrong-type'] as const)(
+    'keeps the previous data when a pull answers badly (%s)',
+    async (mode) => {
+      h = await Harness.start();
+      const proxy = await corruptingProxy(h.service);
+      cleanups.push(() => proxy.close());
+      const client = new ServiceClient({
+        baseUrl: proxy.url,
+        username: USER,
+        getPassword: async () => 'rep-password',
+        limiter: new RateLimiter({ limit: 500 }),
+        maxIdempotentRetries: 0,
+      });
+      await h.close();
+      await h.open({ api: client });
+      await h.engine.syncNow();
+      expect(h.of('data:snapshot')).toHaveLength(1);
+      const id = h.serverCustomers()[0]!.id;
+      h.service.store.updateCustomerDirect(USER, id, { notes: 'after the bad pull' });
+
+      proxy.mode = mode;
+      const bad = await h.engine.syncNow();
+      expect(bad.kind).toBe('error');
+      expect(h.of('data:delta')).toEqual([]);
+      expect(h.engine.resendSnapshot()).toBe(true);
+      expect(
+        h
+          .of('data:snapshot')
+          .at(-1)
+          ?.customers.find((c) => c.id === id)?.notes,
+      ).not.toBe('after the bad pull');
+
+      proxy.mode = 'pass';
+      expect((await h.engine.syncNow()).kind).toBe('synced');
+      expect(h.of('data:delta')[0]!.customers.upserted.map((c) => c.id)).toEqual([id]);
+    },
+  );
+});
+
+/** A real HTTP hop in front of the service that can spoil the customers list. */
+async function corruptingProxy(service: RunningService): Promise<{
+  url: string;
+  mode: 'pass' | 'html' | 'truncated' | 'wrong-type';
+  close(): Promise<void>;
+}> {
+  const state = { mode: 'pass' as 'pass' | 'html' | 'truncated' | 'wrong-type' };
+  const server: Server = createServer((req, res) => {
+    const upstream = request(
+      `${service.url}${req.url}`,
+      { method: req.method, headers: req.headers },
+      (up) => {
+        const chunks: Buffer[] = [];
+        up.on('data', (c: Buffer) => chunks.push(c));
+        up.on('end', () => {
+          let body = Buffer.concat(chunks).toString('utf8');
+          const spoil =
+            state.mode !== 'pass' && req.method === 'GET' && req.url === '/api/v1/customers';
+          let type = up.headers['content-type'] ?? 'application/json';
+          if (spoil && state.mode === 'html')
+            [body, type] = ['<html><body>Maintenance</body></html>', 'text/html'];
+          if (spoil && state.mode === 'truncated')
+            body = body.slice(0, Math.floor(body.length / 2));
+          if (spoil && state.mode === 'wrong-type')
+            body = body.replace(/"numVisits":\d+/, '"numVisits":"many"');
+          res.writeHead(up.statusCode ?? 502, { 'content-type': type });
+          res.end(body);
+        });
+      },
+    );
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get mode() {
+      return state.mode;
+    },
+    set mode(m) {
+      state.mode = m;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
