@@ -3,6 +3,7 @@
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src-service/index';
+import { RateLimiter } from '../../src-main/core/rate-limiter';
 import { extractIdCandidates } from '../../src-main/core/service-client';
 import { emptyCustomerFields, type CustomerFields } from '../../src-shared/domain';
 import { matchesSearch } from '../../src-shared/search';
@@ -213,6 +214,24 @@ describe('ServiceClient error taxonomy', () => {
     const error = await errorOf(client.updateCustomFields({ Slow: 1 }));
     expect(error.kind).toBe('Ambiguous');
     expect(service.stats().requests).toBe(1);
+  });
+
+  it('a request cancelled while waiting for the limiter is never sent', async () => {
+    const client = clientFor(service.url, {
+      limiter: new RateLimiter({ limit: 1, windowMs: 1000 }),
+    });
+    service.configure({ faults: { latencyMs: 200 } });
+    service.resetStats();
+    const first = client.getUser();
+    const controller = new AbortController();
+    const second = client.createCustomer(fields({ name: 'Cancelled' }), {
+      signal: controller.signal,
+    });
+    controller.abort(new Error('rep closed the form'));
+    await expect(second).rejects.toThrow('rep closed the form');
+    await first;
+    expect(service.stats().requests).toBe(1);
+    expect(customersNamed('Cancelled')).toHaveLength(0);
   });
 
   it('never puts the password in an error or in the client object', async () => {
