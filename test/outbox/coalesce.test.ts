@@ -43,7 +43,10 @@ describe('outbox coalescing', () => {
     expect(merged.opId).toBe(created.opId);
     expect(merged.kind).toBe('createCustomer');
     const ops = await reopened();
-    expect(summary(ops)).toEqual([`createCustomer:${t}:pending`, `createCustomer:${tempId(2)}:pending`]);
+    expect(summary(ops)).toEqual([
+      `createCustomer:${t}:pending`,
+      `createCustomer:${tempId(2)}:pending`,
+    ]);
     expect(ops[0]?.payload).toMatchObject({ name: 'Acme', city: 'Bergen', phone: '555' });
   });
 
@@ -95,7 +98,9 @@ describe('outbox coalescing', () => {
   });
 
   it('update + delete = the delete in the update place, keeping the update base when it has none', async () => {
-    const first = await outbox.enqueue(updateCustomer('srv1', { city: 'A' }, serverCustomer('srv1', 'v1')));
+    const first = await outbox.enqueue(
+      updateCustomer('srv1', { city: 'A' }, serverCustomer('srv1', 'v1')),
+    );
     await outbox.enqueue(updateCustomer('srv2', { city: 'unrelated' }));
     await outbox.enqueue(deleteCustomer('srv1'));
     await outbox.enqueue(updateCustomer('srv3', { city: 'A' }, serverCustomer('srv3', 'old')));

@@ -85,8 +85,14 @@ describe('outbox recovery', () => {
     const second = await box.open({ compactAfterRecords: 10 });
     expect(second.list().map((op) => op.opId)).toEqual(ids.filter((id) => id !== ids[4]));
     expect(second.recovery).toMatchObject({ snapshotOps: 20, journalRecords: 7, inFlight: 1 });
-    expect(second.get(ids[3] as string)).toMatchObject({ state: 'in-flight', sentAt: 7, attempts: 1 });
-    expect((await readdir(box.dir)).sort()).toEqual([JOURNAL_FILE, LOCK_FILE, SNAPSHOT_FILE].sort());
+    expect(second.get(ids[3] as string)).toMatchObject({
+      state: 'in-flight',
+      sentAt: 7,
+      attempts: 1,
+    });
+    expect((await readdir(box.dir)).sort()).toEqual(
+      [JOURNAL_FILE, LOCK_FILE, SNAPSHOT_FILE].sort(),
+    );
   });
 
   it('survives a crash between the snapshot rename and the journal truncation', async () => {

@@ -45,9 +45,18 @@ const rejected = { kind: 'Rejected', message: 'refused', status: 400 } as const;
 describe('outbox state transitions', () => {
   it('pending -> in-flight -> done', async () => {
     const op = await outbox.enqueue(updateCustomer('srv1', { city: 'A' }));
-    expect(op).toMatchObject({ state: 'pending', attempts: 0, lastError: null, accountKey: ACCOUNT });
+    expect(op).toMatchObject({
+      state: 'pending',
+      attempts: 0,
+      lastError: null,
+      accountKey: ACCOUNT,
+    });
     await outbox.markInFlight(op.opId, 1234);
-    expect((await reopen()).get(op.opId)).toMatchObject({ state: 'in-flight', sentAt: 1234, attempts: 1 });
+    expect((await reopen()).get(op.opId)).toMatchObject({
+      state: 'in-flight',
+      sentAt: 1234,
+      attempts: 1,
+    });
     await outbox.markDone(op.opId);
     expect((await reopen()).list()).toEqual([]);
   });
@@ -63,7 +72,11 @@ describe('outbox state transitions', () => {
     });
     await outbox.markInFlight(op.opId, 2);
     await outbox.markNeedsAttention(op.opId, rejected);
-    expect((await reopen()).get(op.opId)).toMatchObject({ state: 'needs-attention', attempts: 2, lastError: rejected });
+    expect((await reopen()).get(op.opId)).toMatchObject({
+      state: 'needs-attention',
+      attempts: 2,
+      lastError: rejected,
+    });
     const retried = await outbox.retry(op.opId);
     expect(retried).toMatchObject({ state: 'pending', lastError: null, attempts: 2 });
     expect((await reopen()).get(op.opId)?.state).toBe('pending');
@@ -101,10 +114,17 @@ describe('outbox edit', () => {
     await outbox.markInFlight(update.opId, 1);
     await outbox.markNeedsAttention(update.opId, rejected);
     const fixed = await outbox.edit(update.opId, { city: 'B', zip: '9' });
-    expect(fixed).toMatchObject({ state: 'pending', lastError: null, payload: { city: 'B', zip: '9' } });
+    expect(fixed).toMatchObject({
+      state: 'pending',
+      lastError: null,
+      payload: { city: 'B', zip: '9' },
+    });
     const reopened = await reopen();
     expect(reopened.get(create.opId)?.payload).toMatchObject({ name: 'Acme Corp' });
-    expect(reopened.get(update.opId)).toMatchObject({ state: 'pending', payload: { city: 'B', zip: '9' } });
+    expect(reopened.get(update.opId)).toMatchObject({
+      state: 'pending',
+      payload: { city: 'B', zip: '9' },
+    });
   });
 
   it('validates the payload against the op kind and names the problem', async () => {
@@ -119,11 +139,13 @@ describe('outbox edit', () => {
     expect(partial.message).toMatch(/createCustomer/);
     expect((await refusal(outbox.edit(update.opId, { city: 5 }))).message).toMatch(/"city"/);
     expect((await refusal(outbox.edit(update.opId, { id: 'x' }))).message).toMatch(/"id"/);
-    expect((await refusal(outbox.edit(route.opId, { routeName: 'Mon', customerIds: [] }))).message).toMatch(
-      /customerIds/,
-    );
+    expect(
+      (await refusal(outbox.edit(route.opId, { routeName: 'Mon', customerIds: [] }))).message,
+    ).toMatch(/customerIds/);
     expect((await refusal(outbox.edit(fields.opId, { a: 1.5 }))).message).toMatch(/"a"/);
-    expect((await refusal(outbox.edit(del.opId, null))).message).toMatch(/delete has nothing to edit/);
+    expect((await refusal(outbox.edit(del.opId, null))).message).toMatch(
+      /delete has nothing to edit/,
+    );
     expect((await reopen()).get(update.opId)?.payload).toEqual({ city: 'A' });
   });
 });
@@ -143,7 +165,9 @@ describe('outbox enqueue validation', () => {
       expect(info.kind).toBe('InvalidRequest');
       expect(info.message).toMatch(/^Invalid change/);
     }
-    expect((await refusal(outbox.enqueue(createCustomer('nope', 'A')))).message).toMatch(/"target"/);
+    expect((await refusal(outbox.enqueue(createCustomer('nope', 'A')))).message).toMatch(
+      /"target"/,
+    );
     expect((await reopen()).list()).toEqual([]);
   });
 
@@ -153,7 +177,9 @@ describe('outbox enqueue validation', () => {
     const own = { ...updateCustomer('srv1', { city: 'A' }), accountKey: ACCOUNT };
     expect((await outbox.enqueue(own)).accountKey).toBe(ACCOUNT);
     await outbox.enqueue(createCustomer(tempId(1), 'A'));
-    expect((await refusal(outbox.enqueue(createCustomer(tempId(1), 'B')))).message).toMatch(/already has a create/);
+    expect((await refusal(outbox.enqueue(createCustomer(tempId(1), 'B')))).message).toMatch(
+      /already has a create/,
+    );
   });
 });
 
@@ -216,7 +242,9 @@ describe('outbox temp ids', () => {
 describe('outbox concurrency', () => {
   it('serialises concurrent enqueues: every op lands once, in call order', async () => {
     const ops = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => outbox.enqueue(updateCustomer(`srv${i}`, { city: String(i) }))),
+      Array.from({ length: 40 }, (_, i) =>
+        outbox.enqueue(updateCustomer(`srv${i}`, { city: String(i) })),
+      ),
     );
     expect(outbox.list().map((op) => op.opId)).toEqual(ops.map((op) => op.opId));
     expect((await reopen()).list().map((op) => op.target)).toEqual(ops.map((op) => op.target));
