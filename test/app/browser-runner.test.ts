@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../src-shared/ipc-contract';
+import { parseRunnerArgs } from '../../scripts/browser-runner/cli-options';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
 
 const REPO = resolve(import.meta.dirname, '../..');
@@ -47,18 +48,35 @@ describe('npm run start:browser', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
 
-  it('refuses an unknown option with the usage', async () => {
-    const { code, output } = await run('npm', [
-      'run',
-      '--silent',
-      'start:browser',
-      '--',
-      '--no-such-flag',
+describe('runner options', () => {
+  it('parses the runner flags and the app options, and refuses unknown ones with the usage', () => {
+    const options = parseRunnerArgs([
+      '--headless',
+      '--screenshot=out.png',
+      '--demo',
+      '--data-dir',
+      '/tmp/x',
+      '--service-url',
+      'https://svc.example',
+      '--limiter-rate',
+      '2',
     ]);
-    expect(code).toBe(1);
-    expect(output).toContain('unknown option --no-such-flag');
-    expect(output).toContain('--screenshot <file>');
+    expect(options).toMatchObject({
+      headless: true,
+      screenshot: resolve('out.png'),
+      demo: true,
+      dataDir: '/tmp/x',
+      serviceUrl: 'https://svc.example',
+      limiterRate: 2,
+      offline: false,
+    });
+    expect(() => parseRunnerArgs(['--no-such-flag'])).toThrow(
+      /unknown option --no-such-flag[\s\S]*--screenshot <file>/,
+    );
+    expect(() => parseRunnerArgs(['--screenshot'])).toThrow(/--screenshot needs a value/);
+    expect(() => parseRunnerArgs(['--limiter-rate', '0'])).toThrow(/positive/);
   });
 });
 
@@ -157,6 +175,29 @@ describe('window.fieldmap in the runner', () => {
     );
     expect(seen[0]?.accountKey).toBe(account.accountKey);
     expect(JSON.stringify(await app.call('listAccounts'))).not.toContain(password);
+  });
+
+  it('cuts and restores the network of main with setOffline', async () => {
+    const { username, password } = service.account;
+    await app.setOffline(true);
+    const offline = await app.page.evaluate(
+      async ([baseUrl, u, p]) => {
+        const api = (globalThis as unknown as { fieldmap: { login(r: unknown): Promise<unknown> } })
+          .fieldmap;
+        try {
+          await api.login({ baseUrl, username: u, password: p });
+          return 'signed in';
+        } catch (e) {
+          return (e as { info?: { kind: string } }).info?.kind;
+        }
+      },
+      [service.url, username, password] as const,
+    );
+    expect(offline).toBe('Offline');
+    await app.setOffline(false);
+    expect(await app.call('login', { baseUrl: service.url, username, password })).toMatchObject({
+      username,
+    });
   });
 
   it('refuses calls from a foreign page and from an iframe of another origin', async () => {

@@ -53,6 +53,7 @@ function defaultCredentialStore(): CredentialStore {
 export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle> {
   const ownDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'fieldmap-e2e-')));
+  const ownStore = options.credentialStore === undefined;
   const credentialStore = options.credentialStore ?? defaultCredentialStore();
   let offline = options.offline ?? false;
   const start = () =>
@@ -109,6 +110,11 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       const current = app;
       app = null;
       await current?.close();
+      if (ownStore) {
+        for (const { baseUrl, username } of await credentialStore.list()) {
+          await credentialStore.delete(baseUrl, username);
+        }
+      }
       if (ownDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
