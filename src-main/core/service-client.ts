@@ -148,30 +148,11 @@ export class ServiceClient implements ServiceApi {
   }
 
   listCustomers(options?: RequestOptions): Promise<Customer[]> {
-    return this.#call(
-      {
-        method: 'get',
-        path: 'customers',
-        schema: CustomerListSchema,
-        maxBytes: this.#limits.list,
-        what: 'customers',
-      },
-      options,
-    );
+    return this.#read('customers', CustomerListSchema, this.#limits.list, options);
   }
 
   getCustomer(id: string, options?: RequestOptions): Promise<Customer> {
-    const path = `customers/${pathSegment(id)}`;
-    return this.#call(
-      {
-        method: 'get',
-        path,
-        schema: CustomerSchema,
-        maxBytes: this.#limits.record,
-        what: 'customer',
-      },
-      options,
-    );
+    return this.#read(`customers/${pathSegment(id)}`, CustomerSchema, this.#limits.record, options);
   }
 
   async searchCustomers(term: string, options?: RequestOptions): Promise<Customer[]> {
@@ -181,16 +162,7 @@ export class ServiceClient implements ServiceApi {
       return (await this.listCustomers(options)).filter((c) => matchesSearch(c, term));
     }
     const path = `customers/search/${pathSegment(term)}`;
-    return this.#call(
-      {
-        method: 'get',
-        path,
-        schema: CustomerListSchema,
-        maxBytes: this.#limits.list,
-        what: 'search',
-      },
-      options,
-    );
+    return this.#read(path, CustomerListSchema, this.#limits.list, options);
   }
 
   createCustomer(fields: CustomerFields, options?: RequestOptions): Promise<MessageResponse> {
@@ -210,16 +182,7 @@ export class ServiceClient implements ServiceApi {
   }
 
   listRoutes(options?: RequestOptions): Promise<Route[]> {
-    return this.#call(
-      {
-        method: 'get',
-        path: 'routes',
-        schema: RouteListSchema,
-        maxBytes: this.#limits.list,
-        what: 'routes',
-      },
-      options,
-    );
+    return this.#read('routes', RouteListSchema, this.#limits.list, options);
   }
 
   createRoute(body: CreateRouteBody, options?: RequestOptions): Promise<MessageResponse> {
@@ -227,31 +190,24 @@ export class ServiceClient implements ServiceApi {
   }
 
   listTerritories(options?: RequestOptions): Promise<Territory[]> {
-    const call = {
-      method: 'get' as const,
-      path: 'territories',
-      schema: TerritoryListSchema,
-      maxBytes: this.#limits.list,
-      what: 'territories',
-    };
-    return this.#call(call, options);
+    return this.#read('territories', TerritoryListSchema, this.#limits.list, options);
   }
 
   getUser(options?: RequestOptions): Promise<UserMeta> {
-    return this.#call(
-      {
-        method: 'get',
-        path: 'user',
-        schema: UserMetaSchema,
-        maxBytes: this.#limits.record,
-        what: 'user',
-      },
-      options,
-    );
+    return this.#read('user', UserMetaSchema, this.#limits.record, options);
   }
 
   updateCustomFields(body: CustomFieldsBody, options?: RequestOptions): Promise<MessageResponse> {
     return this.#write('put', 'user/customfields', body, options);
+  }
+
+  #read<S extends v.GenericSchema>(
+    path: string,
+    schema: S,
+    maxBytes: number,
+    options?: RequestOptions,
+  ): Promise<v.InferOutput<S>> {
+    return this.#call({ method: 'get', path, schema, maxBytes, what: path }, options);
   }
 
   #write(
