@@ -8,17 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import * as v from 'valibot';
-import {
-  CustomerChangesSchema,
-  CustomerFieldsSchema,
-  CustomFieldsBodySchema,
-  ServerIdSchema,
-} from '../../src-shared/domain';
+import { ServerIdSchema } from '../../src-shared/domain';
 import {
   isTempId,
   NewOpSchema,
-  OpSchema,
-  TempIdSchema,
   type NewOp,
   type Op,
   type OpState,
@@ -31,39 +24,12 @@ import {
   type ChangeSet,
   type Entry,
 } from './outbox-coalesce';
-import { invalidRequest, outboxInternal, parseOrThrow } from './outbox-errors';
+import { invalidRequest, OutboxError, outboxInternal, parseOrThrow } from './outbox-errors';
 import { acquireOutboxLock, type OutboxLock } from './outbox-lock';
 import { Journal } from './outbox-journal';
+import { EDIT_SCHEMAS, RecordSchema, SnapshotSchema } from './outbox-records';
 
 export { OutboxError } from './outbox-errors';
-
-const EntrySchema = v.object({ pos: v.number(), op: OpSchema });
-const RecordSchema = v.object({
-  seq: v.number(),
-  put: v.array(EntrySchema),
-  del: v.array(v.string()),
-});
-const SnapshotSchema = v.object({
-  format: v.literal(1),
-  seq: v.number(),
-  entries: v.array(EntrySchema),
-});
-
-const RoutePayloadSchema = v.strictObject({
-  routeName: v.pipe(v.string(), v.minLength(1), v.maxLength(1_000)),
-  customerIds: v.pipe(
-    v.array(v.union([TempIdSchema, ServerIdSchema])),
-    v.minLength(1),
-    v.maxLength(10_000),
-  ),
-});
-
-const EDIT_SCHEMAS = {
-  createCustomer: CustomerFieldsSchema,
-  updateCustomer: CustomerChangesSchema,
-  createRoute: RoutePayloadSchema,
-  updateCustomFields: CustomFieldsBodySchema,
-} as const;
 
 export interface OutboxOptions {
   /** The account's data dir; the outbox's files live directly in it. */
@@ -93,6 +59,7 @@ export class Outbox implements OutboxPort {
   private readonly listeners = new Set<(ops: Op[]) => void>();
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private closing: Promise<void> | null = null;
   private seq = 0;
   private nextPos = 0;
   private recordsSinceSnapshot = 0;
@@ -198,7 +165,12 @@ export class Outbox implements OutboxPort {
   private async commit(change: ChangeSet): Promise<void> {
     if (change.put.length === 0 && change.del.length === 0) return;
     const record = { seq: this.seq + 1, put: change.put, del: change.del };
-    await this.journal.append(record);
+    try {
+      await this.journal.append(record);
+    } catch (error) {
+      if (error instanceof OutboxError) throw error;
+      throw outboxInternal('Could not save the change on this laptop.', (error as Error).message);
+    }
     this.apply(record);
     this.recordsSinceSnapshot += 1;
     if (this.recordsSinceSnapshot >= this.compactAfterRecords) {
@@ -397,13 +369,13 @@ export class Outbox implements OutboxPort {
   }
 
   /** Waits for queued mutations, then releases the files and the lock. */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  close(): Promise<void> {
     // Queued behind the mutations already asked for; later ones find the outbox closed.
-    await this.serial(async () => {
+    this.closing ??= this.serial(async () => {
       this.closed = true;
       await this.journal.close();
       await this.lock.release();
     });
+    return this.closing;
   }
 }

@@ -53,7 +53,8 @@ describe('outbox recovery', () => {
     const ids = await fill(first, 3);
     await first.close();
     const forged = encodeLine({ seq: 4, put: [], del: [ids[1]] });
-    forged[forged.length - 3] ^= 0x01; // one flipped bit inside the JSON
+    const at = forged.length - 3;
+    forged.writeUInt8(forged.readUInt8(at) ^ 0x01, at); // one flipped bit inside the JSON
     await appendFile(journalPath(), Buffer.concat([forged, Buffer.from('\u0000\u0000garbage')]));
     const second = await box.open();
     expect(second.list().map((op) => op.opId)).toEqual(ids);

@@ -250,3 +250,16 @@ describe('outbox concurrency', () => {
     expect((await reopen()).list().map((op) => op.target)).toEqual(ops.map((op) => op.target));
   });
 });
+
+describe('outbox close', () => {
+  it('finishes the mutations asked before close and refuses later ones', async () => {
+    const pending = outbox.enqueue(updateCustomer('srv1', { city: 'A' }));
+    const closing = outbox.close();
+    const late = outbox.enqueue(updateCustomer('srv2', { city: 'B' }));
+    await expect(pending).resolves.toMatchObject({ target: 'srv1' });
+    await closing;
+    await outbox.close(); // twice is fine
+    expect((await refusal(late)).message).toMatch(/closed/);
+    expect((await reopen()).list().map((op) => op.target)).toEqual(['srv1']);
+  });
+});
