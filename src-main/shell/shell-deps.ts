@@ -32,6 +32,7 @@ export interface WindowWebPreferences {
   experimentalFeatures: boolean;
   navigateOnDragDrop: boolean;
   safeDialogs: boolean;
+  disableBlinkFeatures: string;
 }
 
 export interface WindowOptions {

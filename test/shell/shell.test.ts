@@ -160,6 +160,7 @@ describe('the window', () => {
       experimentalFeatures: false,
       navigateOnDragDrop: false,
       safeDialogs: true,
+      disableBlinkFeatures: 'Auxclick',
     });
     expect(window.loaded).toEqual(['app://fieldmap/index.html']);
     expect(window.loaded.some((url) => url.startsWith('file:'))).toBe(false);
