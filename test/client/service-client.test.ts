@@ -168,6 +168,25 @@ describe('ServiceClient error taxonomy', () => {
     expect(service.stats().requests).toBe(1);
   });
 
+  it.each([
+    ['retry-after', 429],
+    ['503', 503],
+  ] as const)('pushed back (%s) beyond maxRetries is RateLimited', async (rateLimited, status) => {
+    service.configure({ rate: 1, variants: { rateLimited } });
+    try {
+      const client = clientFor(service.url, { maxRetries: 0 });
+      // At 1 request per second, of two at once at least the second is refused.
+      const outcomes = await Promise.allSettled([client.getUser(), client.getUser()]);
+      const reasons = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason] : []));
+      expect(reasons.length).toBeGreaterThan(0);
+      for (const reason of reasons) {
+        expect(reason.info).toMatchObject({ kind: 'RateLimited', status });
+      }
+    } finally {
+      service.configure({ rate: 0, variants: { rateLimited: 'retry-after' } });
+    }
+  });
+
   it('a refused connection is Offline, for reads and writes', async () => {
     const port = await closedPort();
     const client = clientFor(`http://127.0.0.1:${port}`);
