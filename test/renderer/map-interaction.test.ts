@@ -93,7 +93,7 @@ describe('MapView interaction in Chromium', () => {
     expect((await h('popup'))?.text).toContain('Plain Co');
     // A click on empty map deselects; the popup goes away.
     await page.mouse.click(x, y + 150);
-    await page.waitForFunction(() => document.querySelector('.fm-popup') === null);
+    await page.locator('.fm-popup').waitFor({ state: 'detached' });
     expect(dialogs).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();

@@ -127,6 +127,8 @@ export function customerLayerSpecs(labels: LabelOptions): LayerSpecification[] {
 export class CustomerLayer {
   #map: MapLibreMap;
   #data: CustomerFeatures;
+  // customer id -> feature id, built on first lookup: mounting 100k pins never waits for it.
+  #featureIds: Map<string, number> | null = null;
   #last: readonly CustomerView[];
   #selected: string | null = null;
   #hovered: string | null = null;
@@ -146,6 +148,7 @@ export class CustomerLayer {
     if (customers === this.#last) return;
     this.#last = customers;
     this.#data = customerFeatures(customers);
+    this.#featureIds = null;
     const source = this.#map.getSource<GeoJSONSource>(CUSTOMER_SOURCE);
     if (!source) return;
     // Numeric ids are indices of the new table: old states would land on other customers.
@@ -169,17 +172,25 @@ export class CustomerLayer {
   }
 
   featureIdOf(customerId: string): number | undefined {
-    return this.#data.featureIds.get(customerId);
+    if (!this.#featureIds) {
+      const ids = this.#data.ids;
+      this.#featureIds = new Map();
+      for (let i = 0; i < ids.length; i++) this.#featureIds.set(ids[i] as string, i);
+    }
+    return this.#featureIds.get(customerId);
   }
 
+  /** Position of a mapped customer; undefined when unmapped or unknown. */
   positionOf(customerId: string): LngLat | undefined {
-    return this.#data.positions.get(customerId);
+    const fid = this.featureIdOf(customerId);
+    const coordinates =
+      fid === undefined ? undefined : this.#data.collection.features[fid]?.geometry.coordinates;
+    return coordinates ? [coordinates[0] as number, coordinates[1] as number] : undefined;
   }
 
+  /** The record of a mapped customer (a scan: only used on click or selection). */
   customer(customerId: string): CustomerView | undefined {
-    const fid = this.#data.featureIds.get(customerId);
-    if (fid === undefined) return undefined;
-    // The table only holds ids; find the record without keeping a second copy of the list.
+    if (this.featureIdOf(customerId) === undefined) return undefined;
     return this.#last.find((c) => c.id === customerId);
   }
 
@@ -199,7 +210,7 @@ export class CustomerLayer {
 
   #applyState(id: string | null, key: 'selected' | 'hover', value: boolean): void {
     if (id === null) return;
-    const fid = this.#data.featureIds.get(id);
+    const fid = this.featureIdOf(id);
     if (fid === undefined || !this.#map.getSource(CUSTOMER_SOURCE)) return;
     this.#map.setFeatureState({ source: CUSTOMER_SOURCE, id: fid }, { [key]: value });
   }

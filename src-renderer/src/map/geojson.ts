@@ -20,10 +20,6 @@ export type CustomerFeatures = {
   collection: FeatureCollection<Point, CustomerProps>;
   /** ids[featureId] = customer id. */
   ids: string[];
-  /** customer id -> numeric feature id. */
-  featureIds: Map<string, number>;
-  /** customer id -> position, for focus and popups. */
-  positions: Map<string, LngLat>;
   bounds: Bounds | null;
 };
 
@@ -31,23 +27,19 @@ function validLngLat(p: LngLat | null): p is LngLat {
   return p !== null && isValidPosition(p[1], p[0]);
 }
 
-/** Mapped customers as point features in one pass; unmapped customers are left out. */
+/** Mapped customers as point features in one pass (ids are unique: the cache's key); unmapped ones are left out. */
 export function customerFeatures(customers: readonly CustomerView[]): CustomerFeatures {
   const features: Feature<Point, CustomerProps>[] = [];
   const ids: string[] = [];
-  const featureIds = new Map<string, number>();
-  const positions = new Map<string, LngLat>();
   let west = Infinity;
   let south = Infinity;
   let east = -Infinity;
   let north = -Infinity;
   for (const c of customers) {
     const p = c.position;
-    if (!validLngLat(p) || featureIds.has(c.id)) continue;
+    if (!validLngLat(p)) continue;
     const fid = ids.length;
     ids.push(c.id);
-    featureIds.set(c.id, fid);
-    positions.set(c.id, p);
     features.push({
       type: 'Feature',
       id: fid,
@@ -63,8 +55,6 @@ export function customerFeatures(customers: readonly CustomerView[]): CustomerFe
   return {
     collection: { type: 'FeatureCollection', features },
     ids,
-    featureIds,
-    positions,
     bounds,
   };
 }
