@@ -2,6 +2,7 @@
 import { PALETTE, type Customer, type Route, type UserMeta } from '../src-shared/domain';
 import { isValidPosition } from '../src-shared/geo';
 import type { StoredCustomer } from './customers';
+import { hashPassword } from './password';
 import { formatTimestamp } from './timestamps';
 import type { Variants } from './types';
 
@@ -15,7 +16,8 @@ export interface StoredPointList {
 
 export interface Account {
   username: string;
-  password: string;
+  /** Salted scrypt hash; the password itself is never stored. */
+  passwordHash: string;
   name: string;
   phone: string;
   colors: string[];
@@ -34,7 +36,7 @@ export interface Account {
 export function emptyAccount(username: string, password: string, now: number): Account {
   return {
     username,
-    password,
+    passwordHash: hashPassword(password),
     name: username,
     phone: '',
     colors: [...PALETTE],

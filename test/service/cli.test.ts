@@ -30,15 +30,18 @@ function startCli(
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    child.on('exit', (code) => reject(new Error(`service exited with ${code}: ${output}`)));
+    child.on('close', (code) => reject(new Error(`service exited with ${code}: ${output}`)));
   });
 }
 
-/** Signals the whole process group (npm, tsx and node) and waits for the leader to exit. */
+/**
+ * Signals the whole process group (npm, tsx and node) and waits until every process holding the
+ * output pipes is gone ('close', not 'exit': npm may exit before the service has saved).
+ */
 function stopCli(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
+    if (child.stdout!.closed && child.stderr!.closed) return resolve();
+    child.once('close', () => resolve());
     process.kill(-(child.pid as number), signal);
   });
 }
@@ -79,7 +82,7 @@ describe('reference service CLI', () => {
       '--data',
       data,
     ];
-    const { child, url } = await startCli([
+    const { child, url, output } = await startCli([
       ...args,
       '--create-message',
       'without-id',
@@ -98,8 +101,11 @@ describe('reference service CLI', () => {
     }[];
     expect(list[0]!.createdAt.timezone).toBe('+00:00');
     await stopCli(child, 'SIGTERM');
+    expect(output()).toMatch(/SIGTERM: stopped, data saved/);
     const snapshot = readFileSync(data, 'utf8');
     expect(snapshot).toContain('Saved by SIGTERM');
+    // The password is stored only as a salted hash.
+    expect(snapshot).not.toContain('secret');
     const again = await startCli(args);
     const res = await fetch(`${again.url}/api/v1/customers/search/sigterm`, { headers: auth });
     expect(((await res.json()) as unknown[]).length).toBe(1);

@@ -37,7 +37,7 @@ describe('reference service: demo data', () => {
       const position = positionOf(c);
       if (position) expect(haversineMeters(position, [city[4], city[3]])).toBeLessThan(80_000);
       if (c.numVisits > 0) expect(c.lastVisit).toBeGreaterThan(0);
-      if (c.remindAt > 0) expect(c.remindType).not.toBe('');
+      if ((c.remindAt ?? 0) > 0) expect(c.remindType).not.toBe('');
       expect(timestampToEpochMs(c.createdAt)).toBeLessThanOrEqual(timestampToEpochMs(c.updatedAt));
     }
     expect(customers.filter((c) => c.dealAmount !== null).length).toBeGreaterThan(50_000);

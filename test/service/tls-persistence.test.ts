@@ -91,6 +91,8 @@ describe('reference service: persistence', () => {
     expect(readdirSync(dir)).toEqual(['service.json']);
     const snapshot = JSON.parse(readFileSync(dataFile, 'utf8'));
     expect(snapshot.format).toMatch(/^fieldmap-reference-service\//);
+    expect(snapshot.accounts[0].password).toBeUndefined();
+    expect(snapshot.accounts[0].passwordHash).toMatch(/^scrypt\$/);
 
     const second = await startService({ ...options, accounts: [] });
     try {

@@ -1,0 +1,23 @@
+// Account passwords are kept (and persisted) only as salted scrypt hashes, so a data file never
+// holds a secret.
+import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+
+// Low cost on purpose: this is a local demo/test service answering many requests per second.
+const COST = 1024;
+const KEY_LENGTH = 32;
+
+export function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  const hash = scryptSync(password, salt, KEY_LENGTH, { N: COST });
+  return `scrypt$${COST}$${salt.toString('base64')}$${hash.toString('base64')}`;
+}
+
+export function verifyPassword(password: string, stored: string): boolean {
+  const [scheme, cost, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !cost || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(cost),
+  });
+  return timingSafeEqual(expected, actual);
+}
