@@ -33,6 +33,30 @@ describe('rate limit against the service at 3 requests per second', () => {
     expect(service.stats()).toEqual({ requests: 12, rateLimited: 0 });
   });
 
+  it('a user read overtakes queued background writes', async () => {
+    const client = clientFor(service.url, {
+      limiter: new RateLimiter({ limit: 3, windowMs: 1000 }),
+    });
+    const ids = service.store.customers(REP.username).map((c) => c.id);
+    const done: string[] = [];
+    const background = Array.from({ length: 9 }, (_, i) =>
+      client
+        .updateCustomer(
+          ids[i]!,
+          { ...emptyCustomerFields(), name: `Queued ${i}` },
+          { priority: 'background' },
+        )
+        .then(() => done.push(`bg${i}`)),
+    );
+    const user = client.getUser({ priority: 'user' }).then(() => done.push('user'));
+    await Promise.all([...background, user]);
+    // With FIFO it would go 10th; first in its queue, it takes the first slot that frees, a
+    // full window before background 5..8 can start.
+    for (const later of ['bg5', 'bg6', 'bg7', 'bg8']) {
+      expect(done.indexOf('user')).toBeLessThan(done.indexOf(later));
+    }
+  });
+
   it.each(['retry-after', 'no-retry-after', '503'] as const)(
     'a client limiter misconfigured to 10/s is pushed back (%s) and still delivers every request once',
     async (rateLimited) => {
