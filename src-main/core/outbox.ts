@@ -136,7 +136,15 @@ export class Outbox implements OutboxPort {
       this.recovery.journalRecords += 1;
       this.recordsSinceSnapshot += 1;
     }
-    for (const entry of this.entries.values()) this.nextPos = Math.max(this.nextPos, entry.pos + 1);
+    for (const { pos, op } of this.entries.values()) {
+      this.nextPos = Math.max(this.nextPos, pos + 1);
+      if (op.accountKey !== this.accountKey) {
+        throw outboxInternal(
+          'This outbox holds changes of another account; refusing to mix them.',
+          `${op.accountKey} is not ${this.accountKey}`,
+        );
+      }
+    }
   }
 
   private apply(record: { seq: number } & ChangeSet): void {
@@ -351,15 +359,38 @@ export class Outbox implements OutboxPort {
 
   /**
    * Replaces `tempId` by `serverId` in update/delete targets and routes' customerIds, in one
-   * record. A createCustomer keeps its temp id as target (its identity; mark it done instead).
+   * record. A createCustomer keeps its temp id as target (its identity; see resolveCreate).
    */
   rewriteTempId(tempId: string, serverId: string): Promise<void> {
+    return this.resolve(null, tempId, serverId);
+  }
+
+  /**
+   * Finishes a customer's create: removes the createCustomer op AND rewrites its temp id to
+   * `serverId` in every queued op, in ONE durable record, so a crash can never leave the create
+   * done while later ops still name a temp id nobody can resolve any more.
+   */
+  resolveCreate(opId: string, serverId: string): Promise<void> {
+    const op = this.entries.get(opId)?.op;
+    if (op?.kind !== 'createCustomer') {
+      return Promise.reject(
+        invalidRequest(`Cannot resolve: ${opId} is not a queued customer create.`),
+      );
+    }
+    return this.resolve(opId, op.target, serverId);
+  }
+
+  private resolve(createOpId: string | null, tempId: string, serverId: string): Promise<void> {
     if (!isTempId(tempId)) return Promise.reject(invalidRequest(`${tempId} is not a temp id.`));
     if (isTempId(serverId) || !v.is(ServerIdSchema, serverId)) {
       return Promise.reject(invalidRequest(`${serverId} is not a server id.`));
     }
     return this.serial(async () => {
-      await this.commit({ put: rewriteTempIdIn(this.ordered(), tempId, serverId), del: [] });
+      if (createOpId !== null) this.entryOf(createOpId, ['in-flight', 'pending'], 'resolve');
+      await this.commit({
+        put: rewriteTempIdIn(this.ordered(), tempId, serverId),
+        del: createOpId === null ? [] : [createOpId],
+      });
     });
   }
 

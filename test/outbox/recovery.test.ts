@@ -114,6 +114,17 @@ describe('outbox recovery', () => {
     expect((await readdir(box.dir)).includes('outbox.snapshot.tmp')).toBe(false);
   });
 
+  it('refuses to open the outbox of one account with another account key', async () => {
+    const first = await box.open();
+    await fill(first, 1);
+    await first.close();
+    const error = await box
+      .open({ accountKey: 'http://127.0.0.1:1#someone-else' })
+      .catch((e: unknown) => e);
+    expect((error as OutboxError).message).toMatch(/another account/);
+    await expect(box.open()).resolves.toBeDefined(); // the refused open released the lock
+  });
+
   it('refuses to start from a damaged snapshot instead of silently losing the queue', async () => {
     const first = await box.open({ compactAfterRecords: 2 });
     await fill(first, 2);

@@ -233,6 +233,27 @@ describe('outbox temp ids', () => {
     expect(reopened.recovery.journalRecords).toBe(6);
   });
 
+  it('resolveCreate removes the create and rewrites its temp id in one durable record', async () => {
+    const t = tempId(1);
+    const create = await outbox.enqueue(createCustomer(t, 'Acme'));
+    await outbox.markInFlight(create.opId, 1);
+    const upd = await outbox.enqueue(updateCustomer(t, { city: 'A' }));
+    const route = await outbox.enqueue(createRoute(tempId(2), 'Mon', [t]));
+    const before = (await reopen()).recovery.journalRecords;
+    await outbox.resolveCreate(create.opId, 'Srv0000001');
+    const reopened = await reopen();
+    expect(reopened.recovery.journalRecords).toBe(before + 1);
+    expect(reopened.list().map((op) => [op.opId, op.target])).toEqual([
+      [upd.opId, 'Srv0000001'],
+      [route.opId, tempId(2)],
+    ]);
+    expect(reopened.get(route.opId)?.payload).toMatchObject({ customerIds: ['Srv0000001'] });
+    expect(reopened.tempIdsInUse()).toEqual(new Set([tempId(2)]));
+    expect((await refusal(outbox.resolveCreate(upd.opId, 'x'))).message).toMatch(
+      /not a queued customer create/,
+    );
+  });
+
   it('refuses a rewrite to a temp id or from a server id', async () => {
     expect((await refusal(outbox.rewriteTempId(tempId(1), tempId(2)))).kind).toBe('InvalidRequest');
     expect((await refusal(outbox.rewriteTempId('srv1', 'srv2'))).kind).toBe('InvalidRequest');
