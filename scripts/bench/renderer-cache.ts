@@ -3,7 +3,7 @@
 // store with the same indices, same run), search_p95_ms (200 random terms over 100k), and
 // heap_100k_mb (JS heap after the app's state classes hold 100k customers, after a GC).
 import { launchBrowser, tempDir } from '../../test/renderer/support/browser';
-import { buildCachePage } from '../../test/renderer/support/bundle';
+import { buildTestPages } from '../../test/renderer/support/bundle';
 import { openCachePage, scenario } from '../../test/renderer/support/pages';
 
 const N = 100_000;
@@ -12,7 +12,7 @@ export async function run(): Promise<Record<string, number>> {
   const out = await tempDir('fieldmap-bench-renderer-');
   const browser = await launchBrowser();
   try {
-    await buildCachePage(out.path);
+    await buildTestPages(out.path);
     const context = await browser.newContext();
     const page = await openCachePage(context, out.path);
 

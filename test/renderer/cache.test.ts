@@ -3,7 +3,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, launchProfile, tempDir } from './support/browser';
-import { buildCachePage } from './support/bundle';
+import { buildTestPages } from './support/bundle';
 import { openCachePage, scenario } from './support/pages';
 
 let out: Awaited<ReturnType<typeof tempDir>>;
@@ -13,7 +13,7 @@ let page: Page;
 
 beforeAll(async () => {
   out = await tempDir('fieldmap-cache-page-');
-  await buildCachePage(out.path);
+  await buildTestPages(out.path);
   browser = await launchBrowser();
   context = await browser.newContext();
   page = await openCachePage(context, out.path);

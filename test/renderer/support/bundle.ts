@@ -1,6 +1,5 @@
 // Builds browser bundles for the renderer tests with Vite: the app itself (src-renderer, as
 // electron-vite builds it) or the test pages under test/renderer/pages.
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { build } from 'vite';
@@ -35,9 +34,10 @@ export async function buildRenderer(outDir: string): Promise<void> {
   await buildBundle(resolve(REPO_ROOT, 'src-renderer'), outDir, { index: 'index.html' });
 }
 
-/** Builds the cache/bench test page (test/renderer/pages/cache.html) into `outDir`. */
-export async function buildCachePage(outDir: string): Promise<void> {
-  await buildBundle(resolve(REPO_ROOT, 'test/renderer/pages'), outDir, { cache: 'cache.html' });
+/** Builds the test pages (test/renderer/pages: cache.html, app.html) into `outDir`. */
+export async function buildTestPages(outDir: string): Promise<void> {
+  await buildBundle(resolve(REPO_ROOT, 'test/renderer/pages'), outDir, {
+    cache: 'cache.html',
+    app: 'app.html',
+  });
 }
-
-export const hasMapView = existsSync(resolve(REPO_ROOT, 'src-renderer/src/map/MapView.svelte'));
