@@ -236,36 +236,28 @@ describe('window.fieldmap in the runner', () => {
   });
 
   it('restarts on the same data dir and browser profile', async () => {
-    await app.page.evaluate(
-      () =>
-        new Promise<void>((done, fail) => {
-          const open = indexedDB.open('harness-probe', 1);
-          open.onupgradeneeded = () => open.result.createObjectStore('kv');
-          open.onerror = () => fail(open.error);
-          open.onsuccess = () => {
-            const tx = open.result.transaction('kv', 'readwrite');
-            tx.objectStore('kv').put('kept', 'k');
-            tx.oncomplete = () => {
-              open.result.close();
-              done();
-            };
-          };
-        }),
-    );
+    // Page code as strings: this file is type-checked without the DOM library.
+    await app.page.evaluate(`new Promise((done, fail) => {
+      const open = indexedDB.open('harness-probe', 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('kv');
+      open.onerror = () => fail(open.error);
+      open.onsuccess = () => {
+        const tx = open.result.transaction('kv', 'readwrite');
+        tx.objectStore('kv').put('kept', 'k');
+        tx.oncomplete = () => { open.result.close(); done(); };
+      };
+    })`);
     const before = await app.call<{ accountKey: string } | null>('currentAccount');
     await app.restart();
     expect(await app.call('currentAccount')).toEqual(before);
-    const value = await app.page.evaluate(
-      () =>
-        new Promise<unknown>((done, fail) => {
-          const open = indexedDB.open('harness-probe', 1);
-          open.onerror = () => fail(open.error);
-          open.onsuccess = () => {
-            const get = open.result.transaction('kv').objectStore('kv').get('k');
-            get.onsuccess = () => done(get.result);
-          };
-        }),
-    );
+    const value = await app.page.evaluate(`new Promise((done, fail) => {
+      const open = indexedDB.open('harness-probe', 1);
+      open.onerror = () => fail(open.error);
+      open.onsuccess = () => {
+        const get = open.result.transaction('kv').objectStore('kv').get('k');
+        get.onsuccess = () => done(get.result);
+      };
+    })`);
     expect(value).toBe('kept');
   });
 });
