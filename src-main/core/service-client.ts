@@ -129,6 +129,13 @@ export class ServiceClient implements ServiceApi {
 
   constructor(options: ServiceClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    // Basic auth joins user and password with ':'; a ':' or line break in the name cannot travel.
+    if (options.username === '' || /[:\r\n]/.test(options.username)) {
+      throw serviceError('InvalidRequest', {
+        message: 'A user name cannot be empty or contain ":".',
+        detail: 'invalid user name',
+      });
+    }
     this.username = options.username;
     this.#getPassword = options.getPassword;
     this.#clock = options.clock ?? systemClock;

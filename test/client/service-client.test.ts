@@ -253,6 +253,12 @@ describe('ServiceClient error taxonomy', () => {
     expect(customersNamed('Cancelled')).toHaveLength(0);
   });
 
+  it('refuses a user name Basic auth cannot carry', () => {
+    for (const username of ['', 'a:b', 'a\nb']) {
+      expect(() => clientFor(service.url, { username })).toThrow(/InvalidRequest/);
+    }
+  });
+
   it('never puts the password in an error or in the client object', async () => {
     const secret = 'Pa55-not-this-one';
     const client = clientFor(service.url, { getPassword: async () => secret });
