@@ -48,6 +48,17 @@ function companyName(r: Random): string {
   return `${lead} ${r.pick(W.COMPANY_KINDS)} ${r.pick(W.COMPANY_SUFFIXES)}`.trim();
 }
 
+// Companies repeat a lot; deriving each one's e-mail domain once keeps 100k generations quick.
+const domains = new Map<string, string>();
+function emailDomain(company: string): string {
+  let domain = domains.get(company);
+  if (domain === undefined) {
+    domain = company.toLowerCase().replace(/[^a-z]/g, '');
+    domains.set(company, domain);
+  }
+  return domain;
+}
+
 function customer(r: Random, id: string, now: number): StoredCustomer {
   const city = pickCity(r);
   const first = r.pick(W.FIRST_NAMES);
@@ -59,7 +70,7 @@ function customer(r: Random, id: string, now: number): StoredCustomer {
   const lastVisitMs = r.chance(0.7) ? now - r.int(1, 180) * DAY_MS - r.int(0, DAY_MS) : 0;
   const reminder = r.chance(0.2);
   const createdAtMs = now - r.int(30, 3 * 365) * DAY_MS - r.int(0, DAY_MS);
-  const domain = (company || `${last}mail`).toLowerCase().replace(/[^a-z]/g, '');
+  const domain = emailDomain(company || `${last}mail`);
   const groups: string[] = [];
   for (let g = r.int(0, 2); g > 0; g--) {
     const group = r.pick(W.GROUPS);

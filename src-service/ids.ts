@@ -7,10 +7,10 @@ export const ID_PATTERN = /^[A-Za-z0-9]{10}$/;
 
 /** A fresh id from `next` (a 0..1 random source) or the crypto RNG. */
 export function newId(next?: () => number): string {
-  let id = '';
+  const codes = new Array<number>(ID_LENGTH);
   for (let i = 0; i < ID_LENGTH; i++) {
     const k = next ? Math.floor(next() * ALPHABET.length) : randomInt(ALPHABET.length);
-    id += ALPHABET[k];
+    codes[i] = ALPHABET.charCodeAt(k);
   }
-  return id;
+  return String.fromCharCode(...codes);
 }
