@@ -30,7 +30,11 @@ export interface MergeResult {
 
 /** The canonical form of a record: one spelling per value, whatever the service's reading. */
 export function normaliseFields(fields: Customer | CustomerFields): CustomerFields {
-  const out = writableFieldsOf(fields);
+  return canonicalise(writableFieldsOf(fields));
+}
+
+/** Rewrites the values of a copy in canonical form (a pull does this for 100k records). */
+export function canonicalise<T extends CustomerFields>(out: T): T {
   if (typeof out.dealAmount === 'string' && NUMERIC_RE.test(out.dealAmount)) {
     out.dealAmount = Number(out.dealAmount);
   }

@@ -3,7 +3,7 @@
 // time, only the difference after.
 import type { Customer, Route, Territory, UserMeta } from '../../src-shared/domain';
 import type { EventOf } from '../../src-shared/ipc-contract';
-import { normaliseFields } from './merge';
+import { canonicalise } from './merge';
 import type { RequestPriority, ServiceApi } from './ports';
 import { diffRecords, fingerprint } from './snapshot-diff';
 
@@ -34,7 +34,7 @@ export async function pullAll(
 
 /** A customer with its writable values in canonical form; id, timestamps and extras kept. */
 export function normaliseCustomer(c: Customer): Customer {
-  return { ...c, ...normaliseFields(c) };
+  return canonicalise({ ...c });
 }
 
 type Snapshot = EventOf<'data:snapshot'>;

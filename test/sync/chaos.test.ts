@@ -17,16 +17,25 @@ afterEach(async () => {
 
 describe('chaos', () => {
   it.each(SEEDS)('seed %i: 200 offline ops reach the service exactly once', async (seed) => {
-    h = await Harness.start({ customers: 25, seed });
+    // No rate limit here (not the subject): fast retries keep 20 seeds well under a minute.
+    h = await Harness.start({ customers: 25, seed, clientBackoff: { baseMs: 5, capMs: 20 } });
     expect((await h.engine.syncNow()).kind).toBe('synced');
     const session = generateSession(seed, h.serverCustomers(), OPS);
     for (const op of session.ops) await h.outbox.enqueue(op);
     const routesBefore = h.service.store.routes(USER).map((r) => r.id);
 
+    const seen = new Set<string>();
+    const stop = h.outbox.onChange((ops) =>
+      ops.forEach((op) => op.lastError && seen.add(op.lastError.kind)),
+    );
     h.service.configure({
       faults: { seed, errorRate: 0.1, resetBeforeRate: 0.05, resetAfterRate: 0.05 },
     });
     await h.drain(40);
+    stop();
+    // The faults really hit writes: 5xx answers and dropped connections.
+    expect(seen).toContain('ServerError');
+    expect(seen).toContain('Ambiguous');
     h.service.configure({ faults: { errorRate: 0, resetBeforeRate: 0, resetAfterRate: 0 } });
 
     // Only the creates the service refuses are left, waiting for the rep.

@@ -32,6 +32,8 @@ export interface HarnessOptions {
   variants?: Partial<Variants>;
   faults?: Partial<Faults>;
   engine?: Partial<SyncEngineOptions>;
+  /** The client's retry backoff (default 100 ms doubling to 1 s). */
+  clientBackoff?: { baseMs: number; capMs: number };
   /** The password the client sends (default: the account's). */
   password?: string;
 }
@@ -82,7 +84,7 @@ export class Harness {
       getPassword: async () => this.options.password ?? PASSWORD,
       limiter,
       timeoutMs: 5_000,
-      backoff: { baseMs: 100, capMs: 1_000 },
+      backoff: this.options.clientBackoff ?? { baseMs: 100, capMs: 1_000 },
     });
     this.outbox = await Outbox.open({
       dir: path.join(this.dir, 'outbox'),
