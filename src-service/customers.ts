@@ -64,6 +64,7 @@ const INT_FIELDS = new Set<string>(['lastVisit', 'numVisits', 'remindAt']);
 const READ_ONLY_FIELDS = new Set(['id', 'createdAt', 'updatedAt']);
 const WRITABLE = new Set<string>(CUSTOMER_WRITABLE_FIELDS);
 const MAX_GROUPS = 1_000;
+const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /** Defaults of every writable field: what a create leaves unset and a replace resets to. */
 export function defaultFields(): StoredFields {
@@ -148,7 +149,8 @@ function coordinate(field: 'latitude' | 'longitude', value: unknown): number | n
 function dealAmount(value: unknown): number | null {
   if (value === null) return null;
   if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+  // Plain decimal notation only: "1e3" or "0x10" are numbers to JavaScript, not to a user.
+  if (typeof value === 'string' && DECIMAL.test(value) && Number.isFinite(Number(value))) {
     return Number(value);
   }
   throw badField('dealAmount', 'must be a number, a numeric string or null');

@@ -109,6 +109,9 @@ export const listTerritories: Endpoint = ({ account, variants }) =>
 
 export const getUser: Endpoint = ({ account, variants }) => ok(emitUser(account, variants));
 
+// "__proto__" would silently vanish when merged into a plain object; refuse it by name.
+const isFieldName = (k: string) => k.trim() !== '' && k.length <= 200 && k !== '__proto__';
+
 export const updateCustomFields: Endpoint = ({ account, store, body }) => {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new HttpError(
@@ -122,7 +125,7 @@ export const updateCustomFields: Endpoint = ({ account, store, body }) => {
     throw new HttpError(400, 'invalid_body', 'At least one custom field is required.');
   }
   const bad = entries
-    .filter(([k, v]) => k.trim() === '' || k.length > 200 || !Number.isSafeInteger(v))
+    .filter(([k, v]) => !isFieldName(k) || !Number.isSafeInteger(v))
     .map(([k]) => k);
   if (bad.length > 0) {
     throw new HttpError(

@@ -116,6 +116,9 @@ describe('reference service: bad input', () => {
       ['groups', ['ok', 3]],
       ['dealAmount', 'lots'],
       ['dealAmount', ''],
+      ['dealAmount', '0x10'],
+      ['dealAmount', '1e3'],
+      ['dealAmount', ' 12'],
       ['dealAmount', true],
       ['latitude', '41.8'],
       ['longitude', {}],
@@ -214,6 +217,13 @@ describe('reference service: bad input', () => {
     }
     const named = await call(s, 'PUT', '/api/v1/user/customfields', { body: { ok: 1, bad: 'x' } });
     expect(named.json.fields).toEqual(['bad']);
+    const proto = await call(s, 'PUT', '/api/v1/user/customfields', { raw: '{"__proto__": 1}' });
+    expect(proto.status).toBe(400);
+    expect(proto.json.fields).toEqual(['__proto__']);
+    const protoCustomer = await call(s, 'POST', '/api/v1/customers', {
+      raw: '{"name":"x","__proto__":{"a":1}}',
+    });
+    expect(protoCustomer.json.fields).toEqual(['__proto__']);
     expect(state(s)).toEqual(before);
   });
 });
