@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PALETTE, type Route, type Territory } from '../../src-shared';
 import { COLOR_HEX, FALLBACK_HEX } from '../../src-renderer/src/map/colors';
 import { CUSTOMER_LAYER, PENDING_STROKE } from '../../src-renderer/src/map/customer-layer';
+import { MAP_DRAWN_MARK } from '../../src-renderer/src/map/drawn-mark';
+import type { MapController } from '../../src-renderer/src/map/map-controller';
 import { ROUTE_LAYER } from '../../src-renderer/src/map/route-layer';
 import { TERRITORY_LAYER } from '../../src-renderer/src/map/territory-layer';
 import { customer, makeCustomers } from './map-fixtures/customers';
@@ -53,6 +55,19 @@ describe('MapView in Chromium', () => {
     const counts = await h('countRendered');
     expect(counts.clusters).toBeGreaterThan(0);
     expect(counts.pins + counts.clusteredPoints).toBe(mapped.length);
+    // The same count through the hook end-to-end tests use, and the drawn mark the benchmark uses.
+    const viaElement = await page
+      .locator('.fm-map')
+      .evaluate((el) =>
+        (el as unknown as { fieldmapMap: MapController }).fieldmapMap.renderedCustomerCount(),
+      );
+    expect(viaElement).toBe(mapped.length);
+    const marks = await page.evaluate(
+      (name) =>
+        performance.getEntriesByName(name).map((e) => (e as unknown as { detail: unknown }).detail),
+      MAP_DRAWN_MARK,
+    );
+    expect(marks).toEqual([{ customers: mapped.length }]);
     // Zoomed in to street level over part of the area, every pin drawn is a mapped customer.
     await h('jumpTo', [5, 47.5], 15);
     const street = await h('countRendered');

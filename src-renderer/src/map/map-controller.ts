@@ -18,6 +18,7 @@ import {
   customerLayerSpecs,
   customerSourceSpec,
 } from './customer-layer';
+import { MAP_DRAWN_MARK, type MapDrawnDetail } from './drawn-mark';
 import { customerFeatures, type Bounds } from './geojson';
 import { setGroupVisible, type LayerGroup } from './layer-toggles';
 import { composeStyle, labelOptionsOf } from './map-style';
@@ -37,6 +38,7 @@ export type MapControllerOptions = {
 };
 
 const FIT_PADDING = 48;
+
 const FOCUS_ZOOM = CLUSTER_MAX_ZOOM + 2;
 
 export class MapController {
@@ -51,6 +53,7 @@ export class MapController {
   #selected: string | null = null;
   #hovered: string | null = null;
   #focusNonce: number | null = null;
+  #undrawn: boolean;
 
   constructor(options: MapControllerOptions) {
     useBundledWorker();
@@ -84,6 +87,8 @@ export class MapController {
     this.customers = new CustomerLayer(this.map, options.customers, data);
     this.territories = new TerritoryLayer(this.map, options.territories);
     this.routes = new RouteLayer(this.map, options.routes);
+    this.#undrawn = this.customers.count > 0;
+    this.map.on('idle', this.#onIdle);
     this.map.on('click', this.#onClick);
     this.map.on('mousemove', CUSTOMER_LAYER.pins, this.#onPinMove);
     this.map.on('mouseleave', CUSTOMER_LAYER.pins, this.#onPinLeave);
@@ -92,7 +97,9 @@ export class MapController {
   }
 
   setCustomers(customers: readonly CustomerView[]): void {
+    const before = this.customers.count;
     this.customers.setCustomers(customers);
+    if (this.customers.count > 0 || before > 0) this.#undrawn = true;
     // The selected customer may have moved, changed or become unmapped.
     if (this.#popupFor !== null) this.#showPopup(this.#popupFor, true);
   }
@@ -148,6 +155,29 @@ export class MapController {
     this.#closePopup();
     this.map.remove();
   }
+
+  /** Customers drawn in the viewport: unclustered pins plus the point counts of drawn clusters. */
+  renderedCustomerCount(): number {
+    const drawn = this.map.queryRenderedFeatures({
+      layers: [CUSTOMER_LAYER.pins, CUSTOMER_LAYER.clusters],
+    });
+    const pins = new Set<unknown>();
+    const clusters = new Map<unknown, number>();
+    for (const f of drawn) {
+      if (f.layer.id === CUSTOMER_LAYER.pins) pins.add(f.id);
+      else clusters.set(f.properties['cluster_id'], f.properties['point_count'] as number);
+    }
+    let total = pins.size;
+    for (const n of clusters.values()) total += n;
+    return total;
+  }
+
+  #onIdle = (): void => {
+    if (!this.#undrawn) return;
+    this.#undrawn = false;
+    const detail: MapDrawnDetail = { customers: this.customers.count };
+    performance.mark(MAP_DRAWN_MARK, { detail });
+  };
 
   #fit(bounds: Bounds | null): boolean {
     if (!bounds) return false;
