@@ -60,6 +60,12 @@ for (;;) {
     case 'done':
       await outbox.markDone(action.opId);
       break;
+    case 'resolve':
+      await outbox.resolveCreate(action.opId, action.serverId);
+      break;
+    case 'discard':
+      await outbox.discard(action.opId);
+      break;
     case 'bounce':
       await outbox.markRetryLater(action.opId, action.error);
       touched = outbox.get(action.opId);

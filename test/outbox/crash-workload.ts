@@ -15,7 +15,17 @@ export type Action =
   | { type: 'enqueue'; op: NewOp; opId: string; now: number }
   | { type: 'send'; opId: string; now: number }
   | { type: 'done'; opId: string }
-  | { type: 'bounce'; opId: string; error: ErrorInfo };
+  | { type: 'bounce'; opId: string; error: ErrorInfo }
+  | { type: 'resolve'; opId: string; serverId: string }
+  | { type: 'discard'; opId: string };
+
+/** The error the outbox puts on a route whose temp customer was dropped (documented text). */
+const droppedCustomerError = (tempId: string): ErrorInfo => ({
+  kind: 'Rejected',
+  message:
+    'This route includes a customer that was deleted before it reached the service. Edit the route or discard it.',
+  detail: `customer ${tempId} was deleted before it was created on the service`,
+});
 
 /** JSON with sorted keys and no undefined: equal ops hash equally whatever their key order. */
 export function canonical(value: unknown): string {
@@ -75,6 +85,9 @@ export function nextAction(
   }
   if (roll < (full ? 0.7 : 0.22) && inFlight.length > 0) {
     const op = pick(rand, inFlight) as Op;
+    if (op.kind === 'createCustomer' && rand() < 0.5) {
+      return { type: 'resolve', opId: op.opId, serverId: `S${ids.fresh()}` };
+    }
     if (rand() < 0.8) return { type: 'done', opId: op.opId };
     return {
       type: 'bounce',
@@ -82,8 +95,20 @@ export function nextAction(
       error: { kind: 'ServerError', message: 'boom', status: 502 },
     };
   }
+  if (roll < 0.26 && pending.length > 0) {
+    return { type: 'discard', opId: (pick(rand, pending) as Op).opId };
+  }
   const text = `v${Math.floor(rand() * 1e9)}`;
   const kind = rand();
+  if (kind < 0.06 && creates.length > 0) {
+    const through = (pick(rand, creates) as Op).target;
+    return enqueue({
+      kind: 'createRoute',
+      target: tempId(ids.fresh()),
+      payload: { routeName: text, customerIds: ['srv0', through] },
+      base: null,
+    });
+  }
   if (kind < 0.25) {
     const n = ids.fresh();
     return enqueue({
@@ -127,6 +152,31 @@ export function nextAction(
   });
 }
 
+/** A pending create of `tempId` dropped: its pending ops go, pending routes through it are flagged. */
+function withoutCreate(queue: Op[], tempId: string): Op[] {
+  return queue
+    .filter((o) => !(o.target === tempId && o.state === 'pending'))
+    .map((o) =>
+      o.kind === 'createRoute' && o.state === 'pending' && o.payload.customerIds.includes(tempId)
+        ? { ...o, state: 'needs-attention', lastError: droppedCustomerError(tempId) }
+        : o,
+    );
+}
+
+/** A resolved temp id replaced by its server id in updates, deletes and routes. */
+function renamed(queue: Op[], tempId: string, serverId: string): Op[] {
+  return queue.map((o) => {
+    if ((o.kind === 'updateCustomer' || o.kind === 'deleteCustomer') && o.target === tempId) {
+      return { ...o, target: serverId };
+    }
+    if (o.kind === 'createRoute' && o.payload.customerIds.includes(tempId)) {
+      const customerIds = o.payload.customerIds.map((id) => (id === tempId ? serverId : id));
+      return { ...o, payload: { ...o.payload, customerIds } };
+    }
+    return o;
+  });
+}
+
 export interface ModelResult {
   queue: Op[];
   /** The op an enqueue resolved with (state 'done' when it cancelled out). */
@@ -149,6 +199,17 @@ export function applyAction(queue: Op[], action: Action, accountKey: string): Mo
     case 'bounce':
       Object.assign(next[index(action.opId)] as Op, { state: 'pending', lastError: action.error });
       return { queue: next };
+    case 'resolve': {
+      const tempTarget = (next[index(action.opId)] as Op).target;
+      next.splice(index(action.opId), 1);
+      return { queue: renamed(next, tempTarget, action.serverId) };
+    }
+    case 'discard': {
+      const op = next[index(action.opId)] as Op;
+      if (op.kind === 'createCustomer') return { queue: withoutCreate(next, op.target) };
+      next.splice(index(action.opId), 1);
+      return { queue: next };
+    }
     case 'enqueue':
       break;
   }
@@ -180,8 +241,7 @@ export function applyAction(queue: Op[], action: Action, accountKey: string): Mo
   if (op.kind === 'deleteCustomer') {
     const create = next.find((o) => o.kind === 'createCustomer' && o.target === op.target);
     if (create?.state === 'pending') {
-      const kept = next.filter((o) => !(o.target === op.target && o.state === 'pending'));
-      return { queue: kept, result: { ...fresh, state: 'done' } };
+      return { queue: withoutCreate(next, op.target), result: { ...fresh, state: 'done' } };
     }
     if (lastPending?.kind === 'updateCustomer') {
       const merged = {

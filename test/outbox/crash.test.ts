@@ -74,11 +74,12 @@ it(
     const stats = {
       trials: 0,
       acks: 0,
-      ackedOpsChecked: 0,
+      queuedOpsCompared: 0,
       killedMidCall: 0,
       killedMidCallButWritten: 0,
       tornTails: 0,
       killedMidCompaction: 0,
+      acked: {} as Record<string, number>,
     };
     for (let trial = 1; trial <= TRIALS; trial += 1) {
       const started = Date.now();
@@ -102,8 +103,17 @@ it(
           // The outbox acknowledged exactly the op the documented rules predict.
           expect({ opId, hash }).toEqual({ opId: touched?.opId ?? opId, hash: hashOp(touched) });
           model = predicted.queue;
-          unacked = null;
           stats.acks += 1;
+          const label =
+            unacked.type !== 'enqueue'
+              ? unacked.type
+              : predicted.result?.state === 'done'
+                ? `${unacked.op.kind}-cancelled`
+                : predicted.result?.opId !== unacked.opId
+                  ? `${unacked.op.kind}-merged`
+                  : unacked.op.kind;
+          stats.acked[label] = (stats.acked[label] ?? 0) + 1;
+          unacked = null;
         }
       }
 
@@ -132,7 +142,7 @@ it(
       if (matchesWithUnacked && !matchesAcked) model = withUnacked;
 
       stats.trials += 1;
-      stats.ackedOpsChecked += actual.length;
+      stats.queuedOpsCompared += actual.length;
       if (unacked) stats.killedMidCall += 1;
       if (unacked && matchesWithUnacked && !matchesAcked) stats.killedMidCallButWritten += 1;
       if (tornTail) stats.tornTails += 1;
