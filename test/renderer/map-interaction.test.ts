@@ -194,4 +194,17 @@ describe('MapView interaction in Chromium', () => {
     expect((await h('countRendered')).pins).toBe(2);
     await page.close();
   });
+
+  it('fits itself to the first customers when it was created before the data arrived', async () => {
+    const { page, h } = await openMap(browser, pages.url, {});
+    const customers = makeCustomers(50, 9, { box: [10, 50, 12, 52] });
+    await h('set', { customers });
+    const v = (await h('view')).bounds;
+    expect(v[0]).toBeLessThanOrEqual(10.1);
+    expect(v[2]).toBeGreaterThanOrEqual(11.9);
+    expect(v[2] - v[0]).toBeLessThan(10);
+    const counts = await h('countRendered');
+    expect(counts.pins + counts.clusteredPoints).toBe(50);
+    await page.close();
+  });
 });

@@ -54,6 +54,8 @@ export class MapController {
   #hovered: string | null = null;
   #focusNonce: number | null = null;
   #undrawn: boolean;
+  // A map created before the data arrived fits itself to the first customers it gets.
+  #fitOnData: boolean;
 
   constructor(options: MapControllerOptions) {
     useBundledWorker();
@@ -88,6 +90,7 @@ export class MapController {
     this.territories = new TerritoryLayer(this.map, options.territories);
     this.routes = new RouteLayer(this.map, options.routes);
     this.#undrawn = this.customers.count > 0;
+    this.#fitOnData = this.customers.count === 0;
     this.map.on('idle', this.#onIdle);
     this.map.on('click', this.#onClick);
     this.map.on('mousemove', CUSTOMER_LAYER.pins, this.#onPinMove);
@@ -100,6 +103,12 @@ export class MapController {
     const before = this.customers.count;
     this.customers.setCustomers(customers);
     if (this.customers.count > 0 || before > 0) this.#undrawn = true;
+    if (this.#fitOnData && this.customers.count > 0) {
+      this.#fitOnData = false;
+      const bounds = this.customers.bounds;
+      if (bounds)
+        this.map.fitBounds(bounds, { padding: FIT_PADDING, maxZoom: FOCUS_ZOOM, animate: false });
+    }
     // The selected customer may have moved, changed or become unmapped.
     if (this.#popupFor !== null) this.#showPopup(this.#popupFor, true);
   }
@@ -139,6 +148,7 @@ export class MapController {
   focus(request: FocusRequest | null): void {
     if (request === null || request.nonce === this.#focusNonce) return;
     this.#focusNonce = request.nonce;
+    this.#fitOnData = false;
     if (request.kind === 'customer') {
       const position = this.customers.positionOf(request.id);
       if (position) {
