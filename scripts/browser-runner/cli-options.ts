@@ -31,6 +31,9 @@ App:
   --sync-period-ms <n>   how often to sync while reachable
   --help`;
 
+// `npm run` starts scripts in the package root; paths on the command line mean the caller's directory.
+const callerDir = (): string => process.env.INIT_CWD ?? process.cwd();
+
 export function parseRunnerArgs(argv: readonly string[]): RunnerCliOptions {
   const options: RunnerCliOptions = {
     headless: false,
@@ -71,13 +74,13 @@ export function parseRunnerArgs(argv: readonly string[]): RunnerCliOptions {
         options.headless = true;
         break;
       case '--screenshot':
-        options.screenshot = resolve(value(arg));
+        options.screenshot = resolve(callerDir(), value(arg));
         break;
       case '--demo':
         options.demo = true;
         break;
       case '--data-dir':
-        options.dataDir = resolve(value(arg));
+        options.dataDir = resolve(callerDir(), value(arg));
         break;
       case '--service-url':
         options.serviceUrl = value(arg);

@@ -65,7 +65,7 @@ describe('runner options', () => {
     ]);
     expect(options).toMatchObject({
       headless: true,
-      screenshot: resolve('out.png'),
+      screenshot: resolve(process.env.INIT_CWD ?? process.cwd(), 'out.png'),
       demo: true,
       dataDir: '/tmp/x',
       serviceUrl: 'https://svc.example',
