@@ -46,15 +46,25 @@ const calls = (p: Page) =>
   p.evaluate(() => [...(globalThis as unknown as { fake: { calls: string[] } }).fake.calls]);
 const rowIds = (p: Page) =>
   p.$$eval(`${ROWS} [data-id]`, (els) => els.map((e) => e.getAttribute('data-id')));
-const count = (p: Page) =>
-  p.$eval('[aria-label="Customers"]', (e) => Number(e.getAttribute('data-rows')));
+/** Waits until the list labelled `label` holds `want` rows. */
+async function waitRows(p: Page, label: string, want: number): Promise<void> {
+  await expect
+    .poll(() => p.getAttribute(`[aria-label="${label}"]`, 'data-rows'), { timeout: 60_000 })
+    .toBe(String(want));
+}
+
+/** Waits until the first row of the customer list is `id`. */
+async function waitFirstRow(p: Page, id: string): Promise<void> {
+  await expect
+    .poll(() => p.getAttribute(`${ROWS} [data-id]`, 'data-id'), { timeout: 60_000 })
+    .toBe(id);
+}
 
 async function search(p: Page, term: string): Promise<void> {
   await p.fill('input[aria-label="Search customers"]', term);
-  await p.waitForFunction(
-    (want) =>
-      document.querySelector('[aria-label="Customers"]')?.getAttribute('data-rows') ===
-      String(want),
+  await waitRows(
+    p,
+    'Customers',
     expected.filter((c) => (term === '' ? true : matchesSearch(c, term))).length,
   );
 }
@@ -76,10 +86,7 @@ afterAll(async () => {
 describe('renderer with 100k customers', () => {
   it('asked main once for the account and its snapshot, and lists all 100k', async () => {
     expect(await calls(page)).toEqual(['currentAccount', 'requestSnapshot']);
-    await page.waitForFunction(
-      () =>
-        document.querySelector('[aria-label="Customers"]')?.getAttribute('data-rows') === '100000',
-    );
+    await waitRows(page, 'Customers', N);
   });
 
   it('keeps only the visible rows in the DOM and shows the right rows after scrolling', async () => {
@@ -117,12 +124,7 @@ describe('renderer with 100k customers', () => {
     );
     await page.selectOption('select[aria-label="Filter by color"]', 'teal');
     await page.selectOption('select[aria-label="Filter by group"]', 'Partner');
-    await page.waitForFunction(
-      (want) =>
-        document.querySelector('[aria-label="Customers"]')?.getAttribute('data-rows') ===
-        String(want),
-      wanted.length,
-    );
+    await waitRows(page, 'Customers', wanted.length);
     await page.selectOption('select[aria-label="Filter by color"]', '');
     await page.selectOption('select[aria-label="Filter by group"]', '');
     await search(page, '');
@@ -136,20 +138,10 @@ describe('renderer with 100k customers', () => {
     const cities = [...new Set(expected.map((c) => c.city))].sort((a, b) =>
       a.toLowerCase() < b.toLowerCase() ? -1 : 1,
     );
-    await page.waitForFunction(
-      (id) =>
-        document.querySelector('[aria-label="Customers"] [data-id]')?.getAttribute('data-id') ===
-        id,
-      inIdOrder.find((c) => c.city === cities[0])!.id,
-    );
+    await waitFirstRow(page, inIdOrder.find((c) => c.city === cities[0])!.id);
     await page.click('button[data-sort="lastVisit"]');
     const latest = inIdOrder.reduce((a, b) => ((b.lastVisit ?? 0) > (a.lastVisit ?? 0) ? b : a));
-    await page.waitForFunction(
-      (id) =>
-        document.querySelector('[aria-label="Customers"] [data-id]')?.getAttribute('data-id') ===
-        id,
-      latest.id,
-    );
+    await waitFirstRow(page, latest.id);
     await page.click('button[data-sort="name"]');
   });
 
@@ -198,12 +190,7 @@ describe('renderer with 100k customers', () => {
   it('lists unmapped customers: exactly those without a valid position', async () => {
     await page.click('button[data-tab="unmapped"]');
     const unmapped = expected.filter((c) => c.latitude === null).length;
-    await page.waitForFunction(
-      (want) =>
-        document.querySelector('[aria-label="Unmapped customers"]')?.getAttribute('data-rows') ===
-        String(want),
-      unmapped,
-    );
+    await waitRows(page, 'Unmapped customers', unmapped);
     await page.click('button[data-tab="routes"]');
     expect(await page.locator('[aria-label="Routes"] button').count()).toBe(3);
     await page.click('button[data-tab="territories"]');
@@ -247,10 +234,7 @@ describe('renderer with 100k customers', () => {
     await page.close();
     page = await openApp();
     expect(await calls(page)).toEqual([]);
-    await page.waitForFunction(
-      () =>
-        document.querySelector('[aria-label="Customers"]')?.getAttribute('data-rows') === '100000',
-    );
+    await waitRows(page, 'Customers', N);
     expect((await rowIds(page)).slice(0, 3)).toEqual(byName.slice(0, 3));
   });
 });

@@ -67,9 +67,10 @@ export class CustomerIndex {
     return out;
   }
 
-  /** The list's view: search (when a term is typed), color and group filters, in display order. */
+  /** The list's view: search (when a non-blank term is typed), color and group filters, in display order. */
   filter({ term, color, group }: CustomerFilter): CustomerView[] {
-    const searched = term === '' ? this.rows : this.search(term);
+    // Blank is "no search" (the service refuses a blank term); any other term searches as typed.
+    const searched = term.trim() === '' ? this.rows : this.search(term);
     if (color === null && group === null) return searched as CustomerView[];
     return searched.filter(
       (c) => (color === null || c.color === color) && (group === null || c.groups.includes(group)),
