@@ -9,7 +9,7 @@ import {
   TerritorySchema,
   UserMetaSchema,
 } from './domain';
-import { ErrorInfoSchema } from './errors';
+import { ERROR_MESSAGES, ErrorInfoSchema } from './errors';
 import { ConflictSchema, EditablePayloadSchema, NewOpSchema, OpSchema } from './outbox-types';
 import { SyncStateSchema } from './sync-state';
 
@@ -152,10 +152,31 @@ export type FieldmapApi = {
   on<E extends EventChannel>(event: E, listener: (payload: EventOf<E>) => void): () => void;
 };
 
-/** Error thrown in the renderer when an invoke answers `{ ok: false }`. */
+/** A refused window.fieldmap call, as the renderer handles it: `toFieldmapError(rejection)`. */
 export class FieldmapError extends Error {
   constructor(readonly info: v.InferOutput<typeof ErrorInfoSchema>) {
     super(info.message);
     this.name = 'FieldmapError';
   }
+}
+
+/**
+ * What a window.fieldmap call rejects with when main answers `{ ok: false }`: a plain object,
+ * not an Error, because Electron's contextBridge copies only the message of an Error and would
+ * drop `info`. It reads like one (`name`, `message`, `info`).
+ */
+export type FieldmapRejection = {
+  name: 'FieldmapError';
+  message: string;
+  info: v.InferOutput<typeof ErrorInfoSchema>;
+};
+
+/** The FieldmapError behind any rejection of a window.fieldmap call (Internal when unrecognised). */
+export function toFieldmapError(error: unknown): FieldmapError {
+  if (error instanceof FieldmapError) return error;
+  const info =
+    typeof error === 'object' && error !== null && 'info' in error ? error.info : undefined;
+  const parsed = v.safeParse(ErrorInfoSchema, info);
+  if (parsed.success) return new FieldmapError(parsed.output);
+  return new FieldmapError({ kind: 'Internal', message: ERROR_MESSAGES.Internal });
 }

@@ -1,13 +1,15 @@
 // Builds `window.fieldmap` from the IPC contract: one task-level method per invoke channel and
 // `on` for the contract's events. The preload gives it ipcRenderer wrappers; the browser runner's
 // page script gives it its own transport. It never hands out the transport itself.
-import { errorInfo } from '../../src-shared/errors';
+// A refused call rejects with a FieldmapRejection (plain data), the same in Electron and in the
+// browser runner: contextBridge would copy only the message of a thrown Error and drop `info`.
+import { errorInfo, type ErrorInfo } from '../../src-shared/errors';
 import {
   eventChannels,
-  FieldmapError,
   invokeChannels,
   type EventChannel,
   type FieldmapApi,
+  type FieldmapRejection,
   type InvokeChannel,
   type IpcResult,
 } from '../../src-shared/ipc-contract';
@@ -31,14 +33,17 @@ function isIpcResult(value: unknown): value is IpcResult<unknown> {
   );
 }
 
+/** The renderer turns this into a FieldmapError with toFieldmapError (src-shared). */
+function rejection(info: ErrorInfo): Promise<never> {
+  const value: FieldmapRejection = { name: 'FieldmapError', message: info.message, info };
+  return Promise.reject(value);
+}
+
 function unwrap(result: unknown): unknown {
   if (!isIpcResult(result)) {
-    throw new FieldmapError(
-      errorInfo('Internal', { detail: 'main answered without an IpcResult' }),
-    );
+    return rejection(errorInfo('Internal', { detail: 'main answered without an IpcResult' }));
   }
-  if (result.ok) return result.value;
-  throw new FieldmapError(result.error);
+  return result.ok ? result.value : rejection(result.error);
 }
 
 function isEventChannel(event: string): event is EventChannel {
@@ -65,9 +70,7 @@ export function buildFieldmapApi(
         result = await invoke(channel, payload);
       } catch {
         // A transport failure (no handler, window closing): a taxonomy error, not a raw one.
-        throw new FieldmapError(
-          errorInfo('Internal', { detail: `${channel} could not reach main` }),
-        );
+        return rejection(errorInfo('Internal', { detail: `${channel} could not reach main` }));
       }
       return unwrap(result);
     };

@@ -121,7 +121,7 @@ export function createIpcRouter(handlers: IpcHandlers, options: IpcRouterOptions
       };
     }
     if (!options.isTrustedSender(sender)) {
-      const where = sender.url ?? 'unknown frame';
+      const where = sender.url?.slice(0, 200) ?? 'unknown frame';
       log(`[ipc] refused ${channel} from a foreign frame (${where}, top=${sender.isTopFrame})`);
       return {
         ok: false,

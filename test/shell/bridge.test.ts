@@ -1,7 +1,12 @@
 // window.fieldmap as the preload builds it, over the real IPC router as its transport.
 import { describe, expect, it } from 'vitest';
 import { errorInfo } from '../../src-shared/errors';
-import { eventChannels, FieldmapError, invokeChannels } from '../../src-shared/ipc-contract';
+import {
+  eventChannels,
+  FieldmapError,
+  invokeChannels,
+  toFieldmapError,
+} from '../../src-shared/ipc-contract';
 import { buildFieldmapApi, type SubscribeTransport } from '../../src-main/ipc/bridge';
 import { APP_ORIGIN, createIpcRouter, topFrameOfOrigins } from '../../src-main/ipc/handle';
 import { handlerTable } from './handler-table';
@@ -50,36 +55,52 @@ describe('buildFieldmapApi', () => {
     }).toThrow(TypeError);
   });
 
-  it('unwraps ok results and throws FieldmapError with the error info otherwise', async () => {
+  it('unwraps ok results and rejects with plain data that contextBridge can copy', async () => {
     const { api } = setup();
     expect(await api.listAccounts()).toEqual([]);
-    const error = await api.syncNow().catch((e: unknown) => e);
+    const rejected = await api.syncNow().catch((e: unknown) => e);
+    // Exactly what structured clone keeps: no prototype or custom Error fields to lose.
+    expect(structuredClone(rejected)).toEqual({
+      name: 'FieldmapError',
+      message: errorInfo('Offline').message,
+      info: errorInfo('Offline'),
+    });
+    const error = toFieldmapError(structuredClone(rejected));
     expect(error).toBeInstanceOf(FieldmapError);
-    expect((error as FieldmapError).info).toEqual(errorInfo('Offline'));
+    expect(error.info).toEqual(errorInfo('Offline'));
     const refused = await api
       .login({ baseUrl: 'x', username: '', password: 'p' })
       .catch((e: unknown) => e);
-    expect((refused as FieldmapError).info).toMatchObject({
+    expect(toFieldmapError(refused).info).toMatchObject({
       kind: 'InvalidRequest',
       field: 'username',
     });
   });
 
-  it('turns a failed transport into an Internal FieldmapError', async () => {
+  it('turns a failed transport or a garbled answer into an Internal error', async () => {
     const api = buildFieldmapApi(
       () => Promise.reject(new Error('No handler registered')),
       () => () => {},
     );
-    const error = await api.listAccounts().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(FieldmapError);
-    expect((error as FieldmapError).info.kind).toBe('Internal');
+    const error = toFieldmapError(await api.listAccounts().catch((e: unknown) => e));
+    expect(error.info.kind).toBe('Internal');
+    expect(error.message).not.toContain('No handler');
     const garbage = buildFieldmapApi(
       async () => 'not a result',
       () => () => {},
     );
-    expect(
-      ((await garbage.listAccounts().catch((e: unknown) => e)) as FieldmapError).info.kind,
-    ).toBe('Internal');
+    expect(toFieldmapError(await garbage.listAccounts().catch((e: unknown) => e)).info.kind).toBe(
+      'Internal',
+    );
+  });
+
+  it('toFieldmapError recognises only real error info', () => {
+    const info = errorInfo('Unauthorized', { status: 401 });
+    expect(toFieldmapError(new FieldmapError(info)).info).toEqual(info);
+    expect(toFieldmapError({ info }).info).toEqual(info);
+    expect(toFieldmapError(new Error('x')).info.kind).toBe('Internal');
+    expect(toFieldmapError({ info: { kind: 'Nope', message: 'x' } }).info.kind).toBe('Internal');
+    expect(toFieldmapError(undefined).info.kind).toBe('Internal');
   });
 
   it('openExternal carries the user activation the bridge sees, not what the page claims', async () => {

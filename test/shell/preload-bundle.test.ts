@@ -42,6 +42,10 @@ function loadPreload(userActive: boolean): Loaded {
     ipcRenderer: {
       invoke(channel: string, request: unknown) {
         loaded.invoked.push({ channel, request });
+        if (channel === 'sync:now') {
+          const error = { kind: 'Offline', message: 'No connection to the service.' };
+          return Promise.resolve({ ok: false, error });
+        }
         return Promise.resolve({ ok: true, value: `answer of ${channel}` });
       },
       on(channel: string, listener: (...args: unknown[]) => void) {
@@ -92,6 +96,18 @@ describe('built preload', () => {
       { channel: 'accounts:list', request: undefined },
       { channel: 'outbox:retry', request: { opId: 'op-1' } },
     ]);
+  });
+
+  it('a refused call rejects with data that survives the contextBridge copy', async () => {
+    const loaded = loadPreload(false);
+    const api = loaded.exposed[0]!.api as Record<string, () => Promise<unknown>>;
+    const rejected = await api.syncNow!().catch((e: unknown) => e);
+    // contextBridge copies values like structured clone: an Error would keep only its message.
+    expect(structuredClone(rejected)).toEqual({
+      name: 'FieldmapError',
+      message: 'No connection to the service.',
+      info: { kind: 'Offline', message: 'No connection to the service.' },
+    });
   });
 
   it('openExternal reports navigator.userActivation from the page', async () => {
