@@ -129,20 +129,18 @@ export function bundledLabelLayers(p: BasemapPalette): LayerSpecification[] {
       },
       paint: { ...paint, 'text-color': p.countryLabel },
     },
-    ...CITY_RANK_MIN_ZOOM.map(
-      (minzoom, i): LayerSpecification => ({
-        id: `${BASEMAP_LAYER.cityLabels}-${i + 1}`,
-        type: 'symbol',
-        source: BASEMAP_SOURCE.places,
-        minzoom,
-        filter: ['all', ['==', ['get', 'kind'], 'city'], ['==', ['get', 'rank'], i + 1]],
-        layout: {
-          'text-field': ['get', 'name'],
-          'text-font': [FONT_REGULAR],
-          'text-size': textSize(10, 16) as never,
-        },
-        paint: { ...paint, 'text-color': p.placeLabel },
-      }),
-    ),
+    ...CITY_RANK_MIN_ZOOM.map((minzoom, i): LayerSpecification => ({
+      id: `${BASEMAP_LAYER.cityLabels}-${i + 1}`,
+      type: 'symbol',
+      source: BASEMAP_SOURCE.places,
+      minzoom,
+      filter: ['all', ['==', ['get', 'kind'], 'city'], ['==', ['get', 'rank'], i + 1]],
+      layout: {
+        'text-field': ['get', 'name'],
+        'text-font': [FONT_REGULAR],
+        'text-size': textSize(10, 16) as never,
+      },
+      paint: { ...paint, 'text-color': p.placeLabel },
+    })),
   ];
 }

@@ -26,10 +26,18 @@ async function fetchJson(url: string, fetcher: Fetch): Promise<unknown> {
   return response.json();
 }
 
-type TileJson = { tiles?: string[]; minzoom?: number; maxzoom?: number; bounds?: number[]; attribution?: string };
+type TileJson = {
+  tiles?: string[];
+  minzoom?: number;
+  maxzoom?: number;
+  bounds?: number[];
+  attribution?: string;
+};
 
 function fontOf(name: unknown): string {
-  return typeof name === 'string' && /bold|medium|semibold|heavy|black/i.test(name) ? FONT_BOLD : FONT_REGULAR;
+  return typeof name === 'string' && /bold|medium|semibold|heavy|black/i.test(name)
+    ? FONT_BOLD
+    : FONT_REGULAR;
 }
 
 /** Fetches the style (and its TileJSONs) through main and rewrites it to run on cached URLs. */
@@ -45,7 +53,8 @@ export async function loadOnlineStyle(
   const sources: Record<string, SourceSpecification> = {};
   for (const [id, raw] of Object.entries(style.sources ?? {})) {
     const source = { ...raw } as SourceSpecification & { url?: string; tiles?: string[] };
-    if (source.type !== 'vector' && source.type !== 'raster' && source.type !== 'raster-dem') continue;
+    if (source.type !== 'vector' && source.type !== 'raster' && source.type !== 'raster-dem')
+      continue;
     if (typeof source.url === 'string') {
       const tileJsonUrl = new URL(source.url, styleUrl).href;
       const tileJson = (await fetchJson(cachedUrl(tileJsonUrl, assetBase), fetcher)) as TileJson;
@@ -58,14 +67,20 @@ export async function loadOnlineStyle(
       source.tiles = (source.tiles ?? []).map((t) => new URL(t, styleUrl).href);
     }
     // A placeholder survives new URL() only percent-encoded; put the braces back first.
-    source.tiles = source.tiles.map((t) => cachedUrl(t.replace(/%7B([a-z]+)%7D/gi, '{$1}'), assetBase));
+    source.tiles = source.tiles.map((t) =>
+      cachedUrl(t.replace(/%7B([a-z]+)%7D/gi, '{$1}'), assetBase),
+    );
     sources[`${SOURCE_PREFIX}${id}`] = source;
   }
   const layers: LayerSpecification[] = [];
   for (const layer of style.layers) {
     if (layer.type === 'background') continue; // the bundled water shows where no tile is cached
     if (!('source' in layer) || !sources[`${SOURCE_PREFIX}${layer.source}`]) continue;
-    const copy = { ...layer, id: `online:${layer.id}`, source: `${SOURCE_PREFIX}${layer.source}` } as LayerSpecification;
+    const copy = {
+      ...layer,
+      id: `online:${layer.id}`,
+      source: `${SOURCE_PREFIX}${layer.source}`,
+    } as LayerSpecification;
     if (copy.type === 'symbol' && copy.layout) {
       const { 'icon-image': _icon, ...layout } = copy.layout;
       const font = Array.isArray(layout['text-font']) ? layout['text-font'][0] : undefined;
