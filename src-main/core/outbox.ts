@@ -53,6 +53,15 @@ export interface RecoveryReport {
   inFlight: number;
 }
 
+/** Ops are shared with callers by reference: frozen, so no caller can change the queue behind its back. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
 export class Outbox implements OutboxPort {
   private readonly entries = new Map<string, Entry>();
   private sorted: Entry[] | null = null;
@@ -149,7 +158,7 @@ export class Outbox implements OutboxPort {
 
   private apply(record: { seq: number } & ChangeSet): void {
     for (const opId of record.del) this.entries.delete(opId);
-    for (const entry of record.put) this.entries.set(entry.op.opId, entry);
+    for (const entry of record.put) this.entries.set(entry.op.opId, deepFreeze(entry));
     this.seq = record.seq;
     this.sorted = null;
   }

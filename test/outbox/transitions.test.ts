@@ -94,6 +94,14 @@ describe('outbox state transitions', () => {
     expect(outbox.get(op.opId)?.state).toBe('in-flight');
   });
 
+  it('hands out frozen ops, so a caller cannot change the queue behind its back', async () => {
+    const op = await outbox.enqueue(updateCustomer('srv1', { city: 'A' }));
+    expect(() => {
+      (op.payload as { city?: string }).city = 'mutated';
+    }).toThrow(TypeError);
+    expect(outbox.get(op.opId)?.payload).toEqual({ city: 'A' });
+  });
+
   it('onChange tells listeners after each durable change, until unsubscribed', async () => {
     const seen: Op[][] = [];
     const stop = outbox.onChange((ops) => seen.push(ops));
