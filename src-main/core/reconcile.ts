@@ -16,26 +16,6 @@ export interface UnresolvedRoute {
   pointCount: number;
 }
 
-const ID_AFTER_WORD_RE = /\bid[:\s#]+([A-Za-z0-9_-]{4,64})\b/gi;
-const TOKEN_RE = /[A-Za-z0-9_-]{6,64}/g;
-
-/**
- * Ids a create message might carry ("Customer object created with id Ab3dE5gH9k"), best first.
- * Only candidates: the caller confirms each one against the service before trusting it.
- */
-export function extractIdCandidates(message: string): string[] {
-  const out: string[] = [];
-  const add = (id: string) => {
-    if (!out.includes(id)) out.push(id);
-  };
-  for (const m of message.matchAll(ID_AFTER_WORD_RE)) add(m[1]!);
-  for (const m of message.matchAll(TOKEN_RE)) {
-    // Plain words ("created", "successfully") are not ids: ids mix digits in.
-    if (/\d/.test(m[0])) add(m[0]);
-  }
-  return out.slice(0, 3);
-}
-
 /**
  * Matches creates to new server records in order. Several identical creates take distinct
  * records, oldest record first, so a batch of N equal creates maps to N records.

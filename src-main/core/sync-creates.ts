@@ -4,7 +4,8 @@
 import type { Customer } from '../../src-shared/domain';
 import type { Op } from '../../src-shared/outbox-types';
 import { fieldsEqual, normaliseFields } from './merge';
-import { extractIdCandidates, matchCreates, matchRoutes } from './reconcile';
+import { matchCreates, matchRoutes } from './reconcile';
+import { extractIdCandidates } from './service-client';
 import { isOutstandingCreate, type PushContext, type RoundData } from './sync-context';
 import { createdButNotFound, infoOf, isRejected, stopsPush } from './sync-errors';
 

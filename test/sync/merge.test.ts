@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emptyCustomerFields, type Customer, type CustomerFields } from '../../src-shared/domain';
 import { fieldsEqual, normaliseFields, threeWayMerge } from '../../src-main/core/merge';
-import { extractIdCandidates, matchCreates, matchRoutes } from '../../src-main/core/reconcile';
+import { matchCreates, matchRoutes } from '../../src-main/core/reconcile';
+import { extractIdCandidates } from '../../src-main/core/service-client';
 import { diffRecords, fingerprint } from '../../src-main/core/snapshot-diff';
 
 const ts = { date: '2024-01-01 00:00:00', timezone_type: 3, timezone: 'UTC' };
