@@ -54,9 +54,10 @@ afterEach(async () => {
 describe('reference service CLI', () => {
   it('npm run service -- --port 0 --customers 100000 gets to listening and serves them', async () => {
     const started = performance.now();
-    const { child, url } = await startCli(['--port', '0', '--customers', '100000']);
+    const { child, url, output } = await startCli(['--port', '0', '--customers', '100000']);
+    const cpu = /process CPU \d+ ms/.exec(output())?.[0] ?? '';
     console.log(
-      `CLI: listening with 2 x 100,000 customers after ${Math.round(performance.now() - started)} ms`,
+      `CLI: listening with 2 x 100,000 customers after ${Math.round(performance.now() - started)} ms (${cpu})`,
     );
     const res = await fetch(`${url}/api/v1/user`, {
       headers: { Authorization: basic('demo', 'demo') },
