@@ -2,11 +2,15 @@
 import { spawn } from 'node:child_process';
 import { appendFile, copyFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OutboxError, type Outbox } from '../../src-main/core/outbox';
 import { encodeLine, JOURNAL_FILE, SNAPSHOT_FILE } from '../../src-main/core/outbox-journal';
 import { LOCK_FILE } from '../../src-main/core/outbox-lock';
 import { createCustomer, scratch, tempId, updateCustomer } from './fixtures';
+
+const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 let box: Awaited<ReturnType<typeof scratch>>;
 
@@ -172,5 +176,30 @@ describe('outbox lock', () => {
     expect(await readFile(join(box.dir, LOCK_FILE), 'utf8')).toBe(`${process.pid}\n`);
     await outbox.enqueue(createCustomer(tempId(1), 'after takeover'));
     expect(outbox.list()).toHaveLength(1);
+  });
+
+  it('refuses while a child process has the outbox open, then takes over its stale lock after SIGKILL', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CHILD, box.dir, '7', '1', 'http://127.0.0.1:1#demo'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await new Promise<void>((resolve) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+          if (out.startsWith('READY\n')) resolve();
+        });
+      });
+      const error = await box.open().catch((e: unknown) => e);
+      expect((error as OutboxError).message).toMatch(new RegExp(`already open .*pid ${child.pid}`));
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    await box.open();
+    expect(await readFile(join(box.dir, LOCK_FILE), 'utf8')).toBe(`${process.pid}\n`);
   });
 });
