@@ -70,9 +70,23 @@ export function resolveAppPath(rootDir: string, pathname: string): string | null
   return isInside(root, target) ? target : null;
 }
 
+/** An answer built by a main-process service for an app-origin path. */
+export interface AppResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array | null;
+}
+
+/**
+ * Serves dynamic app-origin paths (the basemap's regions/<id>.pmtiles range reads and its
+ * tiles?url= cache), or returns null to fall through to the renderer's files.
+ */
+export type AppRequestHandler = (url: URL, range: string | null) => Promise<AppResponse | null>;
+
 export interface AppProtocolOptions {
   rootDir: string;
   contentSecurityPolicy: string;
+  dynamic?: AppRequestHandler;
   log?: (message: string) => void;
 }
 
@@ -104,6 +118,22 @@ export function createAppProtocolHandler(
     if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST) return refuse(404, 'Not found');
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return refuse(405, 'Method not allowed');
+    if (options.dynamic) {
+      try {
+        const answer = await options.dynamic(url, request.headers.get('range'));
+        if (answer) {
+          // The security headers win over whatever the service set.
+          const headers = { ...answer.headers, ...baseHeaders };
+          const body = request.method === 'HEAD' ? null : answer.body;
+          return new Response(body, { status: answer.status, headers });
+        }
+      } catch (error) {
+        log(
+          `[app-protocol] ${url.pathname.slice(0, 200)} failed: ${error instanceof Error ? error.name : 'error'}`,
+        );
+        return refuse(500, 'Internal error');
+      }
+    }
     const file = resolveAppPath(options.rootDir, url.pathname);
     if (!file) {
       log(`[app-protocol] refused path outside the app: ${url.pathname.slice(0, 200)}`);

@@ -3,7 +3,12 @@
 // API arrives through ShellDeps, so tests drive this with a fake electron module.
 import type { EmitEvent } from '../core/ports';
 import { APP_ORIGIN, createIpcRouter, topFrameOfOrigins, type IpcHandlers } from '../ipc/handle';
-import { APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol';
+import {
+  APP_SCHEME,
+  APP_SCHEME_PRIVILEGES,
+  createAppProtocolHandler,
+  type AppRequestHandler,
+} from './app-protocol';
 import { buildContentSecurityPolicy, type CspOptions } from './csp';
 import { registerIpcHandlers } from './ipc-wiring';
 import { createOpenExternalHandler } from './open-external';
@@ -19,6 +24,8 @@ export interface MainServices {
   onOnline(): void;
   onResume(): void;
   dispose(): Promise<void> | void;
+  /** Dynamic app:// paths (the basemap's regions and tile cache); null falls through to files. */
+  handleAppRequest?: AppRequestHandler;
 }
 
 export interface PollTimers {
@@ -112,7 +119,12 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
     const csp = buildContentSecurityPolicy(options.csp);
     deps.protocol.handle(
       APP_SCHEME,
-      createAppProtocolHandler({ rootDir: options.rendererDir, contentSecurityPolicy: csp, log }),
+      createAppProtocolHandler({
+        rootDir: options.rendererDir,
+        contentSecurityPolicy: csp,
+        dynamic: async (url, range) => (await services?.handleAppRequest?.(url, range)) ?? null,
+        log,
+      }),
     );
 
     services = await options.createServices({ dataDir: app.getPath('userData'), emit });

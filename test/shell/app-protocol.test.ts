@@ -144,3 +144,43 @@ describe('path traversal', () => {
     expect(isAppUrl('nonsense')).toBe(false);
   });
 });
+
+describe('dynamic paths served by main-process services', () => {
+  const dynamicHandler = createAppProtocolHandler({
+    rootDir: join(tmpdir(), 'fieldmap-no-such-dir'),
+    contentSecurityPolicy: buildContentSecurityPolicy(),
+    log: () => {},
+    dynamic: async (url, range) => {
+      if (url.pathname === '/regions/alps.pmtiles') {
+        return {
+          status: range ? 206 : 200,
+          headers: {
+            'Content-Type': 'application/octet-stream',
+            'Content-Range': 'bytes 0-3/10',
+            'Content-Security-Policy': "script-src 'unsafe-eval'",
+          },
+          body: new Uint8Array([1, 2, 3, 4]),
+        };
+      }
+      if (url.pathname === '/boom') throw new Error('secret detail');
+      return null;
+    },
+  });
+
+  it('passes the range header and keeps the app CSP over the service headers', async () => {
+    const response = await dynamicHandler(
+      new Request('app://fieldmap/regions/alps.pmtiles', { headers: { Range: 'bytes=0-3' } }),
+    );
+    expect(response.status).toBe(206);
+    expect(response.headers.get('content-range')).toBe('bytes 0-3/10');
+    expect(response.headers.get('content-security-policy')).toBe(buildContentSecurityPolicy());
+    expect([...new Uint8Array(await response.arrayBuffer())]).toEqual([1, 2, 3, 4]);
+  });
+
+  it('falls through to files when the service declines, and hides service failures', async () => {
+    expect((await dynamicHandler(new Request('app://fieldmap/index.html'))).status).toBe(404);
+    const failed = await dynamicHandler(new Request('app://fieldmap/boom'));
+    expect(failed.status).toBe(500);
+    expect(await failed.text()).not.toContain('secret');
+  });
+});

@@ -245,6 +245,34 @@ describe('the app:// protocol as registered', () => {
   });
 });
 
+describe('services on the app:// protocol', () => {
+  it('routes dynamic paths to the services, with the CSP', async () => {
+    const { fake, services } = await start();
+    const seen: Array<{ path: string; range: string | null }> = [];
+    services.handleAppRequest = async (url, range) => {
+      seen.push({ path: url.pathname, range });
+      if (url.pathname !== '/tiles') return null;
+      return {
+        status: 200,
+        headers: { 'Content-Type': 'application/x-protobuf' },
+        body: new Uint8Array([7]),
+      };
+    };
+    const handler = fake.protocolHandlers.get('app')!;
+    const tile = await handler(
+      new Request('app://fieldmap/tiles?url=https%3A%2F%2Ft.example%2F1.pbf'),
+    );
+    expect(tile.status).toBe(200);
+    expect(tile.headers.get('content-type')).toBe('application/x-protobuf');
+    expect(tile.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect((await handler(new Request('app://fieldmap/index.html'))).status).toBe(200);
+    expect(seen).toEqual([
+      { path: '/tiles', range: null },
+      { path: '/index.html', range: null },
+    ]);
+  });
+});
+
 describe('IPC wiring', () => {
   it('registers one handler per contract channel', async () => {
     const { fake } = await start();
