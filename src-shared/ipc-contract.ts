@@ -9,6 +9,7 @@ import {
   TerritorySchema,
   UserMetaSchema,
 } from './domain';
+import { ImportStatusSchema, StartImportRequestSchema } from './csv-customers';
 import { ERROR_MESSAGES, ErrorInfoSchema } from './errors';
 import { ConflictSchema, EditablePayloadSchema, NewOpSchema, OpSchema } from './outbox-types';
 import { SyncStateSchema } from './sync-state';
@@ -27,8 +28,16 @@ const OpIdRequest = v.strictObject({ opId: v.pipe(v.string(), v.minLength(1), v.
 
 /** Invoke channels: renderer asks, main answers. `method` is the name on window.fieldmap. */
 export const invokeChannels = {
-  'accounts:list': { method: 'listAccounts', request: Empty, response: v.array(AccountSummarySchema) },
-  'session:current': { method: 'currentAccount', request: Empty, response: v.nullable(AccountSummarySchema) },
+  'accounts:list': {
+    method: 'listAccounts',
+    request: Empty,
+    response: v.array(AccountSummarySchema),
+  },
+  'session:current': {
+    method: 'currentAccount',
+    request: Empty,
+    response: v.nullable(AccountSummarySchema),
+  },
   'session:login': {
     method: 'login',
     request: v.strictObject({
@@ -86,6 +95,20 @@ export const invokeChannels = {
     request: v.strictObject({ term: v.pipe(v.string(), v.minLength(1), v.maxLength(500)) }),
     response: v.array(CustomerSchema),
   },
+  /** Queues an import's rows as creates in main (survives restarts; never creates a row twice). */
+  'import:start': {
+    method: 'startImport',
+    request: StartImportRequestSchema,
+    response: ImportStatusSchema,
+  },
+  /** The current account's imports; resumes any that a restart interrupted. */
+  'import:list': { method: 'listImports', request: Empty, response: v.array(ImportStatusSchema) },
+  /** Forgets a finished import. */
+  'import:dismiss': {
+    method: 'dismissImport',
+    request: v.strictObject({ importId: v.pipe(v.string(), v.uuid()) }),
+    response: v.boolean(),
+  },
   'shell:open-external': {
     method: 'openExternal',
     request: v.strictObject({
@@ -98,11 +121,16 @@ export const invokeChannels = {
 } as const;
 
 export type InvokeChannel = keyof typeof invokeChannels;
-export type RequestOf<C extends InvokeChannel> = v.InferInput<(typeof invokeChannels)[C]['request']>;
-export type ResponseOf<C extends InvokeChannel> = v.InferOutput<(typeof invokeChannels)[C]['response']>;
+export type RequestOf<C extends InvokeChannel> = v.InferInput<
+  (typeof invokeChannels)[C]['request']
+>;
+export type ResponseOf<C extends InvokeChannel> = v.InferOutput<
+  (typeof invokeChannels)[C]['response']
+>;
 
 /** The shape every invoke answer takes on the wire: errors are values, not thrown objects. */
-export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: v.InferOutput<typeof ErrorInfoSchema> };
+export type IpcResult<T> =
+  { ok: true; value: T } | { ok: false; error: v.InferOutput<typeof ErrorInfoSchema> };
 
 const RecordDelta = <T extends v.GenericSchema>(record: T) =>
   v.object({ upserted: v.array(record), deleted: v.array(ServerIdSchema) });

@@ -4,6 +4,7 @@ import type { Op } from '../../src-shared/outbox-types';
 import type { IpcHandlers } from '../ipc/handle';
 import { createOpenExternalHandler } from '../shell/open-external';
 import { AppError } from './app-error';
+import type { ImportJobs } from './import-jobs';
 import type { CurrentSession, SessionManager } from './session-manager';
 
 export type AppHandlers = IpcHandlers;
@@ -12,9 +13,16 @@ export interface HandlerDeps {
   sessions: SessionManager;
   /** Opens an https URL in the user's browser (the shell's shell.openExternal). */
   openExternal?: (url: string) => Promise<void>;
+  /** CSV imports queued in main (import-jobs.ts). */
+  imports?: ImportJobs;
 }
 
-export function createHandlers({ sessions, openExternal }: HandlerDeps): AppHandlers {
+export function createHandlers({ sessions, openExternal, imports }: HandlerDeps): AppHandlers {
+  const needImports = (): ImportJobs => {
+    if (!imports) throw new AppError('Internal', { detail: 'imports are not available' });
+    return imports;
+  };
+
   const need = (): CurrentSession => {
     const session = sessions.session;
     if (!session) throw new AppError('NotSignedIn');
@@ -42,13 +50,23 @@ export function createHandlers({ sessions, openExternal }: HandlerDeps): AppHand
       if (queued.accountKey !== session.account.accountKey) {
         throw new AppError('Internal', { detail: 'outbox answered for another account' });
       }
+      session.runtime.engine.nudge('change');
       return queued;
     },
     'outbox:list': async () => sessions.session?.runtime.outbox.list() ?? [],
-    'outbox:retry': async ({ opId }) => need().runtime.outbox.retry(findOp(need(), opId).opId),
+    'outbox:retry': async ({ opId }) => {
+      const { runtime } = need();
+      const op = await runtime.outbox.retry(findOp(need(), opId).opId);
+      runtime.engine.nudge('change');
+      return op;
+    },
     // The outbox checks the new payload against the op's kind.
-    'outbox:edit': async ({ opId, payload }) =>
-      need().runtime.outbox.edit(findOp(need(), opId).opId, payload),
+    'outbox:edit': async ({ opId, payload }) => {
+      const { runtime } = need();
+      const op = await runtime.outbox.edit(findOp(need(), opId).opId, payload);
+      runtime.engine.nudge('change');
+      return op;
+    },
     'outbox:discard': async ({ opId }) => need().runtime.outbox.discard(findOp(need(), opId).opId),
 
     'conflicts:list': async () => sessions.session?.runtime.engine.conflicts() ?? [],
@@ -57,6 +75,10 @@ export function createHandlers({ sessions, openExternal }: HandlerDeps): AppHand
 
     'customers:search': async ({ term }) =>
       need().runtime.client.searchCustomers(term, { priority: 'user' }),
+
+    'import:start': async (request) => needImports().start(request),
+    'import:list': async () => needImports().list(),
+    'import:dismiss': async ({ importId }) => needImports().dismiss(importId),
 
     // One implementation of the link checks (https only, only from a click): the shell's.
     'shell:open-external': openExternal

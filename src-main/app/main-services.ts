@@ -5,6 +5,7 @@ import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '.
 import { createRuntimeFactory } from './account-runtime';
 import { createDemoLauncher } from './demo';
 import { createHandlers, type AppHandlers } from './handlers';
+import { ImportJobs } from './import-jobs';
 import { SessionManager, type DemoLauncher } from './session-manager';
 
 export interface MainServicesOptions {
@@ -67,14 +68,25 @@ export async function createMainServices(options: MainServicesOptions): Promise<
       );
     });
   }
+  const imports = new ImportJobs({
+    dataDir: options.dataDir,
+    session: () => sessions.session,
+    ratePerSecond: options.limiterRate ?? 3,
+    clock,
+  });
   const handlers = createHandlers({
     sessions,
+    imports,
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
   });
   return {
     handlers,
     sessions,
     nudge: (reason) => sessions.session?.runtime.engine.nudge(reason),
-    dispose: () => sessions.dispose(),
+    dispose: async () => {
+      // Imports stop between rows first, so their progress on disk is exact.
+      await imports.dispose();
+      await sessions.dispose();
+    },
   };
 }

@@ -1,0 +1,274 @@
+// Customers as CSV rows: the export columns (every field, custom0..custom9 included, in a form
+// that imports back to the same values), header auto-mapping, per-row validation with reasons
+// and duplicate detection (same name and address, case- and whitespace-insensitive). Works on
+// string cells; parsing and writing the CSV text itself is left to the caller (papaparse).
+import * as v from 'valibot';
+import {
+  CustomerFieldsSchema,
+  CUSTOM_FIELD_KEYS,
+  CUSTOMER_WRITABLE_FIELDS,
+  emptyCustomerFields,
+  PALETTE,
+  type Customer,
+  type CustomerFields,
+  type CustomerWritableField,
+} from './domain';
+import { timestampToEpochMs } from './time';
+
+/** Export columns: the id, every writable field, then the service's timestamps (ignored on import). */
+export const EXPORT_COLUMNS = [
+  'id',
+  ...CUSTOMER_WRITABLE_FIELDS,
+  'createdAt',
+  'updatedAt',
+] as const;
+
+// Quotes then a character that makes a spreadsheet run the cell as a formula.
+const FORMULA_LIKE = /^'*[=+\-@\t\r]/;
+
+/** Text a spreadsheet would run as a formula gets a leading ' (stripped again on import). */
+function guardText(text: string): string {
+  return FORMULA_LIKE.test(text) ? `'${text}` : text;
+}
+
+function unguardText(text: string): string {
+  return text.startsWith("'") && FORMULA_LIKE.test(text) ? text.slice(1) : text;
+}
+
+/** Groups as one cell: "a; b", or a JSON array when a name would not survive the split. */
+export function groupsCell(groups: readonly string[]): string {
+  const plain = groups.every(
+    (g) => g !== '' && !g.includes(';') && g.trim() === g && !g.startsWith('['),
+  );
+  return plain ? groups.join('; ') : JSON.stringify(groups);
+}
+
+function parseGroups(cell: string): string[] | null {
+  const text = cell.trim();
+  if (text.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (Array.isArray(parsed) && parsed.every((g) => typeof g === 'string')) return parsed;
+    } catch {
+      return null;
+    }
+    return null;
+  }
+  return text === ''
+    ? []
+    : text
+        .split(';')
+        .map((g) => g.trim())
+        .filter((g) => g !== '');
+}
+
+function timestampCell(value: unknown): string {
+  if (!value || typeof value !== 'object') return '';
+  const ms = timestampToEpochMs(value as Customer['createdAt']);
+  return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
+}
+
+/** One customer as export cells, in EXPORT_COLUMNS order. */
+export function exportRow(customer: Customer): string[] {
+  return EXPORT_COLUMNS.map((column) => {
+    if (column === 'createdAt' || column === 'updatedAt') return timestampCell(customer[column]);
+    const value = customer[column];
+    if (column === 'groups') return groupsCell((value as string[] | undefined) ?? []);
+    if (value === null || value === undefined) return '';
+    return typeof value === 'string' ? guardText(value) : String(value);
+  });
+}
+
+/** The export table: header row, then one row per customer. */
+export function exportTable(customers: readonly Customer[]): string[][] {
+  return [[...EXPORT_COLUMNS], ...customers.map(exportRow)];
+}
+
+/** Where each file column goes: a writable field, or null (ignored). Index = column. */
+export type ColumnMapping = Array<CustomerWritableField | null>;
+
+const SYNONYMS: Partial<Record<CustomerWritableField, string[]>> = {
+  name: ['customername', 'contactname', 'fullname', 'contact'],
+  company: ['companyname', 'organization', 'organisation', 'business', 'account'],
+  address: ['street', 'streetaddress', 'address1', 'addressline1'],
+  state: ['province', 'region', 'county'],
+  zip: ['zipcode', 'postcode', 'postalcode', 'plz'],
+  email: ['emailaddress', 'mail'],
+  phone: ['telephone', 'tel', 'phonenumber', 'mobile'],
+  color: ['colour', 'pincolor', 'pincolour'],
+  groups: ['group', 'tags'],
+  dealAmount: ['deal', 'amount', 'dealvalue'],
+  notes: ['note', 'comments', 'comment'],
+  latitude: ['lat'],
+  longitude: ['lng', 'lon', 'long'],
+  numVisits: ['visits', 'visitcount'],
+  remindAt: ['reminder', 'reminddate'],
+};
+
+const normHeader = (h: string) => h.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Guesses the field of each header by name (custom labels map to custom0..custom9). */
+export function autoMapColumns(
+  headers: readonly string[],
+  customLabels: readonly string[] = [],
+): ColumnMapping {
+  const lookup = new Map<string, CustomerWritableField>();
+  for (const field of CUSTOMER_WRITABLE_FIELDS) lookup.set(normHeader(field), field);
+  for (const [field, names] of Object.entries(SYNONYMS)) {
+    for (const name of names) lookup.set(name, field as CustomerWritableField);
+  }
+  customLabels.forEach((label, i) => {
+    const key = normHeader(label);
+    const field = CUSTOM_FIELD_KEYS[i];
+    if (key !== '' && field && !lookup.has(key)) lookup.set(key, field);
+  });
+  const taken = new Set<CustomerWritableField>();
+  return headers.map((header) => {
+    const field = lookup.get(normHeader(header));
+    if (!field || taken.has(field)) return null;
+    taken.add(field);
+    return field;
+  });
+}
+
+/** A row checked for import. */
+export interface CheckedRow {
+  /** 0-based index among the data rows (the header is not counted). */
+  index: number;
+  fields: CustomerFields | null;
+  /** Why the row cannot be imported (empty when it can). */
+  errors: string[];
+  /** Set when the row repeats an existing customer or an earlier row of the file. */
+  duplicateOf?: { kind: 'customer'; id: string } | { kind: 'row'; index: number };
+}
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const NUMBER_RE = /^-?(\d+(\.\d*)?|\.\d+)$/;
+const INT_RE = /^\d+$/;
+const INT_FIELDS = new Set<string>(['lastVisit', 'numVisits', 'remindAt']);
+
+/** Maps one row's cells to customer fields, collecting every reason it is not valid. */
+export function checkRow(
+  cells: readonly string[],
+  mapping: ColumnMapping,
+  colors: readonly string[] = PALETTE,
+): { fields: CustomerFields | null; errors: string[] } {
+  const fields = emptyCustomerFields() as Record<string, unknown>;
+  const errors: string[] = [];
+  const seen: Record<string, string> = {};
+  mapping.forEach((field, col) => {
+    if (field) seen[field] = cells[col] ?? '';
+  });
+  for (const [field, raw] of Object.entries(seen)) {
+    const cell = raw.trim();
+    if (field === 'groups') {
+      const groups = parseGroups(raw);
+      if (groups === null) errors.push('groups: not a list of group names');
+      else fields.groups = groups;
+    } else if (field === 'dealAmount') {
+      if (cell === '') fields.dealAmount = null;
+      else if (NUMBER_RE.test(cell)) fields.dealAmount = Number(cell);
+      else errors.push(`dealAmount: "${cell}" is not a number`);
+    } else if (field === 'latitude' || field === 'longitude') {
+      const limit = field === 'latitude' ? 90 : 180;
+      if (cell === '') fields[field] = null;
+      else if (!NUMBER_RE.test(cell)) errors.push(`${field}: "${cell}" is not a number`);
+      else if (Math.abs(Number(cell)) > limit)
+        errors.push(`${field}: ${cell} is out of range (±${limit})`);
+      else fields[field] = Number(cell);
+    } else if (INT_FIELDS.has(field)) {
+      if (cell === '') fields[field] = 0;
+      else if (!INT_RE.test(cell) || !Number.isSafeInteger(Number(cell))) {
+        errors.push(`${field}: "${cell}" is not a whole number`);
+      } else fields[field] = Number(cell);
+    } else if (field === 'color') {
+      if (cell === '') continue;
+      const match = colors.find((c) => c.toLowerCase() === cell.toLowerCase().replace(/\s+/g, ' '));
+      if (match) fields.color = match;
+      else errors.push(`color: "${cell}" is not one of the account's colors`);
+    } else if (field === 'email') {
+      if (cell !== '' && !EMAIL_RE.test(cell))
+        errors.push(`email: "${cell}" is not an e-mail address`);
+      fields.email = raw;
+    } else {
+      fields[field] = unguardText(raw);
+    }
+  }
+  if (String(fields.name).trim() === '') errors.push('name: required');
+  if ((fields.latitude === null) !== (fields.longitude === null)) {
+    errors.push('position: latitude and longitude go together');
+  }
+  return errors.length > 0
+    ? { fields: null, errors }
+    : { fields: fields as CustomerFields, errors };
+}
+
+/** The duplicate key: name and address, lower-cased, whitespace collapsed. */
+export function duplicateKey(c: Pick<CustomerFields, 'name' | 'address'>): string {
+  const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+  return `${norm(c.name)}\u0000${norm(c.address)}`;
+}
+
+/** Checks every data row; duplicates of existing customers or of earlier rows are marked. */
+export function checkRows(
+  rows: readonly (readonly string[])[],
+  mapping: ColumnMapping,
+  existing: readonly Customer[],
+  colors: readonly string[] = PALETTE,
+): CheckedRow[] {
+  const known = new Map<string, string>();
+  for (const c of existing) if (!known.has(duplicateKey(c))) known.set(duplicateKey(c), c.id);
+  const inFile = new Map<string, number>();
+  return rows.map((cells, index) => {
+    const { fields, errors } = checkRow(cells, mapping, colors);
+    const row: CheckedRow = { index, fields, errors };
+    if (!fields) return row;
+    const key = duplicateKey(fields);
+    const id = known.get(key);
+    const earlier = inFile.get(key);
+    if (id !== undefined) row.duplicateOf = { kind: 'customer', id };
+    else if (earlier !== undefined) row.duplicateOf = { kind: 'row', index: earlier };
+    else inFile.set(key, index);
+    return row;
+  });
+}
+
+/** A mapped file's data rows: cells of blank lines are dropped. */
+export function dataRows(table: readonly (readonly string[])[]): string[][] {
+  return table
+    .slice(1)
+    .filter((r) => r.some((c) => c.trim() !== ''))
+    .map((r) => [...r]);
+}
+
+/** Rows one import may hold. */
+export const MAX_IMPORT_ROWS = 50_000;
+
+/** An import handed to main: checked rows, queued as creates in this order. */
+export const StartImportRequestSchema = v.strictObject({
+  /** A UUID the renderer picks; the same id twice is the same import (idempotent). */
+  importId: v.pipe(v.string(), v.uuid()),
+  fileName: v.pipe(v.string(), v.maxLength(500)),
+  rows: v.pipe(v.array(CustomerFieldsSchema), v.minLength(1), v.maxLength(MAX_IMPORT_ROWS)),
+});
+export type StartImportRequest = v.InferOutput<typeof StartImportRequestSchema>;
+
+/** Progress of an import: rows handed to the outbox, and how many of those still wait for the service. */
+export const ImportStatusSchema = v.object({
+  importId: v.string(),
+  fileName: v.string(),
+  startedAt: v.number(),
+  total: v.number(),
+  /** Rows handed to the outbox so far. */
+  queued: v.number(),
+  /** Queued rows not yet on the service (pending or in flight). */
+  waiting: v.number(),
+  /** Queued rows the service refused (see the Changes view). */
+  needsAttention: v.number(),
+  /** Rows on the service. */
+  created: v.number(),
+  state: v.picklist(['queuing', 'sending', 'paused', 'done']),
+  /** Seconds left at the account's request rate; null when unknown. */
+  etaSeconds: v.nullable(v.number()),
+});
+export type ImportStatus = v.InferOutput<typeof ImportStatusSchema>;
