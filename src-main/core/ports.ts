@@ -52,7 +52,11 @@ export interface ServiceApi {
   getCustomer(id: string, options?: RequestOptions): Promise<Customer>;
   searchCustomers(term: string, options?: RequestOptions): Promise<Customer[]>;
   createCustomer(fields: CustomerFields, options?: RequestOptions): Promise<MessageResponse>;
-  updateCustomer(id: string, fields: CustomerFields, options?: RequestOptions): Promise<MessageResponse>;
+  updateCustomer(
+    id: string,
+    fields: CustomerFields,
+    options?: RequestOptions,
+  ): Promise<MessageResponse>;
   deleteCustomer(id: string, options?: RequestOptions): Promise<MessageResponse>;
   listRoutes(options?: RequestOptions): Promise<Route[]>;
   createRoute(body: CreateRouteBody, options?: RequestOptions): Promise<MessageResponse>;
@@ -79,7 +83,7 @@ export interface OutboxPort {
   get(opId: string): Op | undefined;
   markInFlight(opId: string, sentAt: number): Promise<void>;
   markDone(opId: string): Promise<void>;
-  /** Back to pending after a transient failure (attempts + 1, lastError kept). */
+  /** Back to pending after a transient failure (lastError kept; attempts count sends). */
   markRetryLater(opId: string, error: Op['lastError']): Promise<void>;
   markNeedsAttention(opId: string, error: Op['lastError']): Promise<void>;
   retry(opId: string): Promise<Op>;
@@ -100,8 +104,8 @@ export interface SyncEnginePort {
   syncNow(): Promise<SyncState>;
   start(): void;
   stop(): Promise<void>;
-  /** Called by the shell on online/resume events. */
-  nudge(reason: 'online' | 'resume' | 'start'): void;
+  /** Called by the shell on online/resume events, and after the rep queues a change. */
+  nudge(reason: 'online' | 'resume' | 'start' | 'change'): void;
   conflicts(): Conflict[];
   resolveConflict(conflictId: string, choice: 'rep' | 'server'): Promise<Conflict>;
   /** Resends the full last snapshot (renderer reload). */

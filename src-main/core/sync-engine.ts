@@ -49,6 +49,8 @@ export interface SyncEngineOptions {
 }
 
 const PULL_REQUESTS = 4;
+/** A rep's edit goes out this soon after it is queued (several quick edits share one sync). */
+const CHANGE_DEBOUNCE_MS = 500;
 
 export class SyncEngine implements SyncEnginePort {
   readonly #o: Required<Omit<SyncEngineOptions, 'push'>> & { push: PushOptions };
@@ -60,6 +62,8 @@ export class SyncEngine implements SyncEnginePort {
   #running: Promise<SyncState> | null = null;
   #timer: AbortController | null = null;
   #started = false;
+  /** A change was queued while a sync ran: run once more after it. */
+  #again = false;
   #conflictLog: ConflictLog | null = null;
 
   constructor(options: SyncEngineOptions) {
@@ -104,8 +108,16 @@ export class SyncEngine implements SyncEnginePort {
     await this.#running?.catch(() => undefined);
   }
 
-  nudge(reason: 'online' | 'resume' | 'start'): void {
+  nudge(reason: 'online' | 'resume' | 'start' | 'change'): void {
     if (!this.#started) return;
+    if (reason === 'change') {
+      // Unreachable: the probe's backoff decides when to try again, not every keystroke.
+      const waiting = ['offline', 'off-network', 'auth-required'].includes(this.#state.kind);
+      if (waiting) return;
+      if (this.#running) this.#again = true;
+      else this.#schedule(CHANGE_DEBOUNCE_MS);
+      return;
+    }
     // Coming back online or from sleep: whatever backoff we were in is stale.
     if (reason !== 'start') this.#probe.reset();
     void this.#sync('background');
@@ -157,6 +169,10 @@ export class SyncEngine implements SyncEnginePort {
     // One sync at a time: a second caller joins the running one.
     this.#running ??= this.#run(priority).finally(() => {
       this.#running = null;
+      if (this.#again) {
+        this.#again = false;
+        if (this.#state.kind === 'synced') this.#schedule(CHANGE_DEBOUNCE_MS);
+      }
     });
     return this.#running;
   }
