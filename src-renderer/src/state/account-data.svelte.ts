@@ -1,5 +1,5 @@
 // Everything the views read from one account's cache, as live rune state.
-import type { Territory, UserMeta } from '../../../src-shared';
+import type { Op, Territory, UserMeta } from '../../../src-shared';
 import type { CustomerCache } from '../cache/customer-cache';
 import type { RouteView } from '../types';
 import { CustomersState } from './customers.svelte';
@@ -11,6 +11,7 @@ export class AccountData {
   #routes: LiveQuery<RouteView[]>;
   #territories: LiveQuery<Territory[]>;
   #lastSync: LiveQuery<number | null>;
+  #ops: LiveQuery<Op[]>;
 
   constructor(readonly cache: CustomerCache) {
     const { db } = cache;
@@ -21,6 +22,15 @@ export class AccountData {
     );
     this.#territories = new LiveQuery(() => db.territories.toArray());
     this.#lastSync = new LiveQuery(() => cache.lastSync());
+    // The mirror of main's outbox, in queue order ('done' ops are already on the service).
+    this.#ops = new LiveQuery(async () =>
+      (await db.pending.orderBy('seq').toArray()).filter((op) => op.state !== 'done'),
+    );
+  }
+
+  /** Queued changes not yet on the service, oldest first. */
+  get ops(): Op[] {
+    return this.#ops.current ?? [];
   }
 
   get user(): UserMeta | null {
@@ -71,6 +81,7 @@ export class AccountData {
     this.#routes.dispose();
     this.#territories.dispose();
     this.#lastSync.dispose();
+    this.#ops.dispose();
     this.cache.close();
   }
 }

@@ -1,8 +1,16 @@
 // Wires main's events to the cache of the current account. Opening the app shows the last
 // account's cache at once, with no request to main: the account key is remembered locally.
-import type { AccountSummary, EventOf, FieldmapApi } from '../../../src-shared';
+import {
+  toFieldmapError,
+  type AccountSummary,
+  type EventOf,
+  type FieldmapApi,
+} from '../../../src-shared';
 import { CustomerCache } from '../cache/customer-cache';
+import { ChangeWriter } from '../edit/change-writer';
 import { AccountData } from './account-data.svelte';
+import { OutboxActions } from './outbox-actions.svelte';
+import { Panels } from './panels.svelte';
 import { SelectionState } from './selection.svelte';
 import { SessionState } from './session.svelte';
 
@@ -11,6 +19,10 @@ const LAST_ACCOUNT_KEY = 'fieldmap:lastAccount';
 export class AppController {
   readonly session = new SessionState();
   readonly selection = new SelectionState();
+  readonly panels = new Panels();
+  readonly outbox: OutboxActions;
+  readonly writer: ChangeWriter;
+  #accounts = $state.raw<AccountSummary[]>([]);
   #data = $state.raw<AccountData | null>(null);
   #started = $state(false);
   /** Cache writes run one after another, in event order. */
@@ -20,7 +32,15 @@ export class AppController {
   constructor(
     private readonly api: FieldmapApi,
     private readonly storage: Storage = localStorage,
-  ) {}
+  ) {
+    this.outbox = new OutboxActions(api);
+    this.writer = new ChangeWriter(api, () => this.#data?.cache ?? null);
+  }
+
+  /** Remembered accounts (loaded by `loadAccounts`). */
+  get accounts(): AccountSummary[] {
+    return this.#accounts;
+  }
 
   /** The open account's data, or null when no account is open. */
   get data(): AccountData | null {
@@ -41,7 +61,15 @@ export class AppController {
       on('data:delta', (p) => this.#enqueue(() => this.#onDelta(p))),
       on('outbox:changed', (p) => this.#enqueue(() => this.#onOutbox(p))),
       on('ids:resolved', (p) => this.#enqueue(() => this.#onIdsResolved(p))),
+      on('conflicts:changed', (p) => {
+        if (p.accountKey === this.session.account?.accountKey) this.outbox.setConflicts(p.conflicts);
+      }),
     );
+    // Main may have changed state before this page listened (a restart while offline).
+    void this.api
+      .syncState()
+      .then((state) => state && this.session.setSync(state))
+      .catch(() => undefined);
     const remembered = this.storage.getItem(LAST_ACCOUNT_KEY);
     if (remembered !== null) {
       this.#enqueue(async () => {
@@ -70,6 +98,60 @@ export class AppController {
     return this.#queue;
   }
 
+  async loadAccounts(): Promise<void> {
+    try {
+      this.#accounts = (await this.api.listAccounts()) ?? [];
+    } catch {
+      this.#accounts = [];
+    }
+  }
+
+  /** Signs in; the password is handed to main and not kept here. Throws a FieldmapError. */
+  async login(baseUrl: string, username: string, password: string): Promise<AccountSummary> {
+    return this.#call(() => this.api.login({ baseUrl, username, password }));
+  }
+
+  startDemo(): Promise<AccountSummary> {
+    return this.#call(() => this.api.startDemo());
+  }
+
+  switchAccount(accountKey: string): Promise<AccountSummary> {
+    return this.#call(() => this.api.switchAccount({ accountKey }));
+  }
+
+  /**
+   * Signs out. Without `dropUnsynced`, main refuses while changes are unsynced and says how
+   * many: the caller asks the rep, then calls again with true. The account's cache goes too.
+   */
+  async logout(
+    accountKey: string,
+    dropUnsynced: boolean,
+  ): Promise<{ signedOut: boolean; unsynced: number }> {
+    const result = await this.#call(() => this.api.logout({ accountKey, dropUnsynced }));
+    if (result.signedOut) {
+      this.#enqueue(async () => {
+        if (this.#data?.cache.accountKey === accountKey) {
+          this.#data.dispose();
+          this.#data = null;
+        }
+        const cache = await CustomerCache.open(accountKey);
+        cache.close();
+        await cache.destroy();
+      });
+      await this.#queue;
+      await this.loadAccounts();
+    }
+    return result;
+  }
+
+  async #call<T>(action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (error) {
+      throw toFieldmapError(error);
+    }
+  }
+
   #enqueue(task: () => Promise<void>): void {
     this.#queue = this.#queue.then(task).catch((error: unknown) => {
       console.error('fieldmap: cache update failed', error);
@@ -80,6 +162,8 @@ export class AppController {
     if (this.#data?.cache.accountKey === accountKey) return this.#data;
     this.#data?.dispose();
     this.selection.select(null);
+    this.panels.reset();
+    this.outbox.setConflicts([]);
     const cache = await CustomerCache.open(accountKey);
     this.#data = new AccountData(cache);
     this.storage.setItem(LAST_ACCOUNT_KEY, accountKey);
@@ -92,6 +176,8 @@ export class AppController {
       this.#data?.dispose();
       this.#data = null;
       this.selection.select(null);
+      this.panels.reset();
+      this.outbox.setConflicts([]);
       this.storage.removeItem(LAST_ACCOUNT_KEY);
       return;
     }
@@ -118,6 +204,9 @@ export class AppController {
   async #onIdsResolved(payload: EventOf<'ids:resolved'>): Promise<void> {
     const data = await this.#open(payload.accountKey);
     await data.cache.resolveId(payload.kind, payload.tempId, payload.id);
-    if (payload.kind === 'customer') this.selection.rename(payload.tempId, payload.id);
+    if (payload.kind === 'customer') {
+      this.selection.rename(payload.tempId, payload.id);
+      this.panels.route.rename(payload.tempId, payload.id);
+    }
   }
 }

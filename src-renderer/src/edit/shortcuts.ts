@@ -1,0 +1,46 @@
+// The app's keyboard shortcuts: one table for the handler and the help panel.
+
+export type ShortcutAction =
+  | 'new-customer'
+  | 'focus-search'
+  | 'sync-now'
+  | 'save'
+  | 'route-builder'
+  | 'changes'
+  | 'close';
+
+/** Keys and what they do, as the help panel lists them. */
+export const SHORTCUTS: ReadonlyArray<readonly [string, string]> = [
+  ['N', 'New customer'],
+  ['/', 'Search customers'],
+  ['R', 'Build a route'],
+  ['G', 'Open the Changes view'],
+  ['Ctrl+S', 'Save the customer being edited'],
+  ['Ctrl+Shift+S', 'Sync now'],
+  ['Esc', 'Close the panel or dialog'],
+];
+
+function typingIn(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return (
+    target.isContentEditable ||
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement
+  );
+}
+
+/** The action a key press asks for, or null. Single letters never fire while typing. */
+export function shortcutOf(event: KeyboardEvent): ShortcutAction | null {
+  const ctrl = event.ctrlKey || event.metaKey;
+  const key = event.key.toLowerCase();
+  if (ctrl && event.shiftKey && key === 's') return 'sync-now';
+  if (ctrl && !event.shiftKey && key === 's') return 'save';
+  if (event.key === 'Escape') return 'close';
+  if (ctrl || event.altKey || typingIn(event.target)) return null;
+  if (key === 'n') return 'new-customer';
+  if (event.key === '/') return 'focus-search';
+  if (key === 'r') return 'route-builder';
+  if (key === 'g') return 'changes';
+  return null;
+}
