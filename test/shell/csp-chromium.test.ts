@@ -124,7 +124,10 @@ describe('CSP in Chromium', () => {
       let remote = 'fetched';
       await fetch('https://example.com/').catch(() => (remote = 'blocked'));
       return {
+        // These run in the page to prove the CSP refuses them.
+        // eslint-disable-next-line no-eval
         eval: await tryIt(() => eval('1 + 1')),
+        // eslint-disable-next-line no-new-func
         newFunction: await tryIt(() => new Function('return 1')()),
         inline: w.inlineRan === true ? 'ran' : 'blocked',
         remote,
