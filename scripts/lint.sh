@@ -25,6 +25,7 @@ step svelte-check npx svelte-check --tsconfig tsconfig.web.json --fail-on-warnin
 step "tsc shared" npx tsc -p tsconfig.shared.json
 step "tsc node" npx tsc -p tsconfig.node.json
 step "tsc web" npx tsc -p tsconfig.web.json
+step "tsc test" npx tsc -p tsconfig.test.json
 step electronegativity npx tsx scripts/electronegativity-check.ts
 
 if [ ${#failed[@]} -eq 0 ]; then

@@ -124,7 +124,11 @@ export function createAppProtocolHandler(
         if (answer) {
           // The security headers win over whatever the service set.
           const headers = { ...answer.headers, ...baseHeaders };
-          const body = request.method === 'HEAD' ? null : answer.body;
+          // A Uint8Array is a valid body; the cast bridges Node's and the DOM's BodyInit typings.
+          const body =
+            request.method === 'HEAD'
+              ? null
+              : (answer.body as ConstructorParameters<typeof Response>[0]);
           return new Response(body, { status: answer.status, headers });
         }
       } catch (error) {
