@@ -98,7 +98,8 @@ function coordinateError(text: string, limit: number, other: string, name: strin
   if (t === '') return other.trim() === '' ? null : `Enter a ${name} too, or clear both.`;
   if (!DECIMAL_RE.test(t)) return `${name[0]!.toUpperCase()}${name.slice(1)} must be a number.`;
   const n = Number(t);
-  if (n < -limit || n > limit) return `${name[0]!.toUpperCase()}${name.slice(1)} must be between -${limit} and ${limit}.`;
+  if (n < -limit || n > limit)
+    return `${name[0]!.toUpperCase()}${name.slice(1)} must be between -${limit} and ${limit}.`;
   return null;
 }
 
@@ -113,7 +114,8 @@ export function validateForm(values: FormValues, colors: readonly string[]): For
   const lon = coordinateError(values.longitude, 180, values.latitude, 'longitude');
   if (lon) errors.longitude = lon;
   const deal = values.dealAmount.trim();
-  if (deal !== '' && !DECIMAL_RE.test(deal)) errors.dealAmount = 'Deal amount must be a number, like 1200.50.';
+  if (deal !== '' && !DECIMAL_RE.test(deal))
+    errors.dealAmount = 'Deal amount must be a number, like 1200.50.';
   const visits = values.numVisits.trim();
   if (!/^\d+$/.test(visits) || !Number.isSafeInteger(Number(visits)))
     errors.numVisits = 'Visits must be a whole number (0 or more).';

@@ -1,13 +1,7 @@
 // The app's keyboard shortcuts: one table for the handler and the help panel.
 
 export type ShortcutAction =
-  | 'new-customer'
-  | 'focus-search'
-  | 'sync-now'
-  | 'save'
-  | 'route-builder'
-  | 'changes'
-  | 'close';
+  'new-customer' | 'focus-search' | 'sync-now' | 'save' | 'route-builder' | 'changes' | 'close';
 
 /** Keys and what they do, as the help panel lists them. */
 export const SHORTCUTS: ReadonlyArray<readonly [string, string]> = [

@@ -48,9 +48,7 @@ export class AreaSelect {
       const feature = draw.getSnapshotFeature(id);
       draw.clear();
       if (feature?.geometry.type !== 'Polygon') return;
-      const ring = (feature.geometry.coordinates[0] ?? []).map(
-        (p) => [p[0]!, p[1]!] as LngLat,
-      );
+      const ring = (feature.geometry.coordinates[0] ?? []).map((p) => [p[0]!, p[1]!] as LngLat);
       this.onArea(ring);
     });
     this.#draw = draw;

@@ -65,15 +65,11 @@ export class MapController {
     // Overlays go into the initial style (not added after 'load'), so the first frame
     // already has them and nothing is parsed twice.
     const layers = [
-      ...territoryLayerSpecs(labels),
-      ...routeLayerSpecs(labels),
       ...customerLayerSpecs(labels),
     ];
     this.layerIds = layers.map((l) => l.id);
     const style = composeStyle(options.baseStyle, {
       sources: {
-        ...territorySourceSpecs(options.territories),
-        ...routeSourceSpecs(options.routes),
         [CUSTOMER_SOURCE]: customerSourceSpec(data.collection),
       },
       layers,

@@ -62,7 +62,8 @@ export class AppController {
       on('outbox:changed', (p) => this.#enqueue(() => this.#onOutbox(p))),
       on('ids:resolved', (p) => this.#enqueue(() => this.#onIdsResolved(p))),
       on('conflicts:changed', (p) => {
-        if (p.accountKey === this.session.account?.accountKey) this.outbox.setConflicts(p.conflicts);
+        if (p.accountKey === this.session.account?.accountKey)
+          this.outbox.setConflicts(p.conflicts);
       }),
     );
     // Main may have changed state before this page listened (a restart while offline).

@@ -1,0 +1,74 @@
+// Sign-in screen end to end: a fresh profile shows it; an http address off this computer and a
+// wrong password are refused with a message and leave nothing stored; "Try the demo" opens the
+// demo account with its pins on the map in one click.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { mapSourceCount, renderedCount, screenshot } from './support';
+
+let service: TestService;
+let app: AppHandle;
+
+beforeAll(async () => {
+  service = await startTestService({ customers: 30, seed: 61 });
+  app = await launchApp({ serviceUrl: service.url });
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  await service?.stop();
+});
+
+describe('sign-in', () => {
+  it('shows the sign-in screen on a fresh profile, with the offered address', async () => {
+    const { page } = app;
+    await page.waitForSelector('main.sign-in');
+    expect(await page.inputValue('#si-url')).toBe(service.url);
+    // Every field has a label.
+    for (const id of ['si-url', 'si-user', 'si-pass']) {
+      expect(await page.locator(`label[for="${id}"]`).count()).toBe(1);
+    }
+    await page.fill('#si-user', 'rep');
+    await screenshot(page, 'signin');
+  });
+
+  it('refuses plain http to another computer with main’s message next to the field', async () => {
+    const { page } = app;
+    await page.fill('#si-url', 'http://example.com');
+    await page.fill('#si-pass', 'whatever');
+    await page.click('form button[type=submit]');
+    await expect
+      .poll(() => page.textContent('#si-url-msg'), { timeout: 20_000 })
+      .toContain('https://');
+    expect(await page.getAttribute('#si-url', 'aria-invalid')).toBe('true');
+    // The password field is emptied after every attempt.
+    expect(await page.inputValue('#si-pass')).toBe('');
+  });
+
+  it('shows a clear message for a wrong password and stores nothing', async () => {
+    const { page } = app;
+    service.resetStats();
+    await page.fill('#si-url', service.url);
+    await page.fill('#si-user', service.account.username);
+    await page.fill('#si-pass', 'not-the-password');
+    await page.click('form button[type=submit]');
+    const alert = page.locator('.form-error[role=alert]');
+    await alert.waitFor({ timeout: 30_000 });
+    expect(await alert.textContent()).toContain('Wrong user name or password');
+    expect(service.stats().requests).toBeGreaterThan(0);
+    expect(await page.inputValue('#si-pass')).toBe('');
+    expect(await app.credentialStore.list()).toEqual([]);
+    expect(await app.call('listAccounts')).toEqual([]);
+    expect(await app.call('currentAccount')).toBeNull();
+    await expect(page.locator('main.sign-in')).toBeTruthy();
+  });
+
+  it('opens the demo with one click and draws its pins', async () => {
+    const { page } = app;
+    await page.click('text=Try the demo');
+    await page.waitForSelector('.top-bar', { timeout: 90_000 });
+    await expect.poll(() => mapSourceCount(page), { timeout: 90_000 }).toBeGreaterThan(100);
+    await expect.poll(() => renderedCount(page), { timeout: 60_000 }).toBeGreaterThan(100);
+    const account = await app.call<{ demo: boolean }>('currentAccount');
+    expect(account.demo).toBe(true);
+  });
+});

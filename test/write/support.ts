@@ -1,0 +1,65 @@
+// Shared steps of the write-side e2e suites (real main services + built renderer in Chromium).
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { AppHandle, TestService } from '../e2e/harness';
+
+export const REPO = resolve(import.meta.dirname, '../..');
+
+/** Where screenshots for the README go (docs/screenshot-*.png). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const file = join(REPO, 'docs', `screenshot-${name}.png`);
+  await mkdir(dirname(file), { recursive: true });
+  await page.screenshot({ path: file });
+}
+
+/** Signs in through the sign-in screen. */
+export async function signIn(app: AppHandle, service: TestService): Promise<void> {
+  const { page } = app;
+  await page.fill('#si-url', service.url);
+  await page.fill('#si-user', service.account.username);
+  await page.fill('#si-pass', service.account.password);
+  await page.click('form button[type=submit]');
+  await page.waitForSelector('.top-bar', { timeout: 60_000 });
+}
+
+/** Waits until the list shows `want` rows. */
+export async function waitRows(page: Page, label: string, want: number): Promise<void> {
+  await expect
+    .poll(() => page.getAttribute(`[aria-label="${label}"]`, 'data-rows'), { timeout: 60_000 })
+    .toBe(String(want));
+}
+
+export async function syncState(page: Page): Promise<string | null> {
+  return page.getAttribute('.sync-status', 'data-sync');
+}
+
+export async function waitSync(page: Page, kind: string): Promise<void> {
+  await expect.poll(() => syncState(page), { timeout: 60_000 }).toBe(kind);
+}
+
+/** Presses the UI's "Sync now" and waits until the sync is over. */
+export async function syncNow(page: Page): Promise<void> {
+  await expect.poll(() => page.isEnabled('button.sync-now'), { timeout: 60_000 }).toBe(true);
+  await page.click('button.sync-now');
+  await expect.poll(() => syncState(page), { timeout: 60_000 }).not.toBe('syncing');
+}
+
+/** Number of customers in the map's GeoJSON source. */
+export async function mapSourceCount(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const el = document.querySelector('.fm-map') as
+      (Element & { fieldmapMap?: { customers: { count: number } } }) | null;
+    return el?.fieldmapMap?.customers.count ?? -1;
+  });
+}
+
+/** Customers drawn on the map in the viewport (pins and cluster counts). */
+export async function renderedCount(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const el = document.querySelector('.fm-map') as
+      (Element & { fieldmapMap?: { renderedCustomerCount(): number } }) | null;
+    return el?.fieldmapMap?.renderedCustomerCount() ?? -1;
+  });
+}
