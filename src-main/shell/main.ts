@@ -17,6 +17,14 @@ startShell(
         emit,
         credentialStore: new KeytarCredentialStore(),
       });
+      // `npm start -- --demo`: open the demo account when no account is open.
+      if (process.argv.includes('--demo') && !services.sessions.currentAccount()) {
+        void services.sessions.startDemo().catch((error: unknown) => {
+          console.warn(
+            `[fieldmap] demo failed to start: ${error instanceof Error ? error.message : 'error'}`,
+          );
+        });
+      }
       return {
         handlers: services.handlers,
         onOnline: () => services.nudge('online'),
