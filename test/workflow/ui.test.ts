@@ -49,6 +49,10 @@ describe('workflow UI', () => {
     // The demo account keeps seconds.
     expect(after.lastVisit).toBeLessThan(1e11);
     expect(after.lastVisit).toBeGreaterThan(Date.now() / 1000 - 600);
+    // The panel shows the visit's age bucket once the pull brought it back.
+    await expect
+      .poll(() => panel.locator('[data-bucket]').textContent(), { timeout: 20_000 })
+      .toContain('Visited today');
     await app.page.keyboard.press('Escape');
     await app.page.fill('input[aria-label="Search customers"]', '');
   });
