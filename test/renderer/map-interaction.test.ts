@@ -207,4 +207,43 @@ describe('MapView interaction in Chromium', () => {
     expect(counts.pins + counts.clusteredPoints).toBe(50);
     await page.close();
   });
+
+  it('adds territories and routes that arrive later, under the pins and as toggled', async () => {
+    const territory: Territory = {
+      id: 'late',
+      name: 'Late',
+      points: ['44.5,-0.5', '44.5,0.5', '45.5,0.5', '45.5,-0.5'],
+      createdAt: STAMP,
+      updatedAt: STAMP,
+    };
+    const route = { ...territory, id: 'r', points: ['45,-1', '45,1'] };
+    const customers = [customer({ id: 'a', latitude: 45, longitude: 0 })];
+    const { page, h } = await openMap(browser, pages.url, { customers });
+    expect(await h('layerIds')).not.toContain('fm-territories-fill');
+    await page.getByLabel('Routes').uncheck();
+    await h('set', { territories: [territory], routes: [route] });
+    await h('jumpTo', [0, 45], 7);
+    const ids = await h('layerIds');
+    const order = [
+      'fm-territories-fill',
+      'fm-routes-lines',
+      'fm-customers-clusters',
+      'fm-customers-pins',
+    ];
+    expect(order.map((id) => ids.indexOf(id))).toEqual(
+      [...order.map((id) => ids.indexOf(id))].sort((x, y) => x - y),
+    );
+    expect(order.filter((id) => !ids.includes(id))).toEqual([]);
+    expect((await h('renderedAt', 0.3, 44.8, ['fm-territories-fill'])).length).toBe(1);
+    expect(await h('visibility', 'fm-routes-lines')).toBe('none');
+    expect(await h('renderedAt', -0.7, 45, ['fm-routes-lines'])).toEqual([]);
+    await page.getByLabel('Routes').check();
+    await h('idle');
+    expect((await h('renderedAt', -0.7, 45, ['fm-routes-lines'])).length).toBe(1);
+    // The pin is still on top and clickable over the territory fill.
+    expect((await h('renderedAt', 0, 45, ['fm-customers-pins'])).map((f) => f.props['id'])).toEqual(
+      ['a'],
+    );
+    await page.close();
+  });
 });

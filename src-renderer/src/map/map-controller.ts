@@ -20,12 +20,18 @@ import {
 } from './customer-layer';
 import { MAP_DRAWN_MARK, type MapDrawnDetail } from './drawn-mark';
 import { customerFeatures, type Bounds } from './geojson';
-import { setGroupVisible, type LayerGroup } from './layer-toggles';
+import {
+  ALL_VISIBLE,
+  setGroupVisible,
+  type LayerGroup,
+  type LayerVisibility,
+} from './layer-toggles';
+import { hasFeatures, LazyOverlay, overlaySources } from './lazy-overlay';
 import { composeStyle, labelOptionsOf } from './map-style';
 import { useBundledWorker } from './maplibre-worker';
 import { customerPopupContent } from './popup';
-import { RouteLayer, routeLayerSpecs, routeSourceSpecs } from './route-layer';
-import { TerritoryLayer, territoryLayerSpecs, territorySourceSpecs } from './territory-layer';
+import { ROUTE_LAYER, routeData, RouteLayer, routeLayerSpecs } from './route-layer';
+import { territoryData, TerritoryLayer, territoryLayerSpecs } from './territory-layer';
 
 export type MapControllerOptions = {
   container: HTMLElement;
@@ -53,6 +59,7 @@ export class MapController {
   #selected: string | null = null;
   #hovered: string | null = null;
   #focusNonce: number | null = null;
+  #visible: LayerVisibility = { ...ALL_VISIBLE };
   #undrawn: boolean;
   // A map created before the data arrived fits itself to the first customers it gets.
   #fitOnData: boolean;
@@ -62,17 +69,27 @@ export class MapController {
     this.#options = options;
     const labels = labelOptionsOf(options.baseStyle);
     const data = customerFeatures(options.customers);
-    // Overlays go into the initial style (not added after 'load'), so the first frame
-    // already has them and nothing is parsed twice.
-    const layers = [
-      ...customerLayerSpecs(labels),
-    ];
-    this.layerIds = layers.map((l) => l.id);
+    const territorySpecs = territoryLayerSpecs(labels);
+    const routeSpecs = routeLayerSpecs(labels);
+    const customerSpecs = customerLayerSpecs(labels);
+    this.layerIds = [...territorySpecs, ...routeSpecs, ...customerSpecs].map((l) => l.id);
+    // Everything there is to draw goes into the initial style (not added after 'load'), so
+    // nothing is parsed twice; territories and routes join later if they are empty now.
+    const territories = territoryData(options.territories);
+    const routes = routeData(options.routes);
+    const withTerritories = hasFeatures(territories);
+    const withRoutes = hasFeatures(routes);
     const style = composeStyle(options.baseStyle, {
       sources: {
+        ...(withTerritories ? overlaySources(territories) : {}),
+        ...(withRoutes ? overlaySources(routes) : {}),
         [CUSTOMER_SOURCE]: customerSourceSpec(data.collection),
       },
-      layers,
+      layers: [
+        ...(withTerritories ? territorySpecs : []),
+        ...(withRoutes ? routeSpecs : []),
+        ...customerSpecs,
+      ],
     });
     this.map = new MapLibreMap({
       container: options.container,
@@ -83,8 +100,18 @@ export class MapController {
       attributionControl: false,
     });
     this.customers = new CustomerLayer(this.map, options.customers, data);
-    this.territories = new TerritoryLayer(this.map, options.territories);
-    this.routes = new RouteLayer(this.map, options.routes);
+    const routeOverlay = new LazyOverlay(this.map, routeSpecs, {
+      inStyle: withRoutes,
+      beforeId: () => CUSTOMER_LAYER.clusters,
+      visible: () => this.#visible.routes,
+    });
+    const territoryOverlay = new LazyOverlay(this.map, territorySpecs, {
+      inStyle: withTerritories,
+      beforeId: () => (routeOverlay.added ? ROUTE_LAYER.lines : CUSTOMER_LAYER.clusters),
+      visible: () => this.#visible.territories,
+    });
+    this.territories = new TerritoryLayer(options.territories, territoryOverlay);
+    this.routes = new RouteLayer(options.routes, routeOverlay);
     this.#undrawn = this.customers.count > 0;
     this.#fitOnData = this.customers.count === 0;
     this.map.on('idle', this.#onIdle);
@@ -131,6 +158,7 @@ export class MapController {
   }
 
   setVisible(group: LayerGroup, visible: boolean): void {
+    this.#visible[group] = visible;
     setGroupVisible(this.map, this.layerIds, group, visible);
     if (group === 'customers' && !visible) this.#closePopup();
   }

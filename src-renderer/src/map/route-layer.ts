@@ -1,13 +1,9 @@
 // Routes: lines through their points in the order given, with numbered stops (numbers
 // need glyphs; without them the stops are small circles).
-import type {
-  GeoJSONSource,
-  LayerSpecification,
-  Map as MapLibreMap,
-  SourceSpecification,
-} from 'maplibre-gl';
+import type { LayerSpecification } from 'maplibre-gl';
 import type { Route } from '../../../src-shared';
 import { boundsOf, pointsOf, routeFeatures, type Bounds } from './geojson';
+import type { LazyOverlay, OverlayData } from './lazy-overlay';
 import type { LabelOptions } from './map-style';
 
 export const ROUTE_SOURCE = 'fm-routes';
@@ -18,12 +14,10 @@ export const ROUTE_LAYER = {
   stopNumbers: 'fm-routes-stop-numbers',
 } as const;
 
-export function routeSourceSpecs(routes: readonly Route[]): Record<string, SourceSpecification> {
+/** The routes' source data: lines and numbered stops. */
+export function routeData(routes: readonly Route[]): OverlayData {
   const { lines, stops } = routeFeatures(routes);
-  return {
-    [ROUTE_SOURCE]: { type: 'geojson', data: lines },
-    [ROUTE_STOP_SOURCE]: { type: 'geojson', data: stops },
-  };
+  return { [ROUTE_SOURCE]: lines, [ROUTE_STOP_SOURCE]: stops };
 }
 
 export function routeLayerSpecs(labels: LabelOptions): LayerSpecification[] {
@@ -65,20 +59,18 @@ export function routeLayerSpecs(labels: LabelOptions): LayerSpecification[] {
 }
 
 export class RouteLayer {
-  #map: MapLibreMap;
   #routes: readonly Route[];
+  #overlay: LazyOverlay;
 
-  constructor(map: MapLibreMap, routes: readonly Route[]) {
-    this.#map = map;
+  constructor(routes: readonly Route[], overlay: LazyOverlay) {
     this.#routes = routes;
+    this.#overlay = overlay;
   }
 
   setRoutes(routes: readonly Route[]): void {
     if (routes === this.#routes) return;
     this.#routes = routes;
-    const { lines, stops } = routeFeatures(routes);
-    void this.#map.getSource<GeoJSONSource>(ROUTE_SOURCE)?.setData(lines);
-    void this.#map.getSource<GeoJSONSource>(ROUTE_STOP_SOURCE)?.setData(stops);
+    this.#overlay.set(routeData(routes));
   }
 
   boundsOf(id: string): Bounds | null {

@@ -1,10 +1,5 @@
 // Territories: translucent fills with outlines, and their names at a label point inside.
-import type {
-  GeoJSONSource,
-  LayerSpecification,
-  Map as MapLibreMap,
-  SourceSpecification,
-} from 'maplibre-gl';
+import type { LayerSpecification } from 'maplibre-gl';
 import type { Territory } from '../../../src-shared';
 import {
   boundsOf,
@@ -13,6 +8,7 @@ import {
   territoryLabelPoints,
   type Bounds,
 } from './geojson';
+import type { LazyOverlay, OverlayData } from './lazy-overlay';
 import type { LabelOptions } from './map-style';
 
 export const TERRITORY_SOURCE = 'fm-territories';
@@ -23,19 +19,10 @@ export const TERRITORY_LAYER = {
   names: 'fm-territories-names',
 } as const;
 
-function sourceData(territories: readonly Territory[]) {
+/** The territories' source data: polygons and their label points. */
+export function territoryData(territories: readonly Territory[]): OverlayData {
   const polygons = territoryFeatures(territories);
-  return { polygons, labels: territoryLabelPoints(polygons) };
-}
-
-export function territorySourceSpecs(
-  territories: readonly Territory[],
-): Record<string, SourceSpecification> {
-  const { polygons, labels } = sourceData(territories);
-  return {
-    [TERRITORY_SOURCE]: { type: 'geojson', data: polygons },
-    [TERRITORY_LABEL_SOURCE]: { type: 'geojson', data: labels },
-  };
+  return { [TERRITORY_SOURCE]: polygons, [TERRITORY_LABEL_SOURCE]: territoryLabelPoints(polygons) };
 }
 
 export function territoryLayerSpecs(labels: LabelOptions): LayerSpecification[] {
@@ -66,20 +53,18 @@ export function territoryLayerSpecs(labels: LabelOptions): LayerSpecification[] 
 }
 
 export class TerritoryLayer {
-  #map: MapLibreMap;
   #territories: readonly Territory[];
+  #overlay: LazyOverlay;
 
-  constructor(map: MapLibreMap, territories: readonly Territory[]) {
-    this.#map = map;
+  constructor(territories: readonly Territory[], overlay: LazyOverlay) {
     this.#territories = territories;
+    this.#overlay = overlay;
   }
 
   setTerritories(territories: readonly Territory[]): void {
     if (territories === this.#territories) return;
     this.#territories = territories;
-    const { polygons, labels } = sourceData(territories);
-    void this.#map.getSource<GeoJSONSource>(TERRITORY_SOURCE)?.setData(polygons);
-    void this.#map.getSource<GeoJSONSource>(TERRITORY_LABEL_SOURCE)?.setData(labels);
+    this.#overlay.set(territoryData(territories));
   }
 
   boundsOf(id: string): Bounds | null {

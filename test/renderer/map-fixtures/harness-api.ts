@@ -24,6 +24,8 @@ export type RenderedFeature = {
 export interface HarnessApi {
   /** Draws customers in the page (for big sets); returns how many. */
   generate(n: number, seed: number, options?: GenerateOptions): number;
+  /** ms to build the customers' GeoJSON from the generated customers (median of 3). */
+  geojsonMs(): number;
   /** Mounts MapView; resolves with the ms from mount to the first 'idle'. */
   mount(props: HarnessProps, useGenerated?: boolean): Promise<number>;
   /** Changes props, then waits for the map to be idle again. */

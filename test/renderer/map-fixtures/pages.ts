@@ -41,10 +41,25 @@ export async function serveMapPages(): Promise<MapPages> {
       },
     },
   });
+  const served = await serveDirectory(outDir);
+  return {
+    url: served.url,
+    async close() {
+      await served.close();
+      await rm(outDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Serves `dir` over HTTP on 127.0.0.1. A real server, not page routing: Chromium fetches a
+ * dedicated worker's script (MapLibre's) outside Playwright's request routing.
+ */
+export async function serveDirectory(dir: string): Promise<MapPages> {
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-    const file = resolve(outDir, `.${path === '/' ? '/index.html' : path}`);
-    if (!file.startsWith(outDir)) {
+    const file = resolve(dir, `.${path === '/' ? '/index.html' : path}`);
+    if (!file.startsWith(dir)) {
       res.writeHead(403).end();
       return;
     }
@@ -58,13 +73,7 @@ export async function serveMapPages(): Promise<MapPages> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async close() {
-      await closeServer(server);
-      await rm(outDir, { recursive: true, force: true });
-    },
-  };
+  return { url: `http://127.0.0.1:${port}`, close: () => closeServer(server) };
 }
 
 function closeServer(server: Server): Promise<void> {

@@ -85,6 +85,9 @@ export function bundledGroundLayers(p: BasemapPalette): LayerSpecification[] {
 /** Cities of rank 1 show from world zoom, rank 2 from continent zoom, rank 3 from country zoom. */
 const CITY_RANK_MIN_ZOOM = [1.5, 3.5, 5];
 
+/** Countries by size: large from world zoom, medium from continent zoom, small from country zoom. */
+const COUNTRY_RANK_MIN_ZOOM = [0, 2.5, 4];
+
 const textSize = (small: number, large: number): unknown[] => [
   'interpolate',
   ['linear'],
@@ -115,12 +118,13 @@ export function bundledLabelLayers(p: BasemapPalette): LayerSpecification[] {
       },
       paint: { ...paint, 'text-color': p.countryLabel },
     },
-    {
-      id: BASEMAP_LAYER.countryLabels,
+    ...COUNTRY_RANK_MIN_ZOOM.map((minzoom, i): LayerSpecification => ({
+      id: `${BASEMAP_LAYER.countryLabels}-${i + 1}`,
       type: 'symbol',
       source: BASEMAP_SOURCE.places,
+      minzoom,
       maxzoom: 7,
-      filter: ['==', ['get', 'kind'], 'country'],
+      filter: ['all', ['==', ['get', 'kind'], 'country'], ['==', ['get', 'rank'], i + 1]],
       layout: {
         'text-field': ['get', 'name'],
         'text-font': [FONT_BOLD],
@@ -128,7 +132,7 @@ export function bundledLabelLayers(p: BasemapPalette): LayerSpecification[] {
         'text-max-width': 7,
       },
       paint: { ...paint, 'text-color': p.countryLabel },
-    },
+    })),
     ...CITY_RANK_MIN_ZOOM.map((minzoom, i): LayerSpecification => ({
       id: `${BASEMAP_LAYER.cityLabels}-${i + 1}`,
       type: 'symbol',
