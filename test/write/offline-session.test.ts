@@ -140,7 +140,7 @@ describe('an offline session', () => {
     await page.click('button[data-tab="customers"]');
     await waitRows(page, 'Customers', total + 2);
     await expect.poll(() => page.getAttribute('.views button >> nth=0', 'data-count')).toBe('6');
-  });
+  }, 120_000);
 
   it('keeps everything, marked pending, across a restart while still offline', async () => {
     await app.restart();
@@ -148,6 +148,7 @@ describe('an offline session', () => {
     await page.waitForSelector('.top-bar', { timeout: 60_000 });
     await waitRows(page, 'Customers', total + 2);
     await waitSync(page, 'offline');
+    await page.waitForSelector('.account-menu button.who');
     for (const name of ['Offline One', 'Offline Three', edited.name]) {
       await search(name);
       await waitRows(page, 'Customers', 1);

@@ -71,4 +71,33 @@ describe('sign-in', () => {
     const account = await app.call<{ demo: boolean }>('currentAccount');
     expect(account.demo).toBe(true);
   });
+
+  it('asks before signing out drops an unsynced change, then drops the account and its cache', async () => {
+    const { page } = app;
+    await page.keyboard.press('n');
+    await page.fill('#ed-name', 'Unsynced change');
+    await page.keyboard.press('Control+s');
+    await page.waitForSelector('aside[data-editing]', { state: 'detached' });
+    // Sending is stopped so the change stays unsynced.
+    await app.setOffline(true);
+    await page.click('.account-menu button.who');
+    await page.click('[role=menu] button:has-text("Sign out")');
+    const dialog = page.locator('dialog[open]');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('1 change has not reached the service');
+    // Escape cancels: still signed in.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await app.call('currentAccount')).not.toBeNull();
+    await page.click('.account-menu button.who');
+    await page.click('[role=menu] button:has-text("Sign out")');
+    await page.click('dialog button:has-text("Sign out and drop changes")');
+    await page.waitForSelector('main.sign-in');
+    expect(await app.call('currentAccount')).toBeNull();
+    expect(await app.call('listAccounts')).toEqual([]);
+    const databases = await page.evaluate(async () =>
+      (await indexedDB.databases()).map((d) => d.name),
+    );
+    expect(databases.filter((n) => n?.startsWith('fieldmap-'))).toEqual([]);
+  });
 });

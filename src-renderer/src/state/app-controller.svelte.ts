@@ -77,6 +77,13 @@ export class AppController {
         await this.#open(remembered);
         this.#started = true;
       });
+      // Then learn who main has signed in (the account menu needs it; main may have none, or
+      // another account, if the keychain entry went away).
+      this.#enqueue(async () => {
+        const account = await this.api.currentAccount();
+        if (account?.accountKey === remembered) this.session.setAccount(account);
+        else await this.#onSession(account ?? null);
+      });
     } else {
       // First start: nothing cached, so ask main who is signed in.
       this.#enqueue(async () => {
@@ -130,10 +137,13 @@ export class AppController {
   ): Promise<{ signedOut: boolean; unsynced: number }> {
     const result = await this.#call(() => this.api.logout({ accountKey, dropUnsynced }));
     if (result.signedOut) {
+      if (this.session.account?.accountKey === accountKey) this.session.setAccount(null);
       this.#enqueue(async () => {
         if (this.#data?.cache.accountKey === accountKey) {
           this.#data.dispose();
           this.#data = null;
+          this.panels.reset();
+          this.storage.removeItem(LAST_ACCOUNT_KEY);
         }
         const cache = await CustomerCache.open(accountKey);
         cache.close();
@@ -171,6 +181,16 @@ export class AppController {
     return this.#data;
   }
 
+  /**
+   * The cache for an event's account: the open one, or the signed-in one. An event of any other
+   * account (one just signed out of) is dropped, so its deleted cache is not created again.
+   */
+  async #openFor(accountKey: string): Promise<AccountData | null> {
+    if (this.#data?.cache.accountKey === accountKey) return this.#data;
+    if (this.session.account?.accountKey !== accountKey) return null;
+    return this.#open(accountKey);
+  }
+
   async #onSession(account: AccountSummary | null): Promise<void> {
     this.session.setAccount(account);
     if (account === null) {
@@ -188,22 +208,23 @@ export class AppController {
   }
 
   async #onSnapshot(payload: EventOf<'data:snapshot'>): Promise<void> {
-    const data = await this.#open(payload.accountKey);
-    await data.cache.applySnapshot(payload);
+    const data = await this.#openFor(payload.accountKey);
+    await data?.cache.applySnapshot(payload);
   }
 
   async #onDelta(payload: EventOf<'data:delta'>): Promise<void> {
-    const data = await this.#open(payload.accountKey);
-    await data.cache.applyDelta(payload);
+    const data = await this.#openFor(payload.accountKey);
+    await data?.cache.applyDelta(payload);
   }
 
   async #onOutbox(payload: EventOf<'outbox:changed'>): Promise<void> {
-    const data = await this.#open(payload.accountKey);
-    await data.cache.setPendingOps(payload.ops);
+    const data = await this.#openFor(payload.accountKey);
+    await data?.cache.setPendingOps(payload.ops);
   }
 
   async #onIdsResolved(payload: EventOf<'ids:resolved'>): Promise<void> {
-    const data = await this.#open(payload.accountKey);
+    const data = await this.#openFor(payload.accountKey);
+    if (!data) return;
     await data.cache.resolveId(payload.kind, payload.tempId, payload.id);
     if (payload.kind === 'customer') {
       this.selection.rename(payload.tempId, payload.id);
