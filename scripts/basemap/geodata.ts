@@ -30,6 +30,58 @@ function topology(path: string): NamedTopology {
 const DIGITS = 3;
 const round = (n: number): number => Number(n.toFixed(DIGITS));
 
+/**
+ * The TopoJSON is spherical: a ring crossing the antimeridian jumps from 180 to -180. MapLibre is
+ * planar, so such a ring is unwrapped into one continuous run of longitudes (MapLibre draws the
+ * part past 180 on the other side), and a ring around a pole (Antarctica) is closed over the pole.
+ */
+function unwrap(line: Position[]): { line: Position[]; net: number } {
+  const out: Position[] = [];
+  let shift = 0;
+  for (let i = 0; i < line.length; i++) {
+    const [lon, lat] = line[i] as [number, number];
+    if (i > 0) {
+      const d = lon + shift - out[i - 1]![0]!;
+      if (d > 180) shift -= 360;
+      else if (d < -180) shift += 360;
+    }
+    out.push([lon + shift, lat]);
+  }
+  return { line: out, net: shift };
+}
+
+function planarRings(polygon: Position[][]): Position[][] {
+  const rings: Position[][] = [];
+  polygon.forEach((ring, i) => {
+    const { line, net } = unwrap(ring);
+    if (net === 0) return void rings.push(line);
+    if (i > 0) return; // the pole-side ring of a polar polygon: the outer ring is closed below
+    const pole = Math.min(...line.map((p) => p[1]!)) < 0 ? -90 : 90;
+    const first = line[0]!;
+    const last = line[line.length - 1]!;
+    rings.push([...line, [last[0]!, pole], [first[0]!, pole], first]);
+  });
+  return rings;
+}
+
+function planar(geometry: Geometry): Geometry {
+  switch (geometry.type) {
+    case 'LineString':
+      return { type: 'LineString', coordinates: unwrap(geometry.coordinates).line };
+    case 'MultiLineString':
+      return {
+        type: 'MultiLineString',
+        coordinates: geometry.coordinates.map((l) => unwrap(l).line),
+      };
+    case 'Polygon':
+      return { type: 'Polygon', coordinates: planarRings(geometry.coordinates) };
+    case 'MultiPolygon':
+      return { type: 'MultiPolygon', coordinates: geometry.coordinates.map(planarRings) };
+    default:
+      return geometry;
+  }
+}
+
 function roundPositions(geometry: Geometry): Geometry {
   const r = (p: Position): Position => [round(p[0]!), round(p[1]!)];
   switch (geometry.type) {
@@ -65,8 +117,8 @@ function collection<G extends Geometry>(
   return { type: 'FeatureCollection', features };
 }
 
-/** Area-weighted centroid of the largest ring: a label point that is inside for most shapes. */
-function labelPoint(geometry: Polygon | MultiPolygon): Position {
+/** Area-weighted centroid of the largest ring (a label point inside most shapes) and that ring's area in deg². */
+function labelPoint(geometry: Polygon | MultiPolygon): { point: Position; area: number } {
   const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
   let best: Position = [0, 0];
   let bestArea = -1;
@@ -85,10 +137,11 @@ function labelPoint(geometry: Polygon | MultiPolygon): Position {
     }
     if (Math.abs(a) > bestArea && a !== 0) {
       bestArea = Math.abs(a);
-      best = [round(cx / (3 * a)), round(cy / (3 * a))];
+      const lon = cx / (3 * a);
+      best = [round(((((lon + 180) % 360) + 360) % 360) - 180), round(cy / (3 * a))];
     }
   }
-  return best;
+  return { point: best, area: bestArea / 2 };
 }
 
 export interface BasemapData {
@@ -112,20 +165,20 @@ export function buildBasemapData(): BasemapData {
     landCollection.features.map((f) => ({
       type: 'Feature' as const,
       properties: {},
-      geometry: roundPositions(f.geometry),
+      geometry: roundPositions(planar(f.geometry)),
     })),
   );
 
   const countryObject = countries50.objects.countries!;
   const countryLines = mesh(countries50, countryObject, (a, b) => a !== b) as MultiLineString;
   const countryBorders = collection([
-    { type: 'Feature', properties: {}, geometry: roundPositions(countryLines) },
+    { type: 'Feature', properties: {}, geometry: roundPositions(planar(countryLines)) },
   ]);
 
   const stateObject = states10.objects.states!;
   const stateLines = mesh(states10, stateObject, (a, b) => a !== b) as MultiLineString;
   const stateBorders = collection([
-    { type: 'Feature', properties: {}, geometry: roundPositions(stateLines) },
+    { type: 'Feature', properties: {}, geometry: roundPositions(planar(stateLines)) },
   ]);
 
   const places: Array<Feature<Point, Record<string, unknown>>> = [];
@@ -133,13 +186,16 @@ export function buildBasemapData(): BasemapData {
   for (const f of countries.features) {
     const name = f.properties?.name;
     if (!name || (f.geometry.type !== 'Polygon' && f.geometry.type !== 'MultiPolygon')) continue;
-    places.push(place('country', name, labelPoint(f.geometry), 1));
+    const { point, area } = labelPoint(planar(f.geometry) as Polygon | MultiPolygon);
+    places.push(place('country', name, point, area >= 60 ? 1 : area >= 4 ? 2 : 3));
   }
   const states = feature(states10, stateObject) as FeatureCollection<Geometry, Named>;
   for (const f of states.features) {
     const name = f.properties?.name;
     if (!name || (f.geometry.type !== 'Polygon' && f.geometry.type !== 'MultiPolygon')) continue;
-    places.push(place('state', name, labelPoint(f.geometry), 2));
+    places.push(
+      place('state', name, labelPoint(planar(f.geometry) as Polygon | MultiPolygon).point, 2),
+    );
   }
   const seen = new Set<string>();
   for (const [name, lat, lon, rank] of WORLD_CITIES) {
