@@ -103,5 +103,6 @@ export function writePmtilesArchive(options: PmtilesArchiveOptions): Uint8Array 
   header.writeUInt8(Math.min(...zooms), 118);
   header.writeInt32LE(e7((west + east) / 2), 119);
   header.writeInt32LE(e7((south + north) / 2), 123);
-  return Buffer.concat([header, root, metadata, tileData]);
+  // A plain copy: a pooled Buffer would hand readers its whole backing ArrayBuffer.
+  return new Uint8Array(Buffer.concat([header, root, metadata, tileData]));
 }
