@@ -108,8 +108,9 @@ export class BasemapService {
       return textResponse(403, 'not a resource of the configured online style');
     }
     const result = await this.tiles.fetchThroughCache(target.href);
-    if (result.kind === 'miss')
-      return textResponse(result.status === 404 ? 404 : 504, 'not cached');
+    // Not cached and unreachable: a 404, which MapLibre draws as an empty tile (a 5xx would be
+    // reported as a map error for every tile of the area while offline).
+    if (result.kind === 'miss') return textResponse(404, 'not cached');
     if (target.href === this.#settings.onlineStyleUrl || /json/.test(result.contentType))
       this.#learnOrigins(target, result.data);
     return {

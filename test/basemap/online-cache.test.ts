@@ -1,0 +1,226 @@
+// The online style and its tile cache: a style and tiles served by a local server on 127.0.0.1
+// are loaded once through main's cache, then shown again with the server stopped; the cache keeps
+// to its size cap, least recently used out, and its index survives a reopen.
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BasemapService } from '../../src-main/core/basemap-service';
+import { TileCache } from '../../src-main/core/tile-cache';
+import { PALETTES } from '../../src-renderer/src/map/basemap/palette';
+import { launchBrowser } from '../renderer/support/browser';
+import { ONLINE_SQUARE_CENTER, onlineTiles } from './fixture-tiles';
+import { buildPage, call, distance, hex, openPage, serve, type Rgb, type Served } from './support';
+
+const RED = '#d03030';
+const MAX_ZOOM = 8;
+
+/** A tile server on loopback: style.json plus /tiles/z/x/y.pbf of one red square. */
+async function startTileServer(): Promise<{
+  url: string;
+  requests: string[];
+  stop: () => Promise<void>;
+}> {
+  const tiles = new Map(
+    onlineTiles(MAX_ZOOM).map((t) => [`/tiles/${t.z}/${t.x}/${t.y}.pbf`, t.data]),
+  );
+  const requests: string[] = [];
+  let origin = '';
+  const server: Server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    if (req.url === '/style.json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          version: 8,
+          sources: {
+            fixture: {
+              type: 'vector',
+              tiles: [`${origin}/tiles/{z}/{x}/{y}.pbf`],
+              maxzoom: MAX_ZOOM,
+              attribution: 'Fixture tiles',
+            },
+          },
+          layers: [
+            { id: 'bg', type: 'background', paint: { 'background-color': '#000000' } },
+            {
+              id: 'areas',
+              type: 'fill',
+              source: 'fixture',
+              'source-layer': 'areas',
+              paint: { 'fill-color': RED },
+            },
+          ],
+        }),
+      );
+      return;
+    }
+    const tile = tiles.get(req.url ?? '');
+    res.writeHead(tile ? 200 : 404, { 'content-type': 'application/x-protobuf' });
+    res.end(tile ? Buffer.from(tile) : undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: origin,
+    requests,
+    stop: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+let dataDir: string;
+let browser: Browser;
+let removePage: () => Promise<void>;
+let pageDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'fieldmap-tiles-'));
+  const built = await buildPage();
+  removePage = built.remove;
+  pageDir = built.dir;
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await removePage?.();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function newPage(
+  basemap: BasemapService,
+): Promise<{ page: Page; served: Served; context: BrowserContext }> {
+  const context = await browser.newContext({
+    viewport: { width: 512, height: 512 },
+    deviceScaleFactor: 1,
+  });
+  const served = await serve(context, pageDir, () => basemap);
+  return { page: await openPage(context), served, context };
+}
+
+describe('online style through the tile cache', () => {
+  it('shows the tiles seen online again with the tile server stopped', async () => {
+    const server = await startTileServer();
+    const styleUrl = `${server.url}/style.json`;
+    const dir = join(dataDir, 'online');
+    const basemap = await BasemapService.open({ dataDir: dir });
+    await basemap.setSettings({ onlineStyleUrl: styleUrl });
+    const view = { center: ONLINE_SQUARE_CENTER, zoom: 6, onlineStyleUrl: styleUrl };
+    const near = (c: Rgb, color: string) => distance(c, hex(color)) <= 8;
+
+    const online = await newPage(basemap);
+    expect(await call<string[]>(online.page, 'show', view)).toEqual([]);
+    expect(await call<Rgb>(online.page, 'colorAt', ...ONLINE_SQUARE_CENTER)).toSatisfy((c: Rgb) =>
+      near(c, RED),
+    );
+    // The style's own background is left out: the bundled land shows where it has no tile data.
+    expect(await call<Rgb>(online.page, 'colorAt', -102.8, 38.5)).toSatisfy((c: Rgb) =>
+      near(c, PALETTES.light.land),
+    );
+    expect(await call<string>(online.page, 'attribution')).toMatch(
+      /Fixture tiles.*Natural Earth|Natural Earth.*Fixture tiles/,
+    );
+    expect(online.served.cacheAnswers).toContain('fetched');
+    expect(server.requests.filter((r) => r.startsWith('/tiles/')).length).toBeGreaterThan(0);
+    expect(online.served.blocked).toEqual([]); // the page itself never left the app origin
+    await online.context.close();
+    await server.stop();
+
+    // Server gone, main restarted on the same data dir: everything comes from the disk cache.
+    await basemap.tiles.flush();
+    const again = await BasemapService.open({ dataDir: dir });
+    const offline = await newPage(again);
+    expect(await call<string[]>(offline.page, 'show', view)).toEqual([]);
+    expect(await call<Rgb>(offline.page, 'colorAt', ...ONLINE_SQUARE_CENTER)).toSatisfy((c: Rgb) =>
+      near(c, RED),
+    );
+    expect(offline.served.cacheAnswers.length).toBeGreaterThan(0);
+    expect(offline.served.cacheAnswers.every((a) => a === 'hit' || a === 'stale')).toBe(true);
+    expect(offline.served.blocked).toEqual([]);
+    await offline.context.close();
+  });
+
+  it('refuses to fetch hosts the configured style did not name', async () => {
+    const basemap = await BasemapService.open({ dataDir: join(dataDir, 'refuse') });
+    await basemap.setSettings({ onlineStyleUrl: 'http://127.0.0.1:9/style.json' });
+    const answer = await basemap.handleRequest(
+      new URL(`http://app/tiles?url=${encodeURIComponent('http://127.0.0.2:9/secret')}`),
+      null,
+    );
+    expect(answer?.status).toBe(403);
+  });
+});
+
+describe('TileCache', () => {
+  it('keeps to its size cap, evicting the least recently used, and survives a reopen', async () => {
+    const server = await startTileServer();
+    const dir = join(dataDir, 'lru');
+    const urls = onlineTiles(MAX_ZOOM)
+      .filter((t) => t.z === MAX_ZOOM)
+      .slice(0, 4)
+      .map((t) => `${server.url}/tiles/${t.z}/${t.x}/${t.y}.pbf`);
+    const sizes: number[] = [];
+    const probe = await TileCache.open({ dir: join(dataDir, 'probe'), capacityBytes: 1e9 });
+    for (const url of urls) {
+      const r = await probe.fetchThroughCache(url);
+      if (r.kind === 'miss') throw new Error('fixture tile missing');
+      sizes.push(r.data.length);
+    }
+    // Room for the three largest tiles but never for all four.
+    const sorted = [...sizes].sort((a, b) => b - a);
+    const capacity = sorted[0]! + sorted[1]! + sorted[2]!;
+    const cache = await TileCache.open({ dir, capacityBytes: capacity });
+    const [a, b, c, d] = urls as [string, string, string, string];
+    for (const url of [a, b, c]) expect((await cache.fetchThroughCache(url)).kind).toBe('fetched');
+    expect((await cache.fetchThroughCache(a)).kind).toBe('hit'); // a is now more recent than b
+    expect((await cache.fetchThroughCache(d)).kind).toBe('fetched');
+    expect(cache.usage().usedBytes).toBeLessThanOrEqual(capacity);
+    expect(cache.has(b)).toBe(false); // least recently used: out
+    expect(cache.has(a)).toBe(true);
+    expect(cache.has(d)).toBe(true);
+    await cache.flush();
+
+    await server.stop();
+    const reopened = await TileCache.open({ dir, capacityBytes: capacity });
+    expect(reopened.usage()).toEqual(cache.usage());
+    expect((await reopened.fetchThroughCache(a)).kind).toBe('hit');
+    expect(await reopened.fetchThroughCache(b)).toEqual({ kind: 'miss', status: 504 });
+    // One file per entry plus the index, nothing left over.
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tile'))).toHaveLength(
+      reopened.usage().entries,
+    );
+
+    // Lowering the cap evicts at once.
+    await reopened.setCapacity(sorted[0]!);
+    expect(reopened.usage().usedBytes).toBeLessThanOrEqual(sorted[0]!);
+    expect(reopened.usage().entries).toBe(1);
+  });
+
+  it('serves an expired copy when the network fails, and refreshes it when it is back', async () => {
+    const server = await startTileServer();
+    let now = 1_000_000;
+    const cache = await TileCache.open({
+      dir: join(dataDir, 'stale'),
+      capacityBytes: 1e6,
+      maxAgeMs: 1000,
+      now: () => now,
+    });
+    const url = `${server.url}/style.json`;
+    expect((await cache.fetchThroughCache(url)).kind).toBe('fetched');
+    now += 500;
+    expect((await cache.fetchThroughCache(url)).kind).toBe('hit');
+    now += 1000;
+    expect((await cache.fetchThroughCache(url)).kind).toBe('fetched');
+    now += 2000;
+    await server.stop();
+    expect((await cache.fetchThroughCache(url)).kind).toBe('stale');
+    await cache.flush();
+  });
+});
