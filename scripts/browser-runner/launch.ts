@@ -100,7 +100,7 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
         offline: options.offline ?? false,
       },
     );
-    await serveRenderer(context);
+    await serveRenderer(context, (url, range) => services.basemap.handleRequest(url, range));
     await context.exposeBinding('__fieldmapInvoke', (source, channel: unknown, request: unknown) =>
       router.dispatch(
         String(channel),

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
+import type { AppRequestHandler } from '../../src-main/shell/app-protocol';
 import { buildContentSecurityPolicy } from '../../src-main/shell/csp';
 
 /** The app's origin in the runner (Electron serves it as app://fieldmap). `*.localhost` is a secure context. */
@@ -46,9 +47,21 @@ export function ensureRendererBuilt(log: (line: string) => void): void {
 }
 
 /** Answers every request of RUNNER_ORIGIN from out/renderer, with the shell's CSP on documents. */
-export async function serveRenderer(context: BrowserContext): Promise<void> {
+export async function serveRenderer(
+  context: BrowserContext,
+  dynamic?: AppRequestHandler,
+): Promise<void> {
   await context.route(`${RUNNER_ORIGIN}/**`, async (route) => {
     const url = new URL(route.request().url());
+    // The basemap's regions/ range reads and tiles? cache, as the app:// protocol serves them.
+    const answer = await dynamic?.(url, route.request().headers()['range'] ?? null);
+    if (answer) {
+      return route.fulfill({
+        status: answer.status,
+        headers: answer.headers,
+        body: answer.body ? Buffer.from(answer.body) : '',
+      });
+    }
     const relative = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
     const file = normalize(join(RENDERER_DIR, relative));
     if (!file.startsWith(RENDERER_DIR + sep))

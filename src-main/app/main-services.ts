@@ -1,6 +1,7 @@
 // The main process's services, composed: the session manager, the account runtime factory and
 // the handler table for every IPC channel. The Electron shell and the browser runner both call
 // this, so the app and its tests run the same code.
+import { BasemapService } from '../core/basemap-service';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
 import { createDemoLauncher } from './demo';
@@ -29,6 +30,8 @@ export interface MainServicesOptions {
 export interface MainServices {
   readonly handlers: AppHandlers;
   readonly sessions: SessionManager;
+  /** Offline regions, online style setting and tile cache; serves app-origin regions/ and tiles? paths. */
+  readonly basemap: BasemapService;
   /** The shell's online/resume events. */
   nudge(reason: 'online' | 'resume' | 'start'): void;
   dispose(): Promise<void>;
@@ -74,6 +77,10 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     ratePerSecond: options.limiterRate ?? 3,
     clock,
   });
+  const basemap = await BasemapService.open({
+    dataDir: options.dataDir,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
   const handlers = createHandlers({
     sessions,
     imports,
@@ -82,11 +89,13 @@ export async function createMainServices(options: MainServicesOptions): Promise<
   return {
     handlers,
     sessions,
+    basemap,
     nudge: (reason) => sessions.session?.runtime.engine.nudge(reason),
     dispose: async () => {
       // Imports stop between rows first, so their progress on disk is exact.
       await imports.dispose();
       await sessions.dispose();
+      await basemap.tiles.flush();
     },
   };
 }

@@ -30,9 +30,7 @@ startShell(
         onOnline: () => services.nudge('online'),
         onResume: () => services.nudge('resume'),
         dispose: () => services.dispose(),
-        // TODO(lead): once createMainServices exposes the BasemapService (src-main/core/
-        // basemap-service.ts), pass its regions/tiles paths to the app:// protocol:
-        // handleAppRequest: (url, range) => services.basemap.handleRequest(url, range),
+        handleAppRequest: (url, range) => services.basemap.handleRequest(url, range),
       };
     },
   },
