@@ -1,7 +1,7 @@
 // Bench module (run by scripts/bench.ts): the Fieldmap map with 100k clustered customers,
 // from mount to MapLibre's first 'idle' (map_idle_100k_ms), against a bare MapLibre page with
 // the same GeoJSON, the same base style and one clustered circle layer
-// (bare_maplibre_idle_100k_ms), in the same run. Medians of 3 runs each, order alternated.
+// (bare_maplibre_idle_100k_ms), in the same run, both on the app's offline basemap. Medians of 3 runs each, order alternated.
 // cold_start_10k_ms: the app's renderer (test/renderer/pages/app.html, H7a's page with a
 // stand-in main) reopened on a cache holding 10k customers, from navigation start to the map's
 // 'fieldmap:map-drawn' mark; median of 3 reopenings.
@@ -21,6 +21,8 @@ const SEED = 42;
 // Runs per page; FIELDMAP_BENCH_MAP_RUNS raises it on a noisy machine.
 const RUNS = Math.max(1, Number(process.env['FIELDMAP_BENCH_MAP_RUNS'] ?? 3) || 3);
 const VIEWPORT = { width: 1280, height: 800 };
+// Both pages draw on the app's offline basemap (bundled world layer and glyphs).
+const BASE = 'bundled';
 
 async function fieldmapIdle(browser: Browser, url: string, geojson: number[]): Promise<number> {
   const page = await browser.newPage({ viewport: VIEWPORT });
@@ -29,7 +31,7 @@ async function fieldmapIdle(browser: Browser, url: string, geojson: number[]): P
     await page.waitForFunction(() => 'harness' in globalThis);
     const h = harnessCall((fn, arg) => page.evaluate(fn, arg));
     await h('generate', N, SEED);
-    const ms = await h('mount', {}, true);
+    const ms = await h('mount', { base: BASE }, true);
     // The part of the gap that is Fieldmap's own work: customers -> GeoJSON, on the main thread.
     geojson.push(await h('geojsonMs'));
     return ms;
@@ -44,11 +46,11 @@ async function bareIdle(browser: Browser, url: string): Promise<number> {
     await page.goto(`${url}/bare.html`);
     await page.waitForFunction(() => 'bare' in globalThis);
     return await page.evaluate(
-      ([n, seed]) =>
-        (
-          globalThis as unknown as { bare: { run(n: number, s: number): Promise<number> } }
-        ).bare.run(n, seed),
-      [N, SEED] as const,
+      ([n, seed, base]) => {
+        type Bare = { run(n: number, s: number, b: string): Promise<number> };
+        return (globalThis as unknown as { bare: Bare }).bare.run(n, seed, base);
+      },
+      [N, SEED, BASE] as const,
     );
   } finally {
     await page.close();

@@ -11,6 +11,8 @@ export type HarnessProps = {
   hoveredId?: string | null;
   focus?: FocusRequest | null;
   palette?: string[];
+  /** Base style: the app's offline basemap (with glyphs) or, by default, a plain background. */
+  base?: 'minimal' | 'bundled';
   /** When true, the map selects/hovers what it reports (like the app would). */
   echo?: boolean;
 };

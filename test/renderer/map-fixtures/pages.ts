@@ -32,6 +32,8 @@ export async function serveMapPages(): Promise<MapPages> {
     configFile: false,
     logLevel: 'error',
     plugins: [svelte()],
+    // The app's public/ (basemap layers, glyphs) next to the pages, as the app serves it.
+    publicDir: resolve(fixtures, '../../../src-renderer/public'),
     build: {
       outDir,
       emptyOutDir: true,
