@@ -8,3 +8,4 @@ export * from './outbox-types';
 export * from './search';
 export * from './sync-state';
 export * from './time';
+export * from './basemap';

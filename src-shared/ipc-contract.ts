@@ -9,6 +9,12 @@ import {
   TerritorySchema,
   UserMetaSchema,
 } from './domain';
+import {
+  BasemapSettingsViewSchema,
+  OfflineRegionSchema,
+  TILE_CACHE_MAX_BYTES,
+  TILE_CACHE_MIN_BYTES,
+} from './basemap';
 import { ImportStatusSchema, StartImportRequestSchema } from './csv-customers';
 import { ERROR_MESSAGES, ErrorInfoSchema } from './errors';
 import { ConflictSchema, EditablePayloadSchema, NewOpSchema, OpSchema } from './outbox-types';
@@ -109,6 +115,52 @@ export const invokeChannels = {
     request: v.strictObject({ importId: v.pipe(v.string(), v.uuid()) }),
     response: v.boolean(),
   },
+  /** Offline regions (PMTiles archives copied into the app's data dir), in drawing order. */
+  'regions:list': { method: 'listRegions', request: Empty, response: v.array(OfflineRegionSchema) },
+  /**
+   * Adds the .pmtiles archive at an absolute path. Only where main has no file dialog (the
+   * browser runner); in Electron a path comes only from regions:pick (the user's own choice).
+   */
+  'regions:add': {
+    method: 'addRegion',
+    request: v.strictObject({
+      path: v.pipe(v.string(), v.minLength(1), v.maxLength(4_096)),
+      name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
+    }),
+    response: OfflineRegionSchema,
+  },
+  /** Opens main's file dialog and adds the chosen archive; null when the user cancels. */
+  'regions:pick': {
+    method: 'pickRegionFile',
+    request: Empty,
+    response: v.nullable(OfflineRegionSchema),
+  },
+  'regions:remove': {
+    method: 'removeRegion',
+    request: v.strictObject({ id: v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,64}$/)) }),
+    response: v.boolean(),
+  },
+  'basemap:settings': {
+    method: 'basemapSettings',
+    request: Empty,
+    response: BasemapSettingsViewSchema,
+  },
+  /** onlineStyleUrl: https (http on loopback only), null to turn the online style off. */
+  'basemap:set-settings': {
+    method: 'setBasemapSettings',
+    request: v.strictObject({
+      onlineStyleUrl: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2_000)))),
+      cacheCapBytes: v.optional(
+        v.pipe(
+          v.number(),
+          v.integer(),
+          v.minValue(TILE_CACHE_MIN_BYTES, 'The tile cache must hold at least 10 MB'),
+          v.maxValue(TILE_CACHE_MAX_BYTES, 'The tile cache can hold at most 10 GB'),
+        ),
+      ),
+    }),
+    response: BasemapSettingsViewSchema,
+  },
   'shell:open-external': {
     method: 'openExternal',
     request: v.strictObject({
@@ -163,6 +215,11 @@ export const eventChannels = {
     id: v.string(),
   }),
   'conflicts:changed': v.object({ accountKey: v.string(), conflicts: v.array(ConflictSchema) }),
+  /** Regions or basemap settings changed (from the panel or the File menu): redraw the basemap. */
+  'basemap:changed': v.object({
+    regions: v.array(OfflineRegionSchema),
+    settings: BasemapSettingsViewSchema,
+  }),
 } as const;
 
 export type EventChannel = keyof typeof eventChannels;

@@ -4,6 +4,11 @@ import type { Op } from '../../src-shared/outbox-types';
 import type { IpcHandlers } from '../ipc/handle';
 import { createOpenExternalHandler } from '../shell/open-external';
 import { AppError } from './app-error';
+import {
+  createBasemapHandlers,
+  unavailableBasemapHandlers,
+  type BasemapHandlerDeps,
+} from './basemap-handlers';
 import type { ImportJobs } from './import-jobs';
 import type { CurrentSession, SessionManager } from './session-manager';
 
@@ -15,9 +20,16 @@ export interface HandlerDeps {
   openExternal?: (url: string) => Promise<void>;
   /** CSV imports queued in main (import-jobs.ts). */
   imports?: ImportJobs;
+  /** Offline regions and basemap settings (basemap-handlers.ts). */
+  basemap?: BasemapHandlerDeps;
 }
 
-export function createHandlers({ sessions, openExternal, imports }: HandlerDeps): AppHandlers {
+export function createHandlers({
+  sessions,
+  openExternal,
+  imports,
+  basemap,
+}: HandlerDeps): AppHandlers {
   const needImports = (): ImportJobs => {
     if (!imports) throw new AppError('Internal', { detail: 'imports are not available' });
     return imports;
@@ -79,6 +91,8 @@ export function createHandlers({ sessions, openExternal, imports }: HandlerDeps)
     'import:start': async (request) => needImports().start(request),
     'import:list': async () => needImports().list(),
     'import:dismiss': async ({ importId }) => needImports().dismiss(importId),
+
+    ...(basemap ? createBasemapHandlers(basemap) : unavailableBasemapHandlers()),
 
     // One implementation of the link checks (https only, only from a click): the shell's.
     'shell:open-external': openExternal

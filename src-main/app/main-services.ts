@@ -4,6 +4,7 @@
 import { BasemapService } from '../core/basemap-service';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
+import type { PickFile } from './basemap-handlers';
 import { createDemoLauncher } from './demo';
 import { createHandlers, type AppHandlers } from './handlers';
 import { ImportJobs } from './import-jobs';
@@ -25,6 +26,8 @@ export interface MainServicesOptions {
   openExternal?: (url: string) => Promise<void>;
   /** Reopen the last used account at start-up (default true). */
   restore?: boolean;
+  /** Main's native file dialog (the Electron shell); without it, regions are added by path. */
+  pickFile?: PickFile;
 }
 
 export interface MainServices {
@@ -85,6 +88,11 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     sessions,
     imports,
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+    basemap: {
+      basemap,
+      emit: options.emit,
+      ...(options.pickFile ? { pickFile: options.pickFile } : {}),
+    },
   });
   return {
     handlers,

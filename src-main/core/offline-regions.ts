@@ -7,6 +7,7 @@ import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bytesToHeader, TileType } from 'pmtiles';
 import * as v from 'valibot';
+import { OfflineRegionSchema, type OfflineRegion } from '../../src-shared/basemap';
 import {
   readJsonOrUndefined,
   textResponse,
@@ -14,17 +15,8 @@ import {
   type BasemapResponse,
 } from './basemap-files';
 
-export const OfflineRegionSchema = v.object({
-  id: v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,64}$/)),
-  name: v.string(),
-  sizeBytes: v.number(),
-  /** [west, south, east, north] from the archive header. */
-  bounds: v.tuple([v.number(), v.number(), v.number(), v.number()]),
-  minZoom: v.number(),
-  maxZoom: v.number(),
-  addedAt: v.number(),
-});
-export type OfflineRegion = v.InferOutput<typeof OfflineRegionSchema>;
+// The registry's record is the one the IPC contract sends (src-shared/basemap.ts).
+export { OfflineRegionSchema, type OfflineRegion };
 
 const RegistrySchema = v.object({ version: v.literal(1), regions: v.array(OfflineRegionSchema) });
 

@@ -1,20 +1,47 @@
 // The Electron main entry: wires the real electron module and the real services into the shell.
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, ipcMain, net, powerMonitor, protocol, session, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  net,
+  powerMonitor,
+  protocol,
+  session,
+  shell,
+} from 'electron';
 import { createMainServices } from '../app/main-services';
 import { KeytarCredentialStore } from '../core/credential-store';
 import { startShell } from './start-shell';
 
 startShell(
-  { app, BrowserWindow, protocol, ipcMain, session, shell, powerMonitor, net },
+  {
+    app,
+    BrowserWindow,
+    protocol,
+    ipcMain,
+    session,
+    shell,
+    powerMonitor,
+    net,
+    Menu,
+    dialog: {
+      // The shell only hands back windows it made with this BrowserWindow class.
+      showOpenDialog: (window, options) => dialog.showOpenDialog(window as BrowserWindow, options),
+      showErrorBox: (title, content) => dialog.showErrorBox(title, content),
+    },
+  },
   {
     // Bundled to out/main/index.js: the renderer and preload builds sit beside it.
     rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
     preloadPath: fileURLToPath(new URL('../preload/index.cjs', import.meta.url)),
-    async createServices({ dataDir, emit }) {
+    async createServices({ dataDir, emit, pickFile }) {
       const services = await createMainServices({
         dataDir,
         emit,
+        ...(pickFile ? { pickFile } : {}),
         credentialStore: new KeytarCredentialStore(),
       });
       // `npm start -- --demo`: open the demo account when no account is open.

@@ -114,7 +114,7 @@ export interface ShellSession {
   setDevicePermissionHandler(handler: () => boolean): void;
 }
 
-export interface ShellDeps {
+export interface ShellDeps extends ShellDialogDeps {
   app: ShellApp;
   BrowserWindow: new (options: WindowOptions) => ShellBrowserWindow;
   protocol: ShellProtocol;
@@ -125,4 +125,51 @@ export interface ShellDeps {
   net: { isOnline(): boolean };
   /** process.platform, injectable so the macOS window lifecycle is testable anywhere. */
   platform?: string;
+}
+
+/** A native "open file" dialog's request (Electron's OpenDialogOptions, the parts used). */
+export interface ShellOpenDialogOptions {
+  title: string;
+  properties: Array<'openFile'>;
+  filters: Array<{ name: string; extensions: string[] }>;
+}
+
+export interface ShellDialog {
+  showOpenDialog(
+    window: ShellBrowserWindow,
+    options: ShellOpenDialogOptions,
+  ): Promise<{ canceled: boolean; filePaths: string[] }>;
+  showErrorBox(title: string, content: string): void;
+}
+
+/** The menu roles the application menu uses (Electron's MenuItemConstructorOptions['role']). */
+export type ShellMenuRole =
+  | 'appMenu'
+  | 'editMenu'
+  | 'windowMenu'
+  | 'quit'
+  | 'close'
+  | 'resetZoom'
+  | 'zoomIn'
+  | 'zoomOut'
+  | 'togglefullscreen';
+
+export interface ShellMenuItem {
+  label?: string;
+  role?: ShellMenuRole;
+  type?: 'separator';
+  accelerator?: string;
+  click?: () => void;
+  submenu?: ShellMenuItem[];
+}
+
+export interface ShellMenu {
+  buildFromTemplate(template: ShellMenuItem[]): unknown;
+  setApplicationMenu(menu: unknown): void;
+}
+
+/** Additions to ShellDeps the shell uses when present (main.ts passes them; older fakes may not). */
+export interface ShellDialogDeps {
+  dialog?: ShellDialog;
+  Menu?: ShellMenu;
 }

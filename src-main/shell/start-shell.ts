@@ -1,6 +1,7 @@
 // Composes the Electron shell: process-wide security switches, the app:// protocol, the IPC
 // router, the window, and the connectivity signals the sync engine listens to. Every Electron
 // API arrives through ShellDeps, so tests drive this with a fake electron module.
+import type { PickFile } from '../app/basemap-handlers';
 import type { EmitEvent } from '../core/ports';
 import { APP_ORIGIN, createIpcRouter, topFrameOfOrigins, type IpcHandlers } from '../ipc/handle';
 import {
@@ -9,10 +10,11 @@ import {
   createAppProtocolHandler,
   type AppRequestHandler,
 } from './app-protocol';
+import { applicationMenuTemplate } from './app-menu';
 import { buildContentSecurityPolicy, type CspOptions } from './csp';
 import { registerIpcHandlers } from './ipc-wiring';
 import { createOpenExternalHandler } from './open-external';
-import type { ShellBrowserWindow, ShellDeps } from './shell-deps';
+import type { ShellBrowserWindow, ShellDeps, ShellDialog } from './shell-deps';
 import { hardenWebContents } from './web-contents-guard';
 import { createMainWindow } from './window';
 
@@ -46,6 +48,8 @@ export interface ShellOptions {
   createServices(context: {
     dataDir: string;
     emit: EmitEvent;
+    /** Electron's open-file dialog on the app window (when the deps have a dialog). */
+    pickFile?: PickFile;
   }): Promise<MainServices> | MainServices;
   csp?: CspOptions;
   /** How often to ask net.isOnline(); Electron has no online event in main. */
@@ -127,7 +131,23 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
       }),
     );
 
-    services = await options.createServices({ dataDir: app.getPath('userData'), emit });
+    const dialog = deps.dialog;
+    const pickFile: PickFile | undefined = dialog
+      ? async ({ title, filters }) => {
+          if (!window || window.isDestroyed()) return null;
+          const picked = await dialog.showOpenDialog(window, {
+            title,
+            properties: ['openFile'],
+            filters,
+          });
+          return picked.canceled ? null : (picked.filePaths[0] ?? null);
+        }
+      : undefined;
+    services = await options.createServices({
+      dataDir: app.getPath('userData'),
+      emit,
+      ...(pickFile ? { pickFile } : {}),
+    });
     const handlers: IpcHandlers = {
       ...services.handlers,
       // The handler opens only https URLs without credentials, and only on a user click.
@@ -140,6 +160,12 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
       deps.ipcMain,
       createIpcRouter(handlers, { isTrustedSender: topFrameOfOrigins([APP_ORIGIN]), log }),
     );
+
+    if (deps.Menu) {
+      const addRegion = () => void addRegionFromMenu(handlers, dialog, log);
+      const template = applicationMenuTemplate(deps.platform ?? process.platform, { addRegion });
+      deps.Menu.setApplicationMenu(deps.Menu.buildFromTemplate(template));
+    }
 
     deps.powerMonitor.on('resume', () => services?.onResume());
     wasOnline = deps.net.isOnline();
@@ -173,4 +199,24 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
   });
 
   return { ready, window: () => window, checkOnline };
+}
+
+/** File > Add offline region…: the same pick as the renderer's, with failures shown in a box. */
+async function addRegionFromMenu(
+  handlers: IpcHandlers,
+  dialog: ShellDialog | undefined,
+  log: (message: string) => void,
+): Promise<void> {
+  try {
+    await handlers['regions:pick'](undefined);
+  } catch (error) {
+    const info =
+      typeof error === 'object' && error !== null && 'info' in error
+        ? (error.info as { message?: unknown })
+        : null;
+    const message =
+      typeof info?.message === 'string' ? info.message : 'Something went wrong inside Fieldmap.';
+    log(`[shell] add offline region failed: ${message}`);
+    dialog?.showErrorBox('Could not add the offline region', message);
+  }
 }

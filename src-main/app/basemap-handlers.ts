@@ -1,0 +1,150 @@
+// The basemap's IPC handlers: offline regions (list, add by path, pick with main's file dialog,
+// remove) and the basemap settings (online style URL, tile cache capacity). Every change is
+// announced with `basemap:changed`, whoever made it (the panel or the File menu).
+import { stat } from 'node:fs/promises';
+import { basename, extname, isAbsolute } from 'node:path';
+import { checkOnlineStyleUrl, type BasemapSettingsView } from '../../src-shared/basemap';
+import type { BasemapService } from '../core/basemap-service';
+import { RegionError } from '../core/offline-regions';
+import type { EmitEvent } from '../core/ports';
+import type { IpcHandlers } from '../ipc/handle';
+import { AppError } from './app-error';
+
+/** Main's native "open file" dialog (Electron's dialog.showOpenDialog): the chosen path, or null. */
+export type PickFile = (options: {
+  title: string;
+  filters: Array<{ name: string; extensions: string[] }>;
+}) => Promise<string | null>;
+
+export interface BasemapHandlerDeps {
+  basemap: BasemapService;
+  emit: EmitEvent;
+  /** Present in Electron: then a region's path comes only from this dialog, never from the renderer. */
+  pickFile?: PickFile;
+}
+
+export type BasemapChannel =
+  | 'regions:list'
+  | 'regions:add'
+  | 'regions:pick'
+  | 'regions:remove'
+  | 'basemap:settings'
+  | 'basemap:set-settings';
+
+export type BasemapHandlers = Pick<IpcHandlers, BasemapChannel>;
+
+const invalid = (message: string, field?: string): AppError =>
+  new AppError('InvalidRequest', field ? { message, field } : { message });
+
+/** Checks that `path` names a readable .pmtiles file; the archive's header is checked on add. */
+async function checkRegionPath(path: string): Promise<void> {
+  if (!isAbsolute(path))
+    throw invalid(
+      'Give the full path of the region file (for example /home/me/region.pmtiles).',
+      'path',
+    );
+  if (extname(path).toLowerCase() !== '.pmtiles')
+    throw invalid('Only .pmtiles files can be added as offline regions.', 'path');
+  const info = await stat(path).catch(() => null);
+  if (!info) throw invalid('There is no file at that path.', 'path');
+  if (!info.isFile()) throw invalid('That path is not a file.', 'path');
+}
+
+export function createBasemapHandlers({
+  basemap,
+  emit,
+  pickFile,
+}: BasemapHandlerDeps): BasemapHandlers {
+  const settingsView = (): BasemapSettingsView => {
+    const settings = basemap.settings();
+    const usage = basemap.tiles.usage();
+    return {
+      onlineStyleUrl: settings.onlineStyleUrl,
+      cacheCapBytes: settings.tileCacheBytes,
+      cacheUsedBytes: usage.usedBytes,
+      cacheEntries: usage.entries,
+      filePicker: pickFile !== undefined,
+    };
+  };
+  const changed = () =>
+    emit('basemap:changed', { regions: basemap.regions.list(), settings: settingsView() });
+
+  const addFromPath = async (path: string, name?: string) => {
+    await checkRegionPath(path);
+    let region;
+    try {
+      region = await basemap.regions.add(path, name ?? basename(path, extname(path)));
+    } catch (error) {
+      if (error instanceof RegionError)
+        throw invalid(`That file is not a usable offline region: ${error.message}.`, 'path');
+      if (error instanceof Error && 'code' in error)
+        throw invalid('The region file could not be read.', 'path');
+      throw error;
+    }
+    changed();
+    return region;
+  };
+
+  return {
+    'regions:list': async () => basemap.regions.list(),
+    'regions:add': async ({ path, name }) => {
+      if (pickFile) {
+        throw invalid(
+          'Refused: in the desktop app, add a region with File > Add offline region… (a path from the page is not trusted).',
+        );
+      }
+      return addFromPath(path, name);
+    },
+    'regions:pick': async () => {
+      if (!pickFile) {
+        throw invalid(
+          'Picking a file is not available in the browser runner; use regions:add with a path.',
+        );
+      }
+      const path = await pickFile({
+        title: 'Add offline region',
+        filters: [{ name: 'PMTiles archives', extensions: ['pmtiles'] }],
+      });
+      return path === null ? null : addFromPath(path);
+    },
+    'regions:remove': async ({ id }) => {
+      const removed = await basemap.regions.remove(id);
+      if (!removed) throw invalid('There is no offline region with that id.', 'id');
+      changed();
+      return true;
+    },
+    'basemap:settings': async () => settingsView(),
+    'basemap:set-settings': async ({ onlineStyleUrl, cacheCapBytes }) => {
+      let url: string | null | undefined = onlineStyleUrl;
+      if (typeof url === 'string') {
+        if (url.trim() === '') url = null;
+        else {
+          const checked = checkOnlineStyleUrl(url);
+          if (!checked.ok) throw invalid(checked.reason, 'onlineStyleUrl');
+          url = checked.url;
+        }
+      }
+      await basemap.setSettings({
+        ...(url !== undefined ? { onlineStyleUrl: url } : {}),
+        ...(cacheCapBytes !== undefined ? { tileCacheBytes: cacheCapBytes } : {}),
+      });
+      changed();
+      return settingsView();
+    },
+  };
+}
+
+/** For a handler table built without a basemap (some tests): every basemap call is refused. */
+export function unavailableBasemapHandlers(): BasemapHandlers {
+  const refuse = async (): Promise<never> => {
+    throw new AppError('Internal', { detail: 'the basemap is not available' });
+  };
+  return {
+    'regions:list': refuse,
+    'regions:add': refuse,
+    'regions:pick': refuse,
+    'regions:remove': refuse,
+    'basemap:settings': refuse,
+    'basemap:set-settings': refuse,
+  };
+}
