@@ -1,0 +1,227 @@
+// `npx tsx scripts/docs-screenshots.ts`: the README's screenshots, made from the real app.
+//   docs/screenshot-app.png     the whole window of the demo account, written by the browser
+//                               runner's own command (`npm run start:browser -- --screenshot`)
+//   docs/screenshot-map.png     the map zoomed to a route in a metro area: pins, territory, route
+//   docs/screenshot-list.png    the customer list with a search term and a color filter
+//   docs/screenshot-detail.png  one customer's detail panel (groups, custom fields, dates)
+// The last three come from a reference service with a seeded account of 2,000 customers, signed
+// into through the sign-in screen of the e2e harness. Same seed, same pictures (up to dates).
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import type { Customer } from '../src-shared';
+import { launchApp, startTestService, type TestService } from '../test/e2e/harness';
+import { MemoryCredentialStore } from './browser-runner/credentials';
+
+const REPO = resolve(import.meta.dirname, '..');
+const DOCS = join(REPO, 'docs');
+const VIEWPORT = { width: 1440, height: 900 };
+const MAP_VIEWPORT = { width: 1600, height: 1100 };
+const MAP_ROUTE = 'Chicago';
+const CUSTOMERS = 2_000;
+const SEED = 7;
+const SEARCH_TERM = 'bakery';
+const FILTER_COLOR = 'green';
+const LIMIT_BYTES = 400 * 1024;
+
+/** Newest modification time under a directory (the renderer's sources). */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds out/ when it is missing or older than the renderer's or shared sources. */
+function buildIfNeeded(): void {
+  const index = join(REPO, 'out/renderer/index.html');
+  const sources = Math.max(
+    newestMtime(join(REPO, 'src-renderer')),
+    newestMtime(join(REPO, 'src-shared')),
+  );
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  console.log('building the app (npx electron-vite build)...');
+  const result = spawnSync('npx', ['electron-vite', 'build'], { cwd: REPO, stdio: 'inherit' });
+  if (result.status !== 0)
+    throw new Error(`npx electron-vite build failed (exit ${result.status})`);
+}
+
+/** screenshot-app.png through the browser runner's command, as the README says it is made. */
+async function appShot(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'fieldmap-docs-runner-'));
+  try {
+    const file = join(DOCS, 'screenshot-app.png');
+    const args = ['run', 'start:browser', '--', '--headless', '--screenshot', file, '--demo'];
+    console.log(`npm ${args.join(' ')}`);
+    // A data dir of its own: the shot never depends on (or changes) a developer's saved account.
+    const result = spawnSync('npm', [...args, '--data-dir', dataDir], {
+      cwd: REPO,
+      stdio: 'inherit',
+    });
+    if (result.status !== 0) throw new Error(`the browser runner failed (exit ${result.status})`);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Resolves once MapLibre has drawn everything it was asked to (no move, tiles and sources loaded). */
+async function mapIdle(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const el = document.querySelector('.fm-map') as (Element & { fieldmapMap?: unknown }) | null;
+    return el?.fieldmapMap !== undefined;
+  });
+  await page.evaluate(
+    () =>
+      new Promise<void>((done) => {
+        type IdleMap = {
+          once(event: 'idle', cb: () => void): void;
+          triggerRepaint(): void;
+        };
+        const el = document.querySelector('.fm-map') as Element & {
+          fieldmapMap: { map: IdleMap };
+        };
+        const map = el.fieldmapMap.map;
+        map.once('idle', () => done());
+        map.triggerRepaint();
+      }),
+  );
+}
+
+type LngLatBox = [[number, number], [number, number]];
+
+/** The route named MAP_ROUTE plus the nearest corner of the territory around it. */
+function mapFrame(service: TestService): LngLatBox {
+  const user = service.account.username;
+  const points = (list: string[]) => list.map((p) => p.split(',').map(Number) as [number, number]); // "lat,lon"
+  const route = service.store.routes(user).find((r) => r.name.startsWith(MAP_ROUTE));
+  const territory = service.store.territories(user).find((t) => t.name.startsWith(MAP_ROUTE));
+  if (!route || !territory) throw new Error(`no ${MAP_ROUTE} route and territory in the data`);
+  const stops = points(route.points);
+  const [s, n] = [Math.min(...stops.map((p) => p[0])), Math.max(...stops.map((p) => p[0]))];
+  const [w, e] = [Math.min(...stops.map((p) => p[1])), Math.max(...stops.map((p) => p[1]))];
+  const away = ([lat, lon]: [number, number]) =>
+    Math.hypot(Math.max(s - lat, 0, lat - n), Math.max(w - lon, 0, lon - e));
+  const corner = points(territory.points).sort((a, b) => away(a) - away(b))[0]!;
+  return [
+    [Math.min(w, corner[1]), Math.min(s, corner[0])],
+    [Math.max(e, corner[1]), Math.max(n, corner[0])],
+  ];
+}
+
+async function fitMap(page: Page, box: LngLatBox): Promise<void> {
+  await page.evaluate((b) => {
+    type FitMap = {
+      resize(): void;
+      fitBounds(b: LngLatBox, o: { padding: number; animate: boolean }): void;
+    };
+    const el = document.querySelector('.fm-map') as Element & { fieldmapMap: { map: FitMap } };
+    el.fieldmapMap.map.resize();
+    el.fieldmapMap.map.fitBounds(b, { padding: 40, animate: false });
+  }, box);
+}
+
+/** A customer whose detail panel shows the most: groups, deal, visits, reminder, custom fields. */
+function showcase(customers: Customer[]): Customer {
+  const score = (c: Customer) =>
+    (c.groups.length >= 2 ? 4 : 0) +
+    (c.company !== '' && c.company !== c.name ? 2 : 0) +
+    (c.remindAt ? 2 : 0) +
+    (c.lastVisit ? 2 : 0) +
+    (c.dealAmount !== null ? 1 : 0) +
+    (c.custom2 !== '' ? 1 : 0) +
+    (c.email !== '' ? 1 : 0) +
+    (c.phone !== '' ? 1 : 0) +
+    (c.latitude !== null && c.latitude !== 0 ? 4 : 0);
+  const best = [...customers].sort((a, b) => score(b) - score(a) || a.id.localeCompare(b.id))[0];
+  if (!best) throw new Error('the service has no customers');
+  return best;
+}
+
+async function signIn(page: Page, service: TestService): Promise<void> {
+  await page.fill('#si-url', service.url);
+  await page.fill('#si-user', service.account.username);
+  await page.fill('#si-pass', service.account.password);
+  await page.click('form button[type=submit]');
+  await page.waitForSelector('.top-bar', { timeout: 60_000 });
+}
+
+async function waitRows(page: Page, label: string, rows: number): Promise<void> {
+  await page.waitForFunction(
+    ([l, n]) => document.querySelector(`[aria-label="${l}"]`)?.getAttribute('data-rows') === n,
+    [label, String(rows)] as const,
+    { timeout: 60_000 },
+  );
+}
+
+async function serviceShots(): Promise<void> {
+  const service = await startTestService({ customers: CUSTOMERS, seed: SEED });
+  const app = await launchApp({ credentialStore: new MemoryCredentialStore() });
+  try {
+    const { page } = app;
+    await page.setViewportSize(VIEWPORT);
+    await signIn(page, service);
+    const all = service.store.customers(service.account.username);
+    await waitRows(page, 'Customers', all.length);
+    await page.waitForSelector('[data-ready]', { state: 'attached', timeout: 60_000 });
+    await mapIdle(page);
+
+    // The map: a route inside a territory at street-block zoom (pins no longer clustered),
+    // framed to include the territory's corner nearest the route so its outline shows. A
+    // larger window for this one shot gives the map room for both.
+    await page.setViewportSize(MAP_VIEWPORT);
+    await fitMap(page, mapFrame(service));
+    await mapIdle(page);
+    await page.locator('main.map').screenshot({ path: join(DOCS, 'screenshot-map.png') });
+    await page.setViewportSize(VIEWPORT);
+
+    // The list: a search term typed and a color filter.
+    await page.click('[data-tab=customers]');
+    await page.click('.fm-map-fit'); // the whole account behind the list
+    await page.fill('input[aria-label="Search customers"]', SEARCH_TERM);
+    await page.selectOption('select[aria-label="Filter by color"]', FILTER_COLOR);
+    await page.waitForFunction(
+      (n) => document.querySelector('.customer-list .count')?.getAttribute('data-count') !== n,
+      String(all.length),
+    );
+    await mapIdle(page);
+    await page.screenshot({ path: join(DOCS, 'screenshot-list.png') });
+
+    // The detail panel of a customer with most fields set, reached by a search and a click.
+    const shown = showcase(all);
+    await page.selectOption('select[aria-label="Filter by color"]', '');
+    await page.fill('input[aria-label="Search customers"]', shown.name);
+    await page.click(`[aria-label="Customers"] >> text="${shown.name}" >> nth=0`);
+    await page.waitForSelector(`.detail-panel[data-id="${shown.id}"]`);
+    await page.fill('input[aria-label="Search customers"]', '');
+    await page.click('.detail-panel button:has-text("Show on map")');
+    await mapIdle(page);
+    await page.screenshot({ path: join(DOCS, 'screenshot-detail.png') });
+  } finally {
+    await app.close();
+    await service.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  buildIfNeeded();
+  await appShot();
+  await serviceShots();
+  for (const name of ['app', 'map', 'list', 'detail']) {
+    const { size } = await stat(join(DOCS, `screenshot-${name}.png`));
+    const warn = size > LIMIT_BYTES ? '  (over 400 KB)' : '';
+    console.log(`docs/screenshot-${name}.png  ${Math.round(size / 1024)} KB${warn}`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(`docs-screenshots failed: ${error instanceof Error ? error.stack : error}`);
+    process.exit(1);
+  },
+);
