@@ -1,0 +1,30 @@
+// How an offline region reads in the panel: its size in MB and its area as a bounding box.
+
+const MB = 1024 * 1024;
+const EARTH_RADIUS_KM = 6371.0088;
+
+export function formatMegabytes(bytes: number): string {
+  const mb = bytes / MB;
+  return `${mb < 10 ? mb.toFixed(1) : Math.round(mb).toLocaleString('en-US')} MB`;
+}
+
+const lat = (v: number) => `${Math.abs(v).toFixed(1)}°${v < 0 ? 'S' : 'N'}`;
+const lon = (v: number) => `${Math.abs(v).toFixed(1)}°${v < 0 ? 'W' : 'E'}`;
+
+/** "37.5°N–39.5°N, 99.0°W–97.0°W" from [west, south, east, north]. */
+export function formatBounds([w, s, e, n]: readonly [number, number, number, number]): string {
+  return `${lat(s)}–${lat(n)}, ${lon(w)}–${lon(e)}`;
+}
+
+/** The area of the bounding box on the sphere, in km². */
+export function boundsAreaKm2([w, s, e, n]: readonly [number, number, number, number]): number {
+  const rad = Math.PI / 180;
+  const width = (e >= w ? e - w : e + 360 - w) * rad; // a box across the antimeridian has e < w
+  return EARTH_RADIUS_KM ** 2 * width * Math.abs(Math.sin(n * rad) - Math.sin(s * rad));
+}
+
+export function formatArea(bounds: readonly [number, number, number, number]): string {
+  const km2 = boundsAreaKm2(bounds);
+  const rounded = km2 >= 1000 ? Math.round(km2 / 100) * 100 : Math.round(km2);
+  return `about ${rounded.toLocaleString('en-US')} km²`;
+}
