@@ -145,9 +145,10 @@ export function createAppProtocolHandler(
     }
     try {
       // A symlink inside the root must not lead outside it either.
-      realRoot ??= realpath(options.rootDir);
+      // The root first: a missing file must not leave the root's promise rejected unawaited.
+      const root = await (realRoot ??= realpath(options.rootDir));
       const real = await realpath(file);
-      if (!isInside(await realRoot, real)) {
+      if (!isInside(root, real)) {
         log(`[app-protocol] refused link outside the app: ${url.pathname.slice(0, 200)}`);
         return refuse(403, 'Forbidden');
       }

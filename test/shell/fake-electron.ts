@@ -7,6 +7,8 @@ import type {
   CustomSchemePrivileges,
   PreventableEvent,
   ShellDeps,
+  ShellMenuItem,
+  ShellOpenDialogOptions,
   ShellSenderFrame,
   WindowOptions,
 } from '../../src-main/shell/shell-deps';
@@ -177,6 +179,14 @@ export function createFakeElectron(
   const powerMonitor = new Emitter();
   const network = { online: options.online ?? true };
 
+  // The native dialogs and the application menu: what was asked, and what the "user" answers.
+  const dialogs = {
+    opened: [] as Array<{ window: unknown; options: ShellOpenDialogOptions }>,
+    errors: [] as Array<{ title: string; content: string }>,
+    answer: null as string | null,
+  };
+  const menu = { template: null as ShellMenuItem[] | null };
+
   const deps: ShellDeps = {
     app,
     BrowserWindow: FakeBrowserWindow,
@@ -191,6 +201,23 @@ export function createFakeElectron(
     powerMonitor,
     net: { isOnline: () => network.online },
     platform: 'linux',
+    dialog: {
+      showOpenDialog: async (window, options) => {
+        dialogs.opened.push({ window, options });
+        return dialogs.answer === null
+          ? { canceled: true, filePaths: [] }
+          : { canceled: false, filePaths: [dialogs.answer] };
+      },
+      showErrorBox: (title, content) => {
+        dialogs.errors.push({ title, content });
+      },
+    },
+    Menu: {
+      buildFromTemplate: (template) => ({ template }),
+      setApplicationMenu: (built) => {
+        menu.template = (built as { template: ShellMenuItem[] }).template;
+      },
+    },
   };
 
   return {
@@ -206,6 +233,8 @@ export function createFakeElectron(
     opened,
     powerMonitor,
     network,
+    dialogs,
+    menu,
   };
 }
 
