@@ -98,6 +98,9 @@ export class MapController {
         ? { bounds: data.bounds, fitBoundsOptions: { padding: FIT_PADDING, maxZoom: FOCUS_ZOOM } }
         : { center: [0, 20], zoom: 1.5 }),
       attributionControl: false,
+      // Labels (cluster counts above all) appear with their circles instead of fading in for
+      // 300 ms after them; the fade also held back 'idle' by that much.
+      fadeDuration: 0,
     });
     this.customers = new CustomerLayer(this.map, options.customers, data);
     const routeOverlay = new LazyOverlay(this.map, routeSpecs, {
