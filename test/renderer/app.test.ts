@@ -42,8 +42,12 @@ async function openApp(): Promise<Page> {
   return p;
 }
 
-const calls = (p: Page) =>
-  p.evaluate(() => [...(globalThis as unknown as { fake: { calls: string[] } }).fake.calls]);
+/** The basemap's local settings reads (offline regions, online style) are not data requests. */
+const BASEMAP_CALLS = ['listRegions', 'basemapSettings'];
+const calls = async (p: Page) =>
+  (
+    await p.evaluate(() => [...(globalThis as unknown as { fake: { calls: string[] } }).fake.calls])
+  ).filter((c) => !BASEMAP_CALLS.includes(c));
 const rowIds = (p: Page) =>
   p.$$eval(`${ROWS} [data-id]`, (els) => els.map((e) => e.getAttribute('data-id')));
 /** Waits until the list labelled `label` holds `want` rows. */

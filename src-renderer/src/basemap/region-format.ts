@@ -8,6 +8,13 @@ export function formatMegabytes(bytes: number): string {
   return `${mb < 10 ? mb.toFixed(1) : Math.round(mb).toLocaleString('en-US')} MB`;
 }
 
+/** Storage use: KB below one MB (a few cached tiles), else MB. */
+export function formatStorage(bytes: number): string {
+  return bytes < MB
+    ? `${Math.ceil(bytes / 1024).toLocaleString('en-US')} KB`
+    : formatMegabytes(bytes);
+}
+
 const lat = (v: number) => `${Math.abs(v).toFixed(1)}°${v < 0 ? 'S' : 'N'}`;
 const lon = (v: number) => `${Math.abs(v).toFixed(1)}°${v < 0 ? 'W' : 'E'}`;
 
