@@ -1,5 +1,4 @@
-// The basemap's settings and offline regions as they cross IPC, and the one rule for the online
-// style URL (checked in the UI for a quick message and again in main, which decides).
+// The basemap's settings and offline regions as they cross IPC.
 import * as v from 'valibot';
 
 /** A PMTiles archive the user added, copied into the app's data dir. */
@@ -28,30 +27,3 @@ export const BasemapSettingsViewSchema = v.object({
   filePicker: v.boolean(),
 });
 export type BasemapSettingsView = v.InferOutput<typeof BasemapSettingsViewSchema>;
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/**
- * The online style URL to store, or why it is refused: https, or http on this computer only
- * (a local tile server), and no credentials in the URL.
- */
-export function checkOnlineStyleUrl(
-  raw: string,
-): { ok: true; url: string } | { ok: false; reason: string } {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return { ok: false, reason: 'The online style URL is not a valid URL.' };
-  }
-  const loopbackHttp = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
-  if (url.protocol !== 'https:' && !loopbackHttp) {
-    return {
-      ok: false,
-      reason: `The online style URL must start with https:// (${url.protocol}// is not secure).`,
-    };
-  }
-  if (url.username !== '' || url.password !== '')
-    return { ok: false, reason: 'The online style URL must not contain a user name or password.' };
-  return { ok: true, url: url.href };
-}

@@ -3,7 +3,7 @@
 // announced with `basemap:changed`, whoever made it (the panel or the File menu).
 import { stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute } from 'node:path';
-import { checkOnlineStyleUrl, type BasemapSettingsView } from '../../src-shared/basemap';
+import type { BasemapSettingsView } from '../../src-shared/basemap';
 import type { BasemapService } from '../core/basemap-service';
 import { RegionError } from '../core/offline-regions';
 import type { EmitEvent } from '../core/ports';
@@ -32,6 +32,33 @@ export type BasemapChannel =
   | 'basemap:set-settings';
 
 export type BasemapHandlers = Pick<IpcHandlers, BasemapChannel>;
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * The online style URL to store, or why it is refused: https, or http on this computer only
+ * (a local tile server), and no credentials in the URL.
+ */
+export function checkOnlineStyleUrl(
+  raw: string,
+): { ok: true; url: string } | { ok: false; reason: string } {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return { ok: false, reason: 'The online style URL is not a valid URL.' };
+  }
+  const loopbackHttp = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+  if (url.protocol !== 'https:' && !loopbackHttp) {
+    return {
+      ok: false,
+      reason: `The online style URL must start with https:// (${url.protocol}// is not secure).`,
+    };
+  }
+  if (url.username !== '' || url.password !== '')
+    return { ok: false, reason: 'The online style URL must not contain a user name or password.' };
+  return { ok: true, url: url.href };
+}
 
 const invalid = (message: string, field?: string): AppError =>
   new AppError('InvalidRequest', field ? { message, field } : { message });

@@ -5,7 +5,8 @@ const EARTH_RADIUS_KM = 6371.0088;
 
 export function formatMegabytes(bytes: number): string {
   const mb = bytes / MB;
-  return `${mb < 10 ? mb.toFixed(1) : Math.round(mb).toLocaleString('en-US')} MB`;
+  const digits = mb < 0.1 ? 2 : 1; // a small region still reads as more than nothing
+  return `${mb < 10 ? mb.toFixed(digits) : Math.round(mb).toLocaleString('en-US')} MB`;
 }
 
 /** Storage use: KB below one MB (a few cached tiles), else MB. */
