@@ -133,13 +133,19 @@ async function idle100k(): Promise<{ fieldmap: number; bare: number; geojson: nu
 
 export async function run(): Promise<Record<string, number>> {
   const { fieldmap, bare, geojson } = await idle100k();
-  return {
+  const result: Record<string, number> = {
     map_idle_100k_ms: round(fieldmap),
     bare_maplibre_idle_100k_ms: round(bare),
     map_idle_ratio: Math.round((fieldmap / bare) * 100) / 100,
     map_geojson_100k_ms: round(geojson),
-    cold_start_10k_ms: round(await coldStart10k()),
   };
+  try {
+    result['cold_start_10k_ms'] = round(await coldStart10k());
+  } catch (e) {
+    // The app page is built from the whole renderer: keep the map numbers if it cannot run.
+    console.error('cold_start_10k_ms not measured:', e);
+  }
+  return result;
 }
 
 function median(xs: number[]): number {
