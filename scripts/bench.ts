@@ -1,11 +1,72 @@
 // `npm run bench [-- name ...]`: runs every bench module in scripts/bench/*.ts (or the named
 // ones), writes bench-results/<name>.json and prints one table. A module exports
 // `run(): Promise<Record<string, number | string>>`; a failing module is reported, not fatal.
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-type BenchModule = { run(): Promise<Record<string, number | string>> };
+type BenchModule = {
+  run(): Promise<Record<string, number | string>>;
+  /** Results file name when several modules report into one file (e.g. renderer.json). */
+  resultFile?: string;
+};
+type Results = Record<string, number | string>;
+
+/** The design's performance targets, checked against the results of the same run. */
+const TARGETS: Array<{ file: string; what: string; check: (r: Results) => boolean | null }> = [
+  {
+    file: 'core',
+    what: 'outbox_drain_ops_per_s >= 2.85',
+    check: (r) => cmp(r.outbox_drain_ops_per_s, (v) => v >= 2.85),
+  },
+  { file: 'core', what: 'outbox_429s = 0', check: (r) => cmp(r.outbox_429s, (v) => v === 0) },
+  {
+    file: 'renderer',
+    what: 'cache_write_100k_ms <= 1.5 x raw_idb_write_100k_ms',
+    check: (r) => ratio(r.cache_write_100k_ms, r.raw_idb_write_100k_ms, 1.5),
+  },
+  {
+    file: 'renderer',
+    what: 'search_p95_ms <= 30',
+    check: (r) => cmp(r.search_p95_ms, (v) => v <= 30),
+  },
+  {
+    file: 'renderer',
+    what: 'map_idle_100k_ms <= 1.2 x bare_maplibre_idle_100k_ms',
+    check: (r) => ratio(r.map_idle_100k_ms, r.bare_maplibre_idle_100k_ms, 1.2),
+  },
+  {
+    file: 'renderer',
+    what: 'cold_start_10k_ms <= 2000',
+    check: (r) => cmp(r.cold_start_10k_ms, (v) => v <= 2000),
+  },
+  {
+    file: 'renderer',
+    what: 'heap_100k_mb <= 500',
+    check: (r) => cmp(r.heap_100k_mb, (v) => v <= 500),
+  },
+  {
+    file: 'route-opt',
+    what: 'route_opt_100_ms < 1000',
+    check: (r) => cmp(r.route_opt_100_ms, (v) => v < 1000),
+  },
+];
+
+function cmp(value: unknown, ok: (v: number) => boolean): boolean | null {
+  return typeof value === 'number' ? ok(value) : null;
+}
+
+function ratio(a: unknown, b: unknown, max: number): boolean | null {
+  return typeof a === 'number' && typeof b === 'number' && b > 0 ? a / b <= max : null;
+}
+
+async function readResults(file: string): Promise<Results> {
+  try {
+    return JSON.parse(await readFile(path.join(resultsDir, `${file}.json`), 'utf8')) as Results;
+  } catch {
+    return {};
+  }
+}
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const benchDir = path.join(root, 'scripts', 'bench');
@@ -29,9 +90,12 @@ async function main(): Promise<number> {
         pathToFileURL(path.join(benchDir, `${name}.ts`)).href
       )) as BenchModule;
       const result = await mod.run();
-      const record = { ...result, measured_at: new Date().toISOString() };
+      const file = mod.resultFile ?? name;
+      // Modules sharing a file merge into it; a module's own keys are replaced by this run's.
+      const merged = file === name ? {} : await readResults(file);
+      const record = { ...merged, ...result, [`measured_at_${name}`]: new Date().toISOString() };
       await writeFile(
-        path.join(resultsDir, `${name}.json`),
+        path.join(resultsDir, `${file}.json`),
         `${JSON.stringify(record, null, 2)}\n`,
       );
       for (const [key, value] of Object.entries(result)) rows.push([name, key, String(value)]);
@@ -48,6 +112,11 @@ async function main(): Promise<number> {
     `${r[0].padEnd(width(0))}  ${r[1].padEnd(width(1))}  ${r[2].padStart(width(2))}`;
   console.log(`\n${line(['module', 'metric', 'value'])}`);
   for (const r of rows) console.log(line(r));
+  console.log('\ntargets (from bench-results/, this run or the last run of each module):');
+  for (const t of TARGETS) {
+    const verdict = t.check(await readResults(t.file));
+    console.log(`  ${verdict === null ? 'n/a ' : verdict ? 'met ' : 'MISS'}  ${t.file}: ${t.what}`);
+  }
   return failures === 0 ? 0 : 1;
 }
 

@@ -8,6 +8,9 @@ import { openCachePage, scenario } from '../../test/renderer/support/pages';
 
 const N = 100_000;
 
+/** Both renderer modules report into bench-results/renderer.json (the file). */
+export const resultFile = 'renderer';
+
 export async function run(): Promise<Record<string, number>> {
   const out = await tempDir('fieldmap-bench-renderer-');
   const browser = await launchBrowser();

@@ -131,6 +131,9 @@ async function idle100k(): Promise<{ fieldmap: number; bare: number; geojson: nu
   }
 }
 
+/** Both renderer modules report into bench-results/renderer.json (the file). */
+export const resultFile = 'renderer';
+
 export async function run(): Promise<Record<string, number>> {
   const { fieldmap, bare, geojson } = await idle100k();
   const result: Record<string, number> = {

@@ -41,7 +41,7 @@ describe('off the office network, then conflicts', () => {
     const unique = all.filter(
       (c) => all.filter((o) => o.name.toLowerCase().includes(c.name.toLowerCase())).length === 1,
     );
-    [first, second] = unique as [typeof first, typeof second];
+    [first, second] = unique as unknown as [typeof first, typeof second];
     expect(second).toBeDefined();
   });
 
