@@ -1,5 +1,6 @@
 // Shared steps of the write-side e2e suites (real main services + built renderer in Chromium).
 import { mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -7,9 +8,16 @@ import type { AppHandle, TestService } from '../e2e/harness';
 
 export const REPO = resolve(import.meta.dirname, '../..');
 
-/** Where screenshots for the README go (docs/screenshot-*.png). */
+/**
+ * Screenshots for the README (docs/screenshot-*.png) when FIELDMAP_UPDATE_SCREENSHOTS=1;
+ * otherwise into the temp dir, so a test run leaves the work tree as it was.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  const file = join(REPO, 'docs', `screenshot-${name}.png`);
+  const dir =
+    process.env.FIELDMAP_UPDATE_SCREENSHOTS === '1'
+      ? join(REPO, 'docs')
+      : join(tmpdir(), 'fieldmap-screenshots');
+  const file = join(dir, `screenshot-${name}.png`);
   await mkdir(dirname(file), { recursive: true });
   await page.screenshot({ path: file });
 }
