@@ -34,6 +34,7 @@ let styles: Awaited<ReturnType<typeof startStyleServer>>;
 let fixtureDir: string;
 let fixture: string;
 const blocked: string[] = [];
+const pageErrors: string[] = [];
 
 const near = (color: string) => (c: Rgb) => distance(c, hex(color)) <= 8;
 const anyNear = (colors: Rgb[], color: string) => colors.some(near(color));
@@ -144,6 +145,9 @@ describe('Offline maps panel', () => {
     await styles.stop();
     await app.restart();
     await blockOutside(app, blocked);
+    // Loaded again with a listener: an error while the map starts with its regions is caught.
+    app.page.on('pageerror', (error) => pageErrors.push(error.message));
+    await app.page.reload();
     await waitForApp();
     const { page } = app;
 
@@ -190,5 +194,6 @@ describe('Offline maps panel', () => {
     expect(await readdir(join(app.dataDir, 'regions'))).toEqual([]);
     expect(app.services.basemap.regions.list()).toEqual([]);
     expect(blocked).toEqual([]);
+    expect(pageErrors).toEqual([]);
   });
 });

@@ -66,6 +66,7 @@ export class BasemapState {
     this.#map = map;
     this.#drawnRegions = null;
     this.#drawnOnline = null;
+    // 'load' comes after the style is parsed; attach is called before, right after creation.
     if (!this.#draw()) map.once('load', () => this.#draw());
   }
 
@@ -79,16 +80,13 @@ export class BasemapState {
   #draw(): boolean {
     const map = this.#map;
     if (!map) return true;
-    try {
-      const regionsKey = this.#regions.map((r) => r.id).join(',');
-      if (regionsKey !== this.#drawnRegions) {
-        const sources = this.#regions.map((r) => ({ id: r.id, url: `regions/${r.id}.pmtiles` }));
-        applyRegions(map, sources, this.theme, this.assetBase);
-        this.#drawnRegions = regionsKey;
-      }
-    } catch (error) {
-      if (error instanceof Error && /not done loading/i.test(error.message)) return false;
-      throw error;
+    // getStyle() is undefined until the style is parsed (MapView hands the map over at once).
+    if (!map.getStyle()) return false;
+    const regionsKey = this.#regions.map((r) => r.id).join(',');
+    if (regionsKey !== this.#drawnRegions) {
+      const sources = this.#regions.map((r) => ({ id: r.id, url: `regions/${r.id}.pmtiles` }));
+      applyRegions(map, sources, this.theme, this.assetBase);
+      this.#drawnRegions = regionsKey;
     }
     const url = this.#settings?.onlineStyleUrl ?? null;
     if (url !== this.#drawnOnline) {

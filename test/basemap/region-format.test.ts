@@ -1,0 +1,35 @@
+// How the Offline maps panel describes a region: size, bounding box, and its area on the sphere.
+import { describe, expect, it } from 'vitest';
+import {
+  boundsAreaKm2,
+  formatArea,
+  formatBounds,
+  formatMegabytes,
+  formatStorage,
+} from '../../src-renderer/src/basemap/region-format';
+
+describe('region format', () => {
+  it('writes bounds with hemispheres, south to north then west to east', () => {
+    expect(formatBounds([-122.6, 47.1, -121.9, 48.0])).toBe('47.1°N–48.0°N, 122.6°W–121.9°W');
+    expect(formatBounds([150.5, -34.2, 151.4, -33.5])).toBe('34.2°S–33.5°S, 150.5°E–151.4°E');
+  });
+
+  it('measures the box on the sphere, also across the antimeridian', () => {
+    // One degree square at the equator: (6371 km × π/180)² ≈ 12,364 km².
+    expect(boundsAreaKm2([0, 0, 1, 1])).toBeCloseTo(12_364, -1);
+    // The same box at 60°N is about half as wide.
+    expect(boundsAreaKm2([0, 59.5, 1, 60.5]) / boundsAreaKm2([0, 0, 1, 1])).toBeCloseTo(0.5, 2);
+    expect(boundsAreaKm2([179.5, 0, -179.5, 1])).toBeCloseTo(boundsAreaKm2([0, 0, 1, 1]), 6);
+    expect(formatArea([-99, 37.5, -97, 39.5])).toBe('about 38,700 km²');
+    expect(formatArea([0, 0, 0.1, 0.1])).toBe('about 124 km²');
+  });
+
+  it('writes sizes in MB (hundredths for small files) and cache use in KB below one MB', () => {
+    expect(formatMegabytes(20_000)).toBe('0.02 MB');
+    expect(formatMegabytes(3.5 * 1024 * 1024)).toBe('3.5 MB');
+    expect(formatMegabytes(1536 * 1024 * 1024)).toBe('1,536 MB');
+    expect(formatStorage(0)).toBe('0 KB');
+    expect(formatStorage(1500)).toBe('2 KB');
+    expect(formatStorage(2 * 1024 * 1024)).toBe('2.0 MB');
+  });
+});
