@@ -286,14 +286,17 @@ export class Outbox implements OutboxPort {
     return ids;
   }
 
-  /** pending -> in-flight; records when it was sent and counts the attempt. */
-  markInFlight(opId: string, sentAt: number): Promise<void> {
+  /**
+   * pending -> in-flight; records when it was sent and counts the attempt. Resolves with the op
+   * as it is now: edits coalesced into it since the caller last read it are part of what must be
+   * sent, and later edits queue behind it.
+   */
+  markInFlight(opId: string, sentAt: number): Promise<Op> {
     return this.serial(async () => {
       const { pos, op } = this.entryOf(opId, ['pending'], 'send');
-      await this.commit({
-        put: [{ pos, op: { ...op, state: 'in-flight', sentAt, attempts: op.attempts + 1 } }],
-        del: [],
-      });
+      const next: Op = { ...op, state: 'in-flight', sentAt, attempts: op.attempts + 1 };
+      await this.commit({ put: [{ pos, op: next }], del: [] });
+      return this.entries.get(opId)?.op ?? next;
     });
   }
 

@@ -81,7 +81,8 @@ export interface OutboxPort {
   /** Ops not yet done, in FIFO order. */
   list(): Op[];
   get(opId: string): Op | undefined;
-  markInFlight(opId: string, sentAt: number): Promise<void>;
+  /** pending -> in-flight; resolves with the op to send (it may hold edits made since it was read). */
+  markInFlight(opId: string, sentAt: number): Promise<Op>;
   markDone(opId: string): Promise<void>;
   /** Back to pending after a transient failure (lastError kept; attempts count sends). */
   markRetryLater(opId: string, error: Op['lastError']): Promise<void>;

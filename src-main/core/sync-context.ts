@@ -5,6 +5,7 @@ import type { Op } from '../../src-shared/outbox-types';
 import type { ConflictLog } from './conflict-log';
 import type { Clock, EmitEvent, OutboxPort, RequestPriority, ServiceApi } from './ports';
 import type { SyncLedger } from './sync-ledger';
+import { OutboxError } from './outbox-errors';
 
 export interface PushContext {
   accountKey: string;
@@ -55,4 +56,18 @@ export function isOutstandingCreate(ctx: PushContext, op: Op): boolean {
     (op.kind === 'createCustomer' || op.kind === 'createRoute') &&
     (op.state === 'in-flight' || ctx.ledger.wasSent(op.opId))
   );
+}
+
+/**
+ * Marks an op in flight right before its request and returns it as it is then: edits the rep
+ * queued while the engine fetched what it needed are sent with it, later ones queue behind it.
+ * Null when the op went meanwhile (discarded, or a create deleted before it was sent).
+ */
+export async function claim(ctx: PushContext, opId: string): Promise<Op | null> {
+  try {
+    return await ctx.outbox.markInFlight(opId, ctx.clock.now());
+  } catch (e) {
+    if (e instanceof OutboxError && e.info.kind === 'InvalidRequest') return null;
+    throw e;
+  }
 }

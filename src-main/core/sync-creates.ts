@@ -6,7 +6,7 @@ import type { Op } from '../../src-shared/outbox-types';
 import { fieldsEqual, normaliseFields } from './merge';
 import { matchCreates, matchRoutes } from './reconcile';
 import { extractIdCandidates } from './service-client';
-import { isOutstandingCreate, type PushContext, type RoundData } from './sync-context';
+import { claim, isOutstandingCreate, type PushContext, type RoundData } from './sync-context';
 import { createdButNotFound, infoOf, isRejected, stopsPush } from './sync-errors';
 
 type CreateOp = Extract<Op, { kind: 'createCustomer' | 'createRoute' }>;
@@ -124,8 +124,15 @@ export async function sendCreates(
   );
 
   const outcomes: Outcome[] = [];
-  for (const op of ops) {
-    await ctx.outbox.markInFlight(op.opId, ctx.clock.now());
+  for (const planned of ops) {
+    // What the outbox holds now is what goes (an edit may have merged into it meanwhile).
+    const op = await claim(ctx, planned.opId);
+    if (op?.kind !== 'createCustomer' && op?.kind !== 'createRoute') {
+      // Deleted or discarded while the round fetched its lists: never sent.
+      await ctx.ledger.settle(new Map(), [planned.opId]);
+      ctx.step();
+      continue;
+    }
     try {
       const answer =
         op.kind === 'createCustomer'
@@ -146,7 +153,7 @@ export async function sendCreates(
       } else {
         // Ambiguous, 5xx, 429 after retries: maybe created. It stays in flight (so no edit
         // can coalesce into what was sent) until a list proves it present or absent.
-        outcomes.push({ op: { ...op, state: 'in-flight' }, message: null });
+        outcomes.push({ op, message: null });
       }
     } finally {
       ctx.step();

@@ -5,7 +5,7 @@ import type { Customer } from '../../src-shared/domain';
 import type { Op } from '../../src-shared/outbox-types';
 import { threeWayMerge } from './merge';
 import { applyLedgerResolutions, reconcileOutstanding, sendCreates } from './sync-creates';
-import { isOutstandingCreate, RoundData, type PushContext } from './sync-context';
+import { claim, isOutstandingCreate, RoundData, type PushContext } from './sync-context';
 import { deletedOnService, infoOf, isNotFound, isRejected, kindOf, stopsPush } from './sync-errors';
 import { planRound } from './sync-plan';
 
@@ -112,24 +112,36 @@ async function sendOne(
   blocked: Set<string>,
 ): Promise<boolean> {
   try {
-    if (op.kind === 'updateCustomer') return await sendUpdate(ctx, op, fresh);
-    await ctx.outbox.markInFlight(op.opId, ctx.clock.now());
-    if (op.kind === 'deleteCustomer') {
+    // An update merges against the server record: fetched before the op is claimed.
+    const server =
+      op.kind !== 'updateCustomer'
+        ? undefined
+        : fresh
+          ? fresh.get(op.target)
+          : await getFresh(ctx, op.target);
+    // From here the op is what goes: an edit queued meanwhile coalesced into it (an update
+    // may even have become a delete), a later one queues behind it.
+    const sent = await claim(ctx, op.opId);
+    if (!sent) return false;
+    if (sent.kind === 'updateCustomer') return await sendUpdate(ctx, sent, server, fresh);
+    if (sent.kind === 'deleteCustomer') {
       try {
-        await ctx.api.deleteCustomer(op.target, { priority: ctx.priority });
+        await ctx.api.deleteCustomer(sent.target, { priority: ctx.priority });
       } catch (e) {
         // Already gone is what the rep wanted.
         if (!isNotFound(e)) throw e;
       } finally {
         ctx.step();
       }
-      fresh?.delete(op.target);
-    } else {
+      fresh?.delete(sent.target);
+    } else if (sent.kind === 'updateCustomFields') {
       await ctx.api
-        .updateCustomFields(op.payload, { priority: ctx.priority })
+        .updateCustomFields(sent.payload, { priority: ctx.priority })
         .finally(() => ctx.step());
+    } else {
+      return false;
     }
-    await ctx.outbox.markDone(op.opId);
+    await ctx.outbox.markDone(sent.opId);
     return true;
   } catch (e) {
     return failed(ctx, op, e, blocked);
@@ -150,20 +162,19 @@ async function failed(ctx: PushContext, op: Op, e: unknown, blocked: Set<string>
   return false;
 }
 
-/** Merges the rep's edit with the fresh server record and PUTs the complete merged record. */
+/** Merges the rep's edit (claimed: in flight) with the fresh server record and PUTs the complete merged record. */
 async function sendUpdate(
   ctx: PushContext,
   op: UpdateOp,
+  server: Customer | undefined,
   fresh: Map<string, Customer> | null,
 ): Promise<boolean> {
-  const server = fresh ? fresh.get(op.target) : await getFresh(ctx, op.target);
   if (!server) {
     await ctx.outbox.markNeedsAttention(op.opId, deletedOnService());
     return false;
   }
   const merge = threeWayMerge(op.base, op.payload, server);
   if (merge.changed) {
-    await ctx.outbox.markInFlight(op.opId, ctx.clock.now());
     try {
       await ctx.api.updateCustomer(op.target, merge.body, { priority: ctx.priority });
     } catch (e) {
