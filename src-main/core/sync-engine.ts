@@ -62,6 +62,8 @@ export class SyncEngine implements SyncEnginePort {
   #running: Promise<SyncState> | null = null;
   #timer: AbortController | null = null;
   #started = false;
+  /** Stopped for good (the account closed): its outbox and files are no longer ours to touch. */
+  #stopped = false;
   /** A change was queued while a sync ran: run once more after it. */
   #again = false;
   #conflictLog: ConflictLog | null = null;
@@ -104,6 +106,7 @@ export class SyncEngine implements SyncEnginePort {
 
   async stop(): Promise<void> {
     this.#started = false;
+    this.#stopped = true;
     this.#cancelTimer();
     await this.#running?.catch(() => undefined);
   }
@@ -166,6 +169,7 @@ export class SyncEngine implements SyncEnginePort {
   }
 
   #sync(priority: RequestPriority): Promise<SyncState> {
+    if (this.#stopped) return Promise.resolve(this.#state);
     // One sync at a time: a second caller joins the running one.
     this.#running ??= this.#run(priority).finally(() => {
       this.#running = null;
@@ -275,6 +279,8 @@ export class SyncEngine implements SyncEnginePort {
   }
 
   #setState(state: SyncState): void {
+    // A probe answered after the stop: the status bar now shows another account (or none).
+    if (this.#stopped) return;
     this.#state = state;
     this.#o.emit('sync:state', state);
   }
