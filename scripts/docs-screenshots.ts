@@ -21,6 +21,7 @@ const DOCS = join(REPO, 'docs');
 const VIEWPORT = { width: 1440, height: 900 };
 const MAP_VIEWPORT = { width: 1600, height: 1100 };
 const MAP_ROUTE = 'Chicago';
+const DETAIL_ZOOM = 11.5;
 const CUSTOMERS = 2_000;
 const SEED = 7;
 const SEARCH_TERM = 'bakery';
@@ -69,30 +70,34 @@ async function appShot(): Promise<void> {
   }
 }
 
+type LngLatBox = [[number, number], [number, number]];
+
+/** The map element: MapView hangs its controller on it for e2e code (no other handle exists). */
+type MapHost = {
+  fieldmapMap: {
+    map: {
+      once(event: 'idle', cb: () => void): void;
+      triggerRepaint(): void;
+      resize(): void;
+      fitBounds(box: LngLatBox, options: { padding: number; animate: boolean }): void;
+      jumpTo(options: { zoom: number }): void;
+    };
+  };
+};
+// The evaluate callbacks run in the page; this file is type-checked without the DOM library,
+// so they reach the element through `unknown`.
+
 /** Resolves once MapLibre has drawn everything it was asked to (no move, tiles and sources loaded). */
 async function mapIdle(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const el = document.querySelector('.fm-map') as (Element & { fieldmapMap?: unknown }) | null;
-    return el?.fieldmapMap !== undefined;
-  });
-  await page.evaluate(
-    () =>
+  await page.locator('.fm-map').evaluate(
+    (el) =>
       new Promise<void>((done) => {
-        type IdleMap = {
-          once(event: 'idle', cb: () => void): void;
-          triggerRepaint(): void;
-        };
-        const el = document.querySelector('.fm-map') as Element & {
-          fieldmapMap: { map: IdleMap };
-        };
-        const map = el.fieldmapMap.map;
+        const map = (el as unknown as MapHost).fieldmapMap.map;
         map.once('idle', () => done());
         map.triggerRepaint();
       }),
   );
 }
-
-type LngLatBox = [[number, number], [number, number]];
 
 /** The route named MAP_ROUTE plus the nearest corner of the territory around it. */
 function mapFrame(service: TestService): LngLatBox {
@@ -114,14 +119,10 @@ function mapFrame(service: TestService): LngLatBox {
 }
 
 async function fitMap(page: Page, box: LngLatBox): Promise<void> {
-  await page.evaluate((b) => {
-    type FitMap = {
-      resize(): void;
-      fitBounds(b: LngLatBox, o: { padding: number; animate: boolean }): void;
-    };
-    const el = document.querySelector('.fm-map') as Element & { fieldmapMap: { map: FitMap } };
-    el.fieldmapMap.map.resize();
-    el.fieldmapMap.map.fitBounds(b, { padding: 40, animate: false });
+  await page.locator('.fm-map').evaluate((el, b) => {
+    const map = (el as unknown as MapHost).fieldmapMap.map;
+    map.resize();
+    map.fitBounds(b, { padding: 40, animate: false });
   }, box);
 }
 
@@ -151,11 +152,10 @@ async function signIn(page: Page, service: TestService): Promise<void> {
 }
 
 async function waitRows(page: Page, label: string, rows: number): Promise<void> {
-  await page.waitForFunction(
-    ([l, n]) => document.querySelector(`[aria-label="${l}"]`)?.getAttribute('data-rows') === n,
-    [label, String(rows)] as const,
-    { timeout: 60_000 },
-  );
+  await page.waitForSelector(`[aria-label="${label}"][data-rows="${rows}"]`, {
+    state: 'attached',
+    timeout: 60_000,
+  });
 }
 
 async function serviceShots(): Promise<void> {
@@ -184,10 +184,7 @@ async function serviceShots(): Promise<void> {
     await page.click('.fm-map-fit'); // the whole account behind the list
     await page.fill('input[aria-label="Search customers"]', SEARCH_TERM);
     await page.selectOption('select[aria-label="Filter by color"]', FILTER_COLOR);
-    await page.waitForFunction(
-      (n) => document.querySelector('.customer-list .count')?.getAttribute('data-count') !== n,
-      String(all.length),
-    );
+    await page.waitForSelector(`.customer-list .count:not([data-count="${all.length}"])`);
     await mapIdle(page);
     await page.screenshot({ path: join(DOCS, 'screenshot-list.png') });
 
@@ -199,6 +196,14 @@ async function serviceShots(): Promise<void> {
     await page.waitForSelector(`.detail-panel[data-id="${shown.id}"]`);
     await page.fill('input[aria-label="Search customers"]', '');
     await page.click('.detail-panel button:has-text("Show on map")');
+    await mapIdle(page);
+    // "Show on map" goes to street level; a little wider shows the customer among neighbours.
+    await page
+      .locator('.fm-map')
+      .evaluate(
+        (el, zoom) => (el as unknown as MapHost).fieldmapMap.map.jumpTo({ zoom }),
+        DETAIL_ZOOM,
+      );
     await mapIdle(page);
     await page.screenshot({ path: join(DOCS, 'screenshot-detail.png') });
   } finally {
