@@ -29,7 +29,16 @@ export function waitsOnTempId(op: Op): boolean {
  */
 export function planRound(ops: Op[], blocked: ReadonlySet<string>, maxOps: number): RoundPlan {
   const byTarget = new Map<string, Op[]>();
+  // Customers with a change queued so far in FIFO order (flagged ones excepted: they wait for
+  // the rep). A route is stored with its customers' positions when it is created, so it waits
+  // for the earlier changes of its customers (a moved pin) to reach the service first.
+  const changed = new Set<string>();
+  const waiting = new Set<Op>();
   for (const op of ops) {
+    if (op.kind === 'createRoute' && op.payload.customerIds.some((id) => changed.has(id))) {
+      waiting.add(op);
+    }
+    if (op.kind !== 'createRoute' && op.state !== 'needs-attention') changed.add(op.target);
     const list = byTarget.get(op.target);
     if (list) list.push(op);
     else byTarget.set(op.target, [op]);
@@ -42,6 +51,7 @@ export function planRound(ops: Op[], blocked: ReadonlySet<string>, maxOps: numbe
     for (const op of targetOps) {
       if (size + run.length >= maxOps) break;
       if (op.state === 'needs-attention' || op.state === 'done' || waitsOnTempId(op)) break;
+      if (waiting.has(op)) break;
       run.push(op);
       if (op.kind === 'createCustomer' || op.kind === 'deleteCustomer') break;
     }
