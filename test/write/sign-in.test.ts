@@ -74,12 +74,12 @@ describe('sign-in', () => {
 
   it('asks before signing out drops an unsynced change, then drops the account and its cache', async () => {
     const { page } = app;
+    // Sending is stopped first: a queued change otherwise goes out within a second by itself.
+    await app.setOffline(true);
     await page.keyboard.press('n');
     await page.fill('#ed-name', 'Unsynced change');
     await page.keyboard.press('Control+s');
     await page.waitForSelector('aside[data-editing]', { state: 'detached' });
-    // Sending is stopped so the change stays unsynced.
-    await app.setOffline(true);
     await page.click('.account-menu button.who');
     await page.click('[role=menu] button:has-text("Sign out")');
     const dialog = page.locator('dialog[open]');
