@@ -9,7 +9,9 @@ try {
   console.log(`tests: 0 passed, 1 failed (no report at ${file}: ${error.message})`);
   process.exit(1);
 }
-const failedSuites = report.testResults.filter((r) => r.status === 'failed' && r.assertionResults.length === 0).length;
+const failedSuites = report.testResults.filter(
+  (r) => r.status === 'failed' && r.assertionResults.length === 0,
+).length;
 const failed = report.numFailedTests + failedSuites;
 const skipped = report.numPendingTests + report.numTodoTests;
 console.log(`tests: ${report.numPassedTests} passed, ${failed} failed, ${skipped} skipped`);

@@ -115,9 +115,12 @@ export type CustomerFields = v.InferOutput<typeof CustomerFieldsSchema>;
 
 /** Some writable fields of a customer (an edit). */
 export const CustomerChangesSchema = v.strictObject(
-  Object.fromEntries(
-    Object.entries(customerFieldEntries).map(([k, s]) => [k, v.optional(s)]),
-  ) as { [K in keyof typeof customerFieldEntries]: v.OptionalSchema<(typeof customerFieldEntries)[K], undefined> },
+  Object.fromEntries(Object.entries(customerFieldEntries).map(([k, s]) => [k, v.optional(s)])) as {
+    [K in keyof typeof customerFieldEntries]: v.OptionalSchema<
+      (typeof customerFieldEntries)[K],
+      undefined
+    >;
+  },
 );
 export type CustomerChanges = v.InferOutput<typeof CustomerChangesSchema>;
 
@@ -151,7 +154,9 @@ export const UserMetaSchema = v.looseObject({
 export type UserMeta = v.InferOutput<typeof UserMetaSchema>;
 
 /** Every write endpoint answers `{ message }`. */
-export const MessageResponseSchema = v.looseObject({ message: v.pipe(v.string(), v.maxLength(10_000)) });
+export const MessageResponseSchema = v.looseObject({
+  message: v.pipe(v.string(), v.maxLength(10_000)),
+});
 export type MessageResponse = v.InferOutput<typeof MessageResponseSchema>;
 
 /** Body of POST /routes. */

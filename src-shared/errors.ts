@@ -21,15 +21,18 @@ export type ErrorKind = ServiceErrorKind | AppErrorKind;
 
 /** What a rep reads for each kind of error. */
 export const ERROR_MESSAGES: Record<ErrorKind, string> = {
-  Offline: 'No connection to the service. Your changes are saved and will be sent when you are back online.',
+  Offline:
+    'No connection to the service. Your changes are saved and will be sent when you are back online.',
   NotAllowListed:
     'Not on the office network: the service only answers from allow-listed networks. Your changes stay queued.',
-  Unauthorized: 'The service rejected your user name or password. Sign in again; your changes are kept.',
+  Unauthorized:
+    'The service rejected your user name or password. Sign in again; your changes are kept.',
   RateLimited: 'The service asked us to slow down. Sending will resume shortly.',
   ServerError: 'The service had a problem. We will try again shortly.',
   Rejected: 'The service refused this change as it is. Edit it or discard it.',
   BadResponse: 'The service sent an answer we could not read. Nothing was changed on this laptop.',
-  Ambiguous: 'The connection dropped before the service answered. We will check whether the change arrived before retrying.',
+  Ambiguous:
+    'The connection dropped before the service answered. We will check whether the change arrived before retrying.',
   InvalidRequest: 'That request was not valid.',
   NotSignedIn: 'Sign in first.',
   Internal: 'Something went wrong inside Fieldmap.',
@@ -47,6 +50,9 @@ export const ErrorInfoSchema = v.object({
 export type ErrorInfo = v.InferOutput<typeof ErrorInfoSchema>;
 
 /** Builds an ErrorInfo with the standard message for its kind. */
-export function errorInfo(kind: ErrorKind, extra: Omit<Partial<ErrorInfo>, 'kind'> = {}): ErrorInfo {
+export function errorInfo(
+  kind: ErrorKind,
+  extra: Omit<Partial<ErrorInfo>, 'kind'> = {},
+): ErrorInfo {
   return { kind, message: ERROR_MESSAGES[kind], ...extra };
 }

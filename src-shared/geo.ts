@@ -21,8 +21,12 @@ export function isValidPosition(lat: unknown, lng: unknown): boolean {
 }
 
 /** The customer's position as [lng, lat], or null when the customer is unmapped. */
-export function positionOf(c: Pick<Customer | CustomerFields, 'latitude' | 'longitude'>): LngLat | null {
-  return isValidPosition(c.latitude, c.longitude) ? [c.longitude as number, c.latitude as number] : null;
+export function positionOf(
+  c: Pick<Customer | CustomerFields, 'latitude' | 'longitude'>,
+): LngLat | null {
+  return isValidPosition(c.latitude, c.longitude)
+    ? [c.longitude as number, c.latitude as number]
+    : null;
 }
 
 /** Parses an API point "<latitude>,<longitude>" into [lng, lat]; null when malformed. */
@@ -49,6 +53,7 @@ export function haversineMeters(a: LngLat, b: LngLat): number {
   const dLat = (b[1] - a[1]) * toRad;
   const dLng = (b[0] - a[0]) * toRad;
   const h =
-    Math.sin(dLat / 2) ** 2 + Math.cos(a[1] * toRad) * Math.cos(b[1] * toRad) * Math.sin(dLng / 2) ** 2;
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(a[1] * toRad) * Math.cos(b[1] * toRad) * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
 }

@@ -11,7 +11,10 @@ import { ErrorInfoSchema } from './errors';
 
 /** Temp ids of records created locally: `tmp_<uuid>`. */
 export const TEMP_ID_RE = /^tmp_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const TempIdSchema = v.pipe(v.string(), v.regex(TEMP_ID_RE, 'expected a temp id tmp_<uuid>'));
+export const TempIdSchema = v.pipe(
+  v.string(),
+  v.regex(TEMP_ID_RE, 'expected a temp id tmp_<uuid>'),
+);
 
 /** True for a locally created id not yet known to the service. */
 export function isTempId(id: string): boolean {

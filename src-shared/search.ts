@@ -7,7 +7,10 @@ export function normaliseSearchTerm(term: string): string {
 }
 
 /** True when the customer matches the term: case-insensitive substring of a searched field. */
-export function matchesSearch(customer: Pick<Customer, (typeof CUSTOMER_SEARCH_FIELDS)[number]>, term: string): boolean {
+export function matchesSearch(
+  customer: Pick<Customer, (typeof CUSTOMER_SEARCH_FIELDS)[number]>,
+  term: string,
+): boolean {
   const needle = normaliseSearchTerm(term);
   if (needle === '') return false;
   for (const field of CUSTOMER_SEARCH_FIELDS) {
@@ -18,6 +21,8 @@ export function matchesSearch(customer: Pick<Customer, (typeof CUSTOMER_SEARCH_F
 }
 
 /** The searched fields joined into one lower-cased haystack (for indexing). */
-export function searchHaystack(customer: Pick<Customer, (typeof CUSTOMER_SEARCH_FIELDS)[number]>): string {
+export function searchHaystack(
+  customer: Pick<Customer, (typeof CUSTOMER_SEARCH_FIELDS)[number]>,
+): string {
   return CUSTOMER_SEARCH_FIELDS.map((f) => String(customer[f] ?? '').toLowerCase()).join('\u0000');
 }
