@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { readJsonFile, writeFileAtomic } from './atomic-file';
+import { readJsonFile, writeFileAtomic } from '../core/atomic-file';
 
 const IndexEntrySchema = v.object({
   accountKey: v.string(),

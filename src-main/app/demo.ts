@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { startService } from '../../src-service/index';
 import type { CredentialStore } from '../core/ports';
-import { readJsonFile, writeFileAtomic } from './atomic-file';
+import { readJsonFile, writeFileAtomic } from '../core/atomic-file';
 import type { DemoLauncher } from './session-manager';
 
 /** The keychain slot of the demo password: stable even if the demo's port has to change. */

@@ -24,7 +24,7 @@ import { CustomerFieldsSchema, type CustomerFields } from '../../src-shared/doma
 import type { Clock } from '../core/ports';
 import { accountDirOf } from './accounts-index';
 import { AppError } from './app-error';
-import { readJsonFile, writeFileAtomic } from './atomic-file';
+import { readJsonFile, writeFileAtomic } from '../core/atomic-file';
 import type { CurrentSession } from './session-manager';
 
 /** Rows handed to the outbox between two progress writes. */

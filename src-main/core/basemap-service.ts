@@ -3,12 +3,8 @@
 // the app-origin paths regions/<id>.pmtiles and tiles?url=<remote url>.
 import { join } from 'node:path';
 import * as v from 'valibot';
-import {
-  readJsonOrUndefined,
-  textResponse,
-  writeFileAtomic,
-  type BasemapResponse,
-} from './basemap-files';
+import { readJsonFile, writeFileAtomic } from './atomic-file';
+import { textResponse, type BasemapResponse } from './basemap-files';
 import { OfflineRegions } from './offline-regions';
 import { TileCache } from './tile-cache';
 
@@ -57,7 +53,7 @@ export class BasemapService {
 
   static async open(options: BasemapServiceOptions): Promise<BasemapService> {
     const settingsFile = join(options.dataDir, 'basemap-settings.json');
-    const parsed = v.safeParse(SettingsSchema, await readJsonOrUndefined(settingsFile));
+    const parsed = v.safeParse(SettingsSchema, await readJsonFile(settingsFile));
     const settings = parsed.success
       ? parsed.output
       : { onlineStyleUrl: null, tileCacheBytes: DEFAULT_TILE_CACHE_BYTES };

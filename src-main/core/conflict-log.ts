@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import * as v from 'valibot';
 import { ConflictSchema, type Conflict } from '../../src-shared/outbox-types';
-import { readJson, writeJsonAtomic } from './sync-files';
+import { readJsonStrict, writeJsonAtomic } from './atomic-file';
 
 export type NewConflict = Omit<Conflict, 'conflictId' | 'resolution' | 'accountKey'>;
 
@@ -23,7 +23,7 @@ export class ConflictLog {
 
   static async open(stateDir: string, accountKey: string): Promise<ConflictLog> {
     const log = new ConflictLog(path.join(stateDir, 'conflicts.json'), accountKey);
-    const raw = await readJson(log.#file);
+    const raw = await readJsonStrict(log.#file);
     if (raw !== undefined) log.#conflicts = v.parse(v.array(ConflictSchema), raw);
     return log;
   }

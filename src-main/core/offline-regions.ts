@@ -8,12 +8,8 @@ import { join } from 'node:path';
 import { bytesToHeader, TileType } from 'pmtiles';
 import * as v from 'valibot';
 import { OfflineRegionSchema, type OfflineRegion } from '../../src-shared/basemap';
-import {
-  readJsonOrUndefined,
-  textResponse,
-  writeFileAtomic,
-  type BasemapResponse,
-} from './basemap-files';
+import { readJsonFile, writeFileAtomic } from './atomic-file';
+import { textResponse, type BasemapResponse } from './basemap-files';
 
 // The registry's record is the one the IPC contract sends (src-shared/basemap.ts).
 export { OfflineRegionSchema, type OfflineRegion };
@@ -63,7 +59,7 @@ export class OfflineRegions {
 
   static async open(options: { dataDir: string; now?: () => number }): Promise<OfflineRegions> {
     const regions = new OfflineRegions(options.dataDir, options.now ?? Date.now);
-    const parsed = v.safeParse(RegistrySchema, await readJsonOrUndefined(regions.#registry));
+    const parsed = v.safeParse(RegistrySchema, await readJsonFile(regions.#registry));
     // A region whose file went missing is dropped rather than served as errors.
     if (parsed.success) {
       for (const region of parsed.output.regions) {

@@ -4,7 +4,7 @@
 // every POST batch and before every temp-id rewrite.
 import path from 'node:path';
 import * as v from 'valibot';
-import { readJson, writeJsonAtomic } from './sync-files';
+import { readJsonStrict, writeJsonAtomic } from './atomic-file';
 
 const LedgerSchema = v.object({
   version: v.literal(1),
@@ -37,7 +37,7 @@ export class SyncLedger {
 
   static async open(stateDir: string): Promise<SyncLedger> {
     const ledger = new SyncLedger(path.join(stateDir, 'sync-ledger.json'));
-    const raw = await readJson(ledger.#file);
+    const raw = await readJsonStrict(ledger.#file);
     if (raw !== undefined) ledger.#set(v.parse(LedgerSchema, raw));
     return ledger;
   }

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { readJsonOrUndefined, writeFileAtomic } from './basemap-files';
+import { readJsonFile, writeFileAtomic } from './atomic-file';
 
 const EntrySchema = v.object({
   key: v.string(),
@@ -73,7 +73,7 @@ export class TileCache {
   static async open(options: TileCacheOptions): Promise<TileCache> {
     const cache = new TileCache(options);
     await mkdir(cache.#dir, { recursive: true });
-    const parsed = v.safeParse(IndexSchema, await readJsonOrUndefined(cache.#indexFile));
+    const parsed = v.safeParse(IndexSchema, await readJsonFile(cache.#indexFile));
     const files = new Set((await readdir(cache.#dir)).filter((f) => f.endsWith('.tile')));
     if (parsed.success) {
       cache.#tick = parsed.output.tick;
