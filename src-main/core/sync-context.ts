@@ -16,6 +16,11 @@ export interface PushContext {
   clock: Clock;
   emit: EmitEvent;
   priority: RequestPriority;
+  /**
+   * How long after a create was sent the service may still commit it (a slow server answering
+   * after the client gave up). Only a list started this long after the send proves it absent.
+   */
+  absenceGraceMs: number;
   /** Called after every request, for progress. */
   step(): void;
 }
@@ -25,6 +30,9 @@ export class RoundData {
   readonly #ctx: PushContext;
   #customers: Promise<Map<string, Customer>> | null = null;
   #routes: Promise<Route[]> | null = null;
+  /** When each list's request started: what it can prove absent depends on it. */
+  customersStartedAt = 0;
+  routesStartedAt = 0;
 
   constructor(ctx: PushContext) {
     this.#ctx = ctx;
@@ -35,6 +43,7 @@ export class RoundData {
   }
 
   customers(): Promise<Map<string, Customer>> {
+    if (!this.#customers) this.customersStartedAt = this.#ctx.clock.now();
     this.#customers ??= this.#ctx.api
       .listCustomers({ priority: this.#ctx.priority })
       .then((list) => new Map(list.map((c) => [c.id, c])))
@@ -43,6 +52,7 @@ export class RoundData {
   }
 
   routes(): Promise<Route[]> {
+    if (!this.#routes) this.routesStartedAt = this.#ctx.clock.now();
     this.#routes ??= this.#ctx.api
       .listRoutes({ priority: this.#ctx.priority })
       .finally(() => this.#ctx.step());
@@ -50,12 +60,31 @@ export class RoundData {
   }
 }
 
-/** A create sent (or about to be re-checked) whose server id is not applied yet. */
+/**
+ * A create that may exist on the service under an id not applied yet: in flight, recorded as
+ * sent, or sent once (sentAt) without proof that this send created nothing. It is reconciled,
+ * never resent, until a list proves it absent. Flagged ops wait for the rep.
+ */
 export function isOutstandingCreate(ctx: PushContext, op: Op): boolean {
+  if (op.kind !== 'createCustomer' && op.kind !== 'createRoute') return false;
+  if (op.state === 'needs-attention') return false;
   return (
-    (op.kind === 'createCustomer' || op.kind === 'createRoute') &&
-    (op.state === 'in-flight' || ctx.ledger.wasSent(op.opId))
+    op.state === 'in-flight' ||
+    ctx.ledger.wasSent(op.opId) ||
+    (op.sentAt != null && !ctx.ledger.isCleared(op.opId, op.sentAt))
   );
+}
+
+/** When a list must have started to prove the op's last send created nothing (null: any list). */
+export function absenceProvableAt(ctx: PushContext, op: Op): number | null {
+  if (op.sentAt == null || ctx.ledger.isCleared(op.opId, op.sentAt)) return null;
+  return op.sentAt + ctx.absenceGraceMs;
+}
+
+/** True when a list started at `listStartedAt` not showing the op proves it absent. */
+export function provesAbsent(ctx: PushContext, op: Op, listStartedAt: number): boolean {
+  const at = absenceProvableAt(ctx, op);
+  return at === null || listStartedAt >= at;
 }
 
 /**

@@ -1,16 +1,28 @@
 // Creates of customers and routes: send, then find the server id (from the answer's message
 // when GET confirms it, else by matching one list GET), and apply it everywhere in one step.
-// A create whose outcome is unknown is never resent before a list proves it absent.
+// A create whose outcome is unknown is never resent before a list proves it absent, and only a
+// list started at least the absence grace after the send can (a slow server commits late).
 import type { Customer } from '../../src-shared/domain';
 import type { Op } from '../../src-shared/outbox-types';
 import { fieldsEqual, normaliseFields } from './merge';
 import { matchCreates, matchRoutes } from './reconcile';
 import { extractIdCandidates } from './service-client';
-import { claim, isOutstandingCreate, type PushContext, type RoundData } from './sync-context';
+import {
+  absenceProvableAt,
+  claim,
+  isOutstandingCreate,
+  provesAbsent,
+  type PushContext,
+  type RoundData,
+} from './sync-context';
 import { createdButNotFound, infoOf, isRejected, stopsPush } from './sync-errors';
 
 type CreateOp = Extract<Op, { kind: 'createCustomer' | 'createRoute' }>;
 type Outcome = { op: CreateOp; message: string | null };
+/** When each kind's list used to settle creates started (0: none fetched). */
+type ListedAt = { customers: number; routes: number };
+/** Targets of creates that may still appear on the service, with when absence is provable. */
+export type Waiting = Map<string, number>;
 
 /** Above this many answers with an id, one list GET is cheaper than a GET per id. */
 const CONFIRM_BY_GET_MAX = 2;
@@ -32,8 +44,14 @@ async function applyResolution(ctx: PushContext, op: CreateOp, id: string): Prom
   ctx.emit('ids:resolved', { accountKey: ctx.accountKey, kind, tempId: op.target, id });
 }
 
-/** Settles every create whose outcome is unknown against fresh lists. True if any resolved. */
-export async function reconcileOutstanding(ctx: PushContext, data: RoundData): Promise<boolean> {
+/**
+ * Settles every create whose outcome is unknown against the round's lists: found ones resolve,
+ * ones a list started late enough does not show go back to pending, the others keep waiting.
+ */
+export async function reconcileOutstanding(
+  ctx: PushContext,
+  data: RoundData,
+): Promise<{ resolved: boolean; waiting: Waiting }> {
   const outstanding = ctx.outbox
     .list()
     .filter((op): op is CreateOp => isOutstandingCreate(ctx, op));
@@ -58,27 +76,39 @@ export async function reconcileOutstanding(ctx: PushContext, data: RoundData): P
       resolved.set(k, id);
     }
   }
-  await settle(ctx, outstanding, resolved, null);
-  return resolved.size > 0;
+  const listedAt = { customers: data.customersStartedAt, routes: data.routesStartedAt };
+  const waiting = await settle(ctx, outstanding, resolved, null, listedAt);
+  return { resolved: resolved.size > 0, waiting };
 }
 
 /**
  * Records the outcome durably first (so a crash cannot lose a resolution nor resend a create
- * that exists), then applies it. Ops not resolved were proven absent: back to pending, or to
- * needs-attention when the service claimed a creation we cannot find.
+ * that exists), then applies it. Ops not resolved are proven absent when the list was started
+ * late enough after their send: back to pending; or flagged when the service claimed a creation
+ * we cannot find; else they wait (unchanged), returned with when absence becomes provable.
  */
 async function settle(
   ctx: PushContext,
   ops: CreateOp[],
   resolved: Map<string, string>,
   claimedCreated: Set<string> | null,
-): Promise<void> {
-  if (ops.length === 0) return;
-  const absent = ops.filter((op) => !resolved.has(op.opId));
-  await ctx.ledger.settle(
-    resolved,
-    absent.map((op) => op.opId),
-  );
+  listedAt: ListedAt,
+): Promise<Waiting> {
+  const waiting: Waiting = new Map();
+  if (ops.length === 0) return waiting;
+  const absent = new Map<string, number | null>();
+  const flagged: string[] = [];
+  for (const op of ops) {
+    if (resolved.has(op.opId)) continue;
+    if (claimedCreated?.has(op.opId)) {
+      flagged.push(op.opId);
+      continue;
+    }
+    const startedAt = op.kind === 'createCustomer' ? listedAt.customers : listedAt.routes;
+    if (provesAbsent(ctx, op, startedAt)) absent.set(op.opId, op.sentAt ?? null);
+    else waiting.set(op.target, absenceProvableAt(ctx, op) ?? startedAt);
+  }
+  await ctx.ledger.settle(resolved, absent, flagged);
   for (const op of ops) {
     const id = resolved.get(op.opId);
     if (id !== undefined) {
@@ -92,23 +122,26 @@ async function settle(
     } else if (claimedCreated?.has(op.opId)) {
       // A route the service says it created is done, whether or not we can name its id.
       await ctx.outbox.markDone(op.opId);
-    } else if (current.state === 'in-flight') {
+    } else if (absent.has(op.opId) && current.state === 'in-flight') {
       await ctx.outbox.markRetryLater(op.opId, current.lastError);
     }
   }
+  return waiting;
 }
 
 /**
- * Sends creates. Returns the targets that failed transiently (they wait for the next sync).
+ * Sends creates. Returns the targets that failed transiently (they wait for the next sync) and
+ * those whose outcome stays unknown until their absence grace has passed.
  * Throws on failures that stop the whole push (offline, off-network, unauthorised).
  */
 export async function sendCreates(
   ctx: PushContext,
   data: RoundData,
   ops: CreateOp[],
-): Promise<Set<string>> {
+): Promise<{ failed: Set<string>; waiting: Waiting }> {
   const failed = new Set<string>();
-  if (ops.length === 0) return failed;
+  let waiting: Waiting = new Map();
+  if (ops.length === 0) return { failed, waiting };
   const hasCustomers = ops.some((op) => op.kind === 'createCustomer');
   const hasRoutes = ops.some((op) => op.kind === 'createRoute');
   // Everything that exists before the POSTs is excluded from matching, even after a crash.
@@ -129,7 +162,7 @@ export async function sendCreates(
     const op = await claim(ctx, planned.opId);
     if (op?.kind !== 'createCustomer' && op?.kind !== 'createRoute') {
       // Deleted or discarded while the round fetched its lists: never sent.
-      await ctx.ledger.settle(new Map(), [planned.opId]);
+      await ctx.ledger.settle(new Map(), new Map([[planned.opId, null]]));
       ctx.step();
       continue;
     }
@@ -145,7 +178,7 @@ export async function sendCreates(
     } catch (e) {
       if (isRejected(e) || stopsPush(e)) {
         // The service refused it (4xx) or it never left: certainly not created.
-        await ctx.ledger.settle(new Map(), [op.opId]);
+        await ctx.ledger.settle(new Map(), new Map([[op.opId, op.sentAt ?? null]]));
         if (isRejected(e)) await ctx.outbox.markNeedsAttention(op.opId, infoOf(e));
         else await ctx.outbox.markRetryLater(op.opId, infoOf(e));
         // Creates already sent stay in flight: reconciled on the next sync.
@@ -161,21 +194,18 @@ export async function sendCreates(
   }
 
   try {
-    await resolveOutcomes(ctx, data, outcomes);
+    waiting = await resolveOutcomes(ctx, outcomes);
   } catch (e) {
     // The check failed: the creates stay in flight, recorded as sent, reconciled next time.
     for (const o of outcomes) failed.add(o.op.target);
     if (stopsPush(e)) throw e;
   }
-  return failed;
+  return { failed, waiting };
 }
 
-async function resolveOutcomes(
-  ctx: PushContext,
-  data: RoundData,
-  outcomes: Outcome[],
-): Promise<void> {
-  if (outcomes.length === 0) return;
+async function resolveOutcomes(ctx: PushContext, outcomes: Outcome[]): Promise<Waiting> {
+  if (outcomes.length === 0) return new Map();
+  const listedAt: ListedAt = { customers: 0, routes: 0 };
   const claimedCreated = new Set(outcomes.filter((o) => o.message !== null).map((o) => o.op.opId));
   const resolved = new Map<string, string>();
   const excluded = ctx.ledger.excludedCustomerIds();
@@ -188,6 +218,7 @@ async function resolveOutcomes(
     );
     const byGet = customers.length <= CONFIRM_BY_GET_MAX && candidates.every((c) => c.length > 0);
     // After the POSTs: a new list, not the round's (which predates them).
+    if (!byGet) listedAt.customers = ctx.clock.now();
     const list = byGet ? null : await ctx.api.listCustomers({ priority: ctx.priority });
     if (list) ctx.step();
     const byId = new Map((list ?? []).map((c) => [c.id, c]));
@@ -203,6 +234,7 @@ async function resolveOutcomes(
     }
     const rest = customers.filter((o) => !resolved.has(o.op.opId));
     if (rest.length > 0) {
+      if (!list) listedAt.customers = ctx.clock.now();
       const pool = list ?? (await ctx.api.listCustomers({ priority: ctx.priority }));
       if (!list) ctx.step();
       const claimed = new Set([...excluded, ...resolved.values()]);
@@ -213,6 +245,7 @@ async function resolveOutcomes(
     }
   }
   if (routes.length > 0) {
+    listedAt.routes = ctx.clock.now();
     const list = await ctx.api.listRoutes({ priority: ctx.priority });
     ctx.step();
     const unresolved = routes.flatMap((o) =>
@@ -230,11 +263,12 @@ async function resolveOutcomes(
       resolved.set(k, id);
     }
   }
-  await settle(
+  return settle(
     ctx,
     outcomes.map((o) => o.op),
     resolved,
     claimedCreated,
+    listedAt,
   );
 }
 

@@ -27,7 +27,7 @@ import { infoOf, kindOf } from './sync-errors';
 import { SyncLedger } from './sync-ledger';
 import { SyncProgress } from './sync-progress';
 import { pullAll, SnapshotKeeper } from './sync-pull';
-import { push, type PushOptions } from './sync-push';
+import { DEFAULT_ABSENCE_GRACE_MS, push, type PushOptions } from './sync-push';
 
 export interface SyncEngineOptions {
   accountKey: string;
@@ -203,6 +203,7 @@ export class SyncEngine implements SyncEnginePort {
       clock: this.#o.clock,
       emit: this.#o.emit,
       priority: 'background',
+      absenceGraceMs: this.#o.push.absenceGraceMs ?? DEFAULT_ABSENCE_GRACE_MS,
       step,
     };
     try {
@@ -214,11 +215,12 @@ export class SyncEngine implements SyncEnginePort {
       else this.#o.emit('data:delta', out.delta);
       this.#probe.reset();
       this.#setState({ kind: 'synced', at: now });
-      if (pushed.retryLater.size > 0) this.#schedule(this.#retry.next());
-      else {
-        this.#retry.reset();
-        this.#schedule(this.#o.periodMs);
-      }
+      let delay = this.#o.periodMs;
+      if (pushed.retryLater.size > 0) delay = this.#retry.next();
+      else this.#retry.reset();
+      // A create left unsure settles by itself once a list can prove it present or absent.
+      if (pushed.recheckAt !== null) delay = Math.min(delay, Math.max(0, pushed.recheckAt - now));
+      this.#schedule(delay);
     } catch (e) {
       this.#failed(e);
     }

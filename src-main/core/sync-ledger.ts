@@ -14,6 +14,12 @@ const LedgerSchema = v.object({
   sent: v.array(v.string()),
   /** opId -> server id, found but maybe not yet rewritten in the outbox. */
   resolved: v.record(v.string(), v.string()),
+  /**
+   * opId -> the op's sentAt whose send is proven to have created nothing (absent from a list
+   * started after the grace, or refused). A create whose sentAt is not here is reconciled
+   * before any resend, whatever put it back to pending. Optional: older files lack it.
+   */
+  cleared: v.optional(v.record(v.string(), v.number()), {}),
 });
 type LedgerData = v.InferOutput<typeof LedgerSchema>;
 
@@ -23,6 +29,7 @@ const empty = (): LedgerData => ({
   knownRouteIds: [],
   sent: [],
   resolved: {},
+  cleared: {},
 });
 
 export class SyncLedger {
@@ -59,6 +66,11 @@ export class SyncLedger {
     return this.#data.sent.includes(opId);
   }
 
+  /** True when the op's last send (at `sentAt`) is known to have created nothing. */
+  isCleared(opId: string, sentAt: number): boolean {
+    return this.#data.cleared[opId] === sentAt;
+  }
+
   resolvedId(opId: string): string | undefined {
     return this.#data.resolved[opId];
   }
@@ -76,11 +88,24 @@ export class SyncLedger {
     await this.#write(next);
   }
 
-  /** Records resolutions (before the outbox is rewritten) and settles proven-absent sends. */
-  async settle(resolved: Map<string, string>, absent: string[]): Promise<void> {
-    const next = { ...this.#data, resolved: { ...this.#data.resolved } };
+  /**
+   * Records resolutions (before the outbox is rewritten) and settles sends: `absent` maps an
+   * opId to the sentAt proven to have created nothing (null: never sent); `flagged` ops leave
+   * the unsettled list without being cleared (the rep decides; a retry reconciles first).
+   */
+  async settle(
+    resolved: Map<string, string>,
+    absent: Map<string, number | null>,
+    flagged: string[] = [],
+  ): Promise<void> {
+    const next = {
+      ...this.#data,
+      resolved: { ...this.#data.resolved },
+      cleared: { ...this.#data.cleared },
+    };
     for (const [opId, id] of resolved) next.resolved[opId] = id;
-    const settled = new Set([...resolved.keys(), ...absent]);
+    for (const [opId, sentAt] of absent) if (sentAt !== null) next.cleared[opId] = sentAt;
+    const settled = new Set([...resolved.keys(), ...absent.keys(), ...flagged]);
     next.sent = next.sent.filter((id) => !settled.has(id));
     await this.#write(next);
   }
@@ -88,6 +113,10 @@ export class SyncLedger {
   /** Drops entries of ops no longer in the outbox. */
   #pruned(liveOpIds: ReadonlySet<string>): LedgerData {
     const resolved: Record<string, string> = {};
+    const cleared: Record<string, number> = {};
+    for (const [opId, at] of Object.entries(this.#data.cleared)) {
+      if (liveOpIds.has(opId)) cleared[opId] = at;
+    }
     const applied: string[] = [];
     for (const [opId, id] of Object.entries(this.#data.resolved)) {
       if (liveOpIds.has(opId)) resolved[opId] = id;
@@ -100,6 +129,7 @@ export class SyncLedger {
       knownRouteIds: [...this.#data.knownRouteIds, ...applied],
       sent: this.#data.sent.filter((id) => liveOpIds.has(id)),
       resolved,
+      cleared,
     };
   }
 

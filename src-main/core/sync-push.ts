@@ -4,7 +4,12 @@
 import type { Customer } from '../../src-shared/domain';
 import type { Op } from '../../src-shared/outbox-types';
 import { threeWayMerge } from './merge';
-import { applyLedgerResolutions, reconcileOutstanding, sendCreates } from './sync-creates';
+import {
+  applyLedgerResolutions,
+  reconcileOutstanding,
+  sendCreates,
+  type Waiting,
+} from './sync-creates';
 import { claim, isOutstandingCreate, RoundData, type PushContext } from './sync-context';
 import { deletedOnService, infoOf, isNotFound, isRejected, kindOf, stopsPush } from './sync-errors';
 import { planRound } from './sync-plan';
@@ -19,11 +24,21 @@ export interface PushOptions {
   listThreshold?: number;
   /** Rounds per push, a guard against a loop that makes no progress (default 50). */
   maxRounds?: number;
+  /**
+   * How long after a create was sent, with no answer, the service may still commit it: only a
+   * list started this long after the send proves it absent (default 2 min, well past the
+   * client's 30 s timeout; tests set it small).
+   */
+  absenceGraceMs?: number;
 }
+
+export const DEFAULT_ABSENCE_GRACE_MS = 2 * 60_000;
 
 export interface PushResult {
   /** Targets that failed transiently: their ops are pending, to retry later. */
   retryLater: Set<string>;
+  /** When the earliest create left unsure can be proven absent (null: none waits). */
+  recheckAt: number | null;
 }
 
 /** Pushes the outbox. Throws on failures that concern every op (offline, 403, 401). */
@@ -31,17 +46,28 @@ export async function push(ctx: PushContext, options: PushOptions = {}): Promise
   const maxOps = options.maxOpsPerRound ?? 150;
   const listThreshold = options.listThreshold ?? 3;
   const blocked = new Set<string>();
+  const waiting: Waiting = new Map();
   await applyLedgerResolutions(ctx);
   for (let round = 0; round < (options.maxRounds ?? 50); round++) {
-    const progressed = await pushRound(ctx, blocked, maxOps, listThreshold);
+    const progressed = await pushRound(ctx, blocked, waiting, maxOps, listThreshold);
     if (!progressed) break;
   }
-  return { retryLater: blocked };
+  // A create that turned up meanwhile is no longer waiting.
+  const open = new Set(ctx.outbox.list().map((op) => op.target));
+  const times = [...waiting].filter(([t]) => open.has(t)).map(([, at]) => at);
+  for (const t of waiting.keys()) blocked.delete(t);
+  return { retryLater: blocked, recheckAt: times.length > 0 ? Math.min(...times) : null };
 }
 
+/**
+ * One round. `waiting` targets (creates whose absence cannot be proven yet) are left out of
+ * the plan, like `blocked` ones, but they still take part in every reconciliation: a list
+ * becomes the known-ids set of new creates only after every unsure create was matched to it.
+ */
 async function pushRound(
   ctx: PushContext,
   blocked: Set<string>,
+  waiting: Waiting,
   maxOps: number,
   listThreshold: number,
 ): Promise<boolean> {
@@ -50,10 +76,13 @@ async function pushRound(
   const data = new RoundData(ctx);
   let progressed = false;
   const firstOps = first.runs.flat();
-  if (firstOps.some((op) => isOutstandingCreate(ctx, op))) {
+  const isCreate = (op: Op) => op.kind === 'createCustomer' || op.kind === 'createRoute';
+  const unsure = (op: Op) => isOutstandingCreate(ctx, op);
+  if (firstOps.some(unsure) || (firstOps.some(isCreate) && ctx.outbox.list().some(unsure))) {
     const reconciled = await guard(blocked, firstOps, () => reconcileOutstanding(ctx, data));
     if (!reconciled.ok) return false;
-    progressed = reconciled.value;
+    progressed = reconciled.value.resolved;
+    wait(blocked, waiting, reconciled.value.waiting);
   }
   // Resolutions may have freed ops (targets rewritten): plan again from the outbox.
   const plan = planRound(ctx.outbox.list(), blocked, maxOps);
@@ -68,8 +97,9 @@ async function pushRound(
     if (!(await guard(blocked, ops, () => data.customers())).ok) return progressed;
   }
   if (creates.length > 0) {
-    const failed = await sendCreates(ctx, data, creates);
-    for (const t of failed) blocked.add(t);
+    const sent = await sendCreates(ctx, data, creates);
+    for (const t of sent.failed) blocked.add(t);
+    wait(blocked, waiting, sent.waiting);
     progressed = true;
   }
   const fresh = data.hasCustomers ? await data.customers() : null;
@@ -87,6 +117,14 @@ async function pushRound(
     }
   }
   return progressed;
+}
+
+/** Targets whose create is unsure sit out the rest of this push; the engine rechecks later. */
+function wait(blocked: Set<string>, waiting: Waiting, found: Waiting): void {
+  for (const [target, at] of found) {
+    blocked.add(target);
+    waiting.set(target, at);
+  }
 }
 
 /** Runs a round-wide step; a transient failure blocks the round's targets, a fatal one throws. */

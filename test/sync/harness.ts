@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { emptyCustomerFields, type Customer, type CustomerFields } from '../../src-shared/domain';
 import type { EventChannel, EventOf } from '../../src-shared/ipc-contract';
 import type { SyncState } from '../../src-shared/sync-state';
@@ -36,7 +37,12 @@ export interface HarnessOptions {
   clientBackoff?: { baseMs: number; capMs: number };
   /** The password the client sends (default: the account's). */
   password?: string;
+  /** The client's timeout per request (default 5 s). */
+  clientTimeoutMs?: number;
 }
+
+/** Tests wait this little before a lost create's absence counts as proven (the app: minutes). */
+export const TEST_ABSENCE_GRACE_MS = 300;
 
 export type Recorded = { [E in EventChannel]: { event: E; payload: EventOf<E> } }[EventChannel];
 
@@ -83,7 +89,7 @@ export class Harness {
       username: USER,
       getPassword: async () => this.options.password ?? PASSWORD,
       limiter,
-      timeoutMs: 5_000,
+      timeoutMs: this.options.clientTimeoutMs ?? 5_000,
       backoff: this.options.clientBackoff ?? { baseMs: 100, capMs: 1_000 },
     });
     this.outbox = await Outbox.open({
@@ -103,6 +109,7 @@ export class Harness {
       retryBackoff: { initialMs: 10, maxMs: 50, factor: 2 },
       probeBackoff: { initialMs: 10, maxMs: 50, factor: 2 },
       ratePerSecond: this.options.clientRate ?? 500,
+      push: { absenceGraceMs: TEST_ABSENCE_GRACE_MS },
       ...this.options.engine,
       ...engine,
     });
@@ -123,10 +130,17 @@ export class Harness {
   async drain(maxSyncs = 10): Promise<SyncState> {
     let state = await this.engine.syncNow();
     for (let i = 1; i < maxSyncs; i++) {
-      if (this.outbox.list().every((op) => op.state === 'needs-attention')) break;
+      const left = this.outbox.list();
+      if (left.every((op) => op.state === 'needs-attention')) break;
+      // A create left in flight waits for its absence grace before a sync can settle it.
+      if (left.some((op) => op.state === 'in-flight')) await sleep(this.absenceGraceMs);
       state = await this.engine.syncNow();
     }
     return state;
+  }
+
+  get absenceGraceMs(): number {
+    return this.options.engine?.push?.absenceGraceMs ?? TEST_ABSENCE_GRACE_MS;
   }
 
   of<E extends EventChannel>(event: E): EventOf<E>[] {
