@@ -95,9 +95,13 @@ describe('sign-in', () => {
     await page.waitForSelector('main.sign-in');
     expect(await app.call('currentAccount')).toBeNull();
     expect(await app.call('listAccounts')).toEqual([]);
-    const databases = await page.evaluate(async () =>
-      (await indexedDB.databases()).map((d) => d.name),
-    );
-    expect(databases.filter((n) => n?.startsWith('fieldmap-'))).toEqual([]);
+    // The sign-in screen shows at once; the cache's deletion finishes just after (and stays done).
+    const cacheDatabases = async () =>
+      (await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).filter(
+        (n) => n?.startsWith('fieldmap-'),
+      );
+    await expect.poll(cacheDatabases, { timeout: 10_000 }).toEqual([]);
+    await page.waitForTimeout(500);
+    expect(await cacheDatabases()).toEqual([]);
   });
 });
