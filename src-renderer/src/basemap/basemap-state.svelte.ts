@@ -22,7 +22,7 @@ export class BasemapState {
   #onlineRequest = 0;
 
   constructor(
-    private readonly api: FieldmapApi,
+    readonly api: FieldmapApi,
     private readonly theme: BasemapTheme = 'light',
     private readonly assetBase: string = defaultAssetBase(),
   ) {}

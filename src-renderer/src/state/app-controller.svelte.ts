@@ -30,7 +30,7 @@ export class AppController {
   #unsubscribe: Array<() => void> = [];
 
   constructor(
-    private readonly api: FieldmapApi,
+    readonly api: FieldmapApi,
     private readonly storage: Storage = localStorage,
   ) {
     this.outbox = new OutboxActions(api);
