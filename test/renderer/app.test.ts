@@ -42,8 +42,8 @@ async function openApp(): Promise<Page> {
   return p;
 }
 
-/** The basemap's local settings reads (offline regions, online style) are not data requests. */
-const BASEMAP_CALLS = ['listRegions', 'basemapSettings'];
+/** Local reads of main's own state (offline regions, map settings, imports) are not data requests. */
+const BASEMAP_CALLS = ['listRegions', 'basemapSettings', 'listImports'];
 const calls = async (p: Page) =>
   (
     await p.evaluate(() => [...(globalThis as unknown as { fake: { calls: string[] } }).fake.calls])

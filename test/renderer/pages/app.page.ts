@@ -46,6 +46,16 @@ function snapshot(): EventOf<'data:snapshot'> {
 
 const answers: Record<string, () => unknown> = {
   currentAccount: () => account,
+  // Main's local state the shell of the app reads at start: no regions, no imports, default map settings.
+  listRegions: () => [],
+  listImports: () => [],
+  basemapSettings: () => ({
+    onlineStyleUrl: null,
+    cacheCapBytes: 512 * 1024 * 1024,
+    cacheUsedBytes: 0,
+    cacheEntries: 0,
+    filePicker: false,
+  }),
   requestSnapshot: () => {
     setTimeout(() => emit('data:snapshot', snapshot()), 0);
     return true;
