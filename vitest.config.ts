@@ -12,5 +12,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    // expect.poll waits for UI and sync round trips; 1 s (the default) is too tight on a loaded
+    // 2-core CI machine. This is a deadline for a condition, not a speed assertion.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

@@ -82,13 +82,18 @@ describe('off the office network, then conflicts', () => {
 
     await phone.locator('input[value="server"]').check();
     await notes.locator('input[value="rep"]').check();
-    await expect.poll(() => phone.getAttribute('data-resolution')).toBe('server');
-    await expect.poll(() => notes.getAttribute('data-resolution')).toBe('rep');
+    // Each choice is a round trip to main and back (conflicts:changed): allow for a loaded machine.
+    await expect
+      .poll(() => phone.getAttribute('data-resolution'), { timeout: 15_000 })
+      .toBe('server');
+    await expect.poll(() => notes.getAttribute('data-resolution'), { timeout: 15_000 }).toBe('rep');
     await syncNow(page);
     await expect
       .poll(() => service.store.customer(USER, first.id)!.phone, { timeout: 30_000 })
       .toBe('server-phone-1');
     expect(service.store.customer(USER, second.id)!.notes).toBe('rep notes 2');
-    expect(await page.getAttribute('.views button >> nth=1', 'data-count')).toBe('0');
+    await expect
+      .poll(() => page.getAttribute('.views button >> nth=1', 'data-count'), { timeout: 15_000 })
+      .toBe('0');
   });
 });
