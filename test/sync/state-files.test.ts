@@ -59,7 +59,7 @@ describe('SyncLedger', () => {
       ['op1', 'op2'],
       new Set(['op1', 'op2']),
     );
-    await ledger.settle(new Map([['op1', 'c']]), []);
+    await ledger.settle(new Map([['op1', 'c']]), new Map());
     const again = await SyncLedger.open(dir);
     expect(again.wasSent('op1')).toBe(false);
     expect(again.wasSent('op2')).toBe(true);
@@ -73,7 +73,7 @@ describe('SyncLedger', () => {
   it('keeps applied resolutions excluded after their ops leave the outbox', async () => {
     const ledger = await SyncLedger.open(dir);
     await ledger.beforeSend({ customerIds: ['a'] }, ['op1'], new Set(['op1']));
-    await ledger.settle(new Map([['op1', 'c']]), []);
+    await ledger.settle(new Map([['op1', 'c']]), new Map());
     await ledger.beforeSend({}, ['op2'], new Set(['op2']));
     expect(ledger.resolvedId('op1')).toBeUndefined();
     expect(ledger.excludedCustomerIds().has('c')).toBe(true);
