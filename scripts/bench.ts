@@ -46,6 +46,11 @@ const TARGETS: Array<{ file: string; what: string; check: (r: Results) => boolea
     check: (r) => cmp(r.heap_100k_mb, (v) => v <= 500),
   },
   {
+    file: 'renderer',
+    what: 'heap_map_100k_mb <= 500',
+    check: (r) => cmp(r.heap_map_100k_mb, (v) => v <= 500),
+  },
+  {
     file: 'route-opt',
     what: 'route_opt_100_ms < 1000',
     check: (r) => cmp(r.route_opt_100_ms, (v) => v < 1000),

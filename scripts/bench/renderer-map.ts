@@ -1,7 +1,7 @@
 // Bench module (run by scripts/bench.ts): the Fieldmap map with 100k clustered customers,
 // from mount to MapLibre's first 'idle' (map_idle_100k_ms), against a bare MapLibre page with
 // the same GeoJSON, the same base style and one clustered circle layer
-// (bare_maplibre_idle_100k_ms), in the same run, both on the app's offline basemap. Medians of 3 runs each, order alternated.
+// (bare_maplibre_idle_100k_ms), in the same run, both on the app's offline basemap. Medians of 5 runs each, order alternated.
 // cold_start_10k_ms: the app's renderer (test/renderer/pages/app.html, H7a's page with a
 // stand-in main) reopened on a cache holding 10k customers, from navigation start to the map's
 // 'fieldmap:map-drawn' mark; median of 3 reopenings.
@@ -19,12 +19,17 @@ import { buildTestPages } from '../../test/renderer/support/bundle';
 const N = 100_000;
 const SEED = 42;
 // Runs per page; FIELDMAP_BENCH_MAP_RUNS raises it on a noisy machine.
-const RUNS = Math.max(1, Number(process.env['FIELDMAP_BENCH_MAP_RUNS'] ?? 3) || 3);
+const RUNS = Math.max(1, Number(process.env['FIELDMAP_BENCH_MAP_RUNS'] ?? 5) || 5);
 const VIEWPORT = { width: 1280, height: 800 };
 // Both pages draw on the app's offline basemap (bundled world layer and glyphs).
 const BASE = 'bundled';
 
-async function fieldmapIdle(browser: Browser, url: string, geojson: number[]): Promise<number> {
+async function fieldmapIdle(
+  browser: Browser,
+  url: string,
+  geojson: number[],
+  heapMb: number[],
+): Promise<number> {
   const page = await browser.newPage({ viewport: VIEWPORT });
   try {
     await page.goto(`${url}/index.html`);
@@ -34,6 +39,12 @@ async function fieldmapIdle(browser: Browser, url: string, geojson: number[]): P
     const ms = await h('mount', { base: BASE }, true);
     // The part of the gap that is Fieldmap's own work: customers -> GeoJSON, on the main thread.
     geojson.push(await h('geojsonMs'));
+    // The page's JS heap after a GC, with 100k customers held and drawn (main thread only).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    heapMb.push(usedSize / 1024 / 1024);
+    await cdp.detach();
     return ms;
   } finally {
     await page.close();
@@ -108,23 +119,34 @@ export async function coldStart10k(): Promise<number> {
 }
 
 /** Medians of the Fieldmap map and the bare page, runs alternating which goes first. */
-async function idle100k(): Promise<{ fieldmap: number; bare: number; geojson: number }> {
+async function idle100k(): Promise<{
+  fieldmap: number;
+  bare: number;
+  geojson: number;
+  heapMb: number;
+}> {
   const pages = await serveMapPages();
   const browser = await launchChromium();
   try {
     const fieldmap: number[] = [];
     const bare: number[] = [];
     const geojson: number[] = [];
+    const heapMb: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       if (i % 2 === 0) {
-        fieldmap.push(await fieldmapIdle(browser, pages.url, geojson));
+        fieldmap.push(await fieldmapIdle(browser, pages.url, geojson, heapMb));
         bare.push(await bareIdle(browser, pages.url));
       } else {
         bare.push(await bareIdle(browser, pages.url));
-        fieldmap.push(await fieldmapIdle(browser, pages.url, geojson));
+        fieldmap.push(await fieldmapIdle(browser, pages.url, geojson, heapMb));
       }
     }
-    return { fieldmap: median(fieldmap), bare: median(bare), geojson: median(geojson) };
+    return {
+      fieldmap: median(fieldmap),
+      bare: median(bare),
+      geojson: median(geojson),
+      heapMb: median(heapMb),
+    };
   } finally {
     await browser.close();
     await pages.close();
@@ -135,12 +157,13 @@ async function idle100k(): Promise<{ fieldmap: number; bare: number; geojson: nu
 export const resultFile = 'renderer';
 
 export async function run(): Promise<Record<string, number>> {
-  const { fieldmap, bare, geojson } = await idle100k();
+  const { fieldmap, bare, geojson, heapMb } = await idle100k();
   const result: Record<string, number> = {
     map_idle_100k_ms: round(fieldmap),
     bare_maplibre_idle_100k_ms: round(bare),
     map_idle_ratio: Math.round((fieldmap / bare) * 100) / 100,
     map_geojson_100k_ms: round(geojson),
+    heap_map_100k_mb: round(heapMb),
   };
   try {
     result['cold_start_10k_ms'] = round(await coldStart10k());
