@@ -3,7 +3,22 @@
 // the cache and the list; user text stays text; a restart while offline shows the same data
 // from the cache without a single request to the service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ROUTE_LAYER } from '../../src-renderer/src/map/route-layer';
+import { TERRITORY_LAYER } from '../../src-renderer/src/map/territory-layer';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { renderedCount } from '../write/support';
+
+/** Distinct record ids drawn in a map layer (the whole world in view: fitted to the data). */
+async function drawnIds(page: Page, layer: string): Promise<string[]> {
+  return page.evaluate((layerId) => {
+    type Feature = { properties: Record<string, unknown> };
+    type Controller = { map: { queryRenderedFeatures(o: { layers: string[] }): Feature[] } };
+    const el = document.querySelector('.fm-map') as (Element & { fieldmapMap?: Controller }) | null;
+    const features = el?.fieldmapMap?.map.queryRenderedFeatures({ layers: [layerId] }) ?? [];
+    return [...new Set(features.map((f) => String(f.properties['id'])))].sort();
+  }, layer);
+}
 
 const XSS = '<img src=x onerror=alert(1)>';
 
@@ -61,6 +76,24 @@ describe('read side against the real main services', () => {
       service.store.territories('rep').length,
     );
     await app.page.click('button[data-tab="customers"]');
+
+    // The map: every mapped customer drawn (pins + cluster counts, fitted to the data), and
+    // every territory and route drawn as features of their layers.
+    const mapped = service.store.customers('rep').length - unmapped;
+    await app.page.click('button:has-text("Fit to data")');
+    await expect.poll(() => renderedCount(app.page), { timeout: 30_000 }).toBe(mapped);
+    expect(await drawnIds(app.page, TERRITORY_LAYER.fill)).toEqual(
+      service.store
+        .territories('rep')
+        .map((t) => t.id)
+        .sort(),
+    );
+    expect(await drawnIds(app.page, ROUTE_LAYER.lines)).toEqual(
+      service.store
+        .routes('rep')
+        .map((r) => r.id)
+        .sort(),
+    );
   });
 
   it('shows a customer named like HTML as text in the list and the detail panel', async () => {
