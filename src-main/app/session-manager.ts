@@ -155,16 +155,16 @@ export class SessionManager {
         if (!isCurrent) await outbox.close();
         return { signedOut: false, unsynced };
       }
-      if (isCurrent) {
-        await this.closeCurrent();
-        this.options.emit('session:changed', null);
-        this.options.emit('sync:state', { kind: 'signed-out' });
-      } else {
-        await outbox.close();
-      }
+      if (isCurrent) await this.closeCurrent();
+      else await outbox.close();
       await this.options.credentialStore.delete(entry.baseUrl, entry.username);
       await rm(dir, { recursive: true, force: true });
       await this.index.remove(accountKey);
+      // Announced only once the account is gone, so the sign-in screen never lists it.
+      if (isCurrent) {
+        this.options.emit('session:changed', null);
+        this.options.emit('sync:state', { kind: 'signed-out' });
+      }
       return { signedOut: true, unsynced };
     });
   }
