@@ -53,6 +53,14 @@ export class ServiceStore implements ServiceStoreApi {
     this.changed();
   }
 
+  /** Changes an account's password (someone changed it on the service): old credentials get 401. */
+  setPassword(username: string, password: string): void {
+    const account = this.accounts.get(username);
+    if (!account) throw new Error(`no account ${username}`);
+    account.passwordHash = hashPassword(password);
+    this.changed();
+  }
+
   /** Restores a persisted account as is. */
   putAccount(account: Account): void {
     this.accounts.set(account.username, account);

@@ -103,4 +103,6 @@ export interface ServiceStoreApi {
   updateCustomerDirect(username: string, id: string, changes: Record<string, unknown>): Customer;
   createCustomerDirect(username: string, fields: Record<string, unknown>): Customer;
   addAccount(spec: AccountSpec): void;
+  /** Changes an account's password, as if changed on the service: old credentials get 401. */
+  setPassword(username: string, password: string): void;
 }
