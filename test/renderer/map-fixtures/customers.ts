@@ -1,5 +1,5 @@
 // Deterministic customers for the map tests and benchmark (runs in Node and in the page).
-import { PALETTE, type Customer } from '../../../src-shared';
+import { emptyCustomerFields, PALETTE, positionOf, type Customer } from '../../../src-shared';
 import type { CustomerView } from '../../../src-renderer/src/types';
 
 /** mulberry32: a small seeded PRNG, so every run draws the same customers. */
@@ -22,42 +22,14 @@ export function customer(
   pending = false,
 ): CustomerView {
   const base: Customer = {
+    ...emptyCustomerFields(),
     name: `Customer ${fields.id}`,
-    company: '',
-    address: '',
-    city: '',
-    state: '',
-    zip: '',
-    country: '',
-    email: '',
-    phone: '',
-    color: 'blue',
-    groups: [],
-    dealAmount: null,
-    notes: '',
-    latitude: null,
-    longitude: null,
-    lastVisit: 0,
-    numVisits: 0,
-    remindAt: 0,
-    remindType: '',
-    custom0: '',
-    custom1: '',
-    custom2: '',
-    custom3: '',
-    custom4: '',
-    custom5: '',
-    custom6: '',
-    custom7: '',
-    custom8: '',
-    custom9: '',
     createdAt: STAMP,
     updatedAt: STAMP,
     ...fields,
   };
-  const { latitude: lat, longitude: lng } = base;
-  const valid = typeof lat === 'number' && typeof lng === 'number' && !(lat === 0 && lng === 0);
-  return { ...base, pending, position: valid ? [lng, lat] : null };
+  // The app's own rule decides what is mapped (never drawn at 0,0 or out of range).
+  return { ...base, pending, position: positionOf(base) };
 }
 
 export type GenerateOptions = {
