@@ -16,6 +16,8 @@ async function editField(name: string, field: string, value: string): Promise<vo
   await page.fill('input[aria-label="Search customers"]', name);
   await waitRows(page, 'Customers', 1);
   await page.click('[aria-label="Customers"] button.customer-row');
+  // The panel of the previous customer may still be up: edit only once it shows this one.
+  await expect.poll(() => page.textContent('aside[aria-label="Customer details"] h2')).toBe(name);
   await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
   await page.fill(`#ed-${field}`, value);
   await page.keyboard.press('Control+s');

@@ -39,7 +39,15 @@ async function openCustomer(name: string): Promise<void> {
   await search(name);
   await waitRows(app.page, 'Customers', 1);
   await app.page.click('[aria-label="Customers"] button.customer-row');
-  await app.page.waitForSelector('aside[aria-label="Customer details"]');
+  // The panel of the previous customer may still be up: wait until it shows this one.
+  await expect
+    .poll(() => app.page.textContent('aside[aria-label="Customer details"] h2'))
+    .toBe(name);
+}
+
+async function saveChanges(): Promise<void> {
+  await app.page.click('button:has-text("Save changes")');
+  await app.page.waitForSelector('aside[data-editing]', { state: 'detached' });
 }
 
 async function createCustomer(fields: Record<string, string>, viaShortcut = false): Promise<void> {
@@ -105,11 +113,11 @@ describe('an offline session', () => {
     await openCustomer(edited.name);
     await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
     await page.fill('#ed-phone', '555-0100');
-    await page.click('button:has-text("Save changes")');
+    await saveChanges();
     await openCustomer('Offline Two');
     await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
     await page.fill('#ed-company', 'Two Edited Co');
-    await page.click('button:has-text("Save changes")');
+    await saveChanges();
 
     // Delete one, through the confirmation dialog.
     await openCustomer(deleted.name);

@@ -29,7 +29,11 @@ describe('sign in again after the service refuses the saved password', () => {
 
     const [target] = service.store.customers(USER);
     await page.fill('input[aria-label="Search customers"]', target!.name);
+    await waitRows(page, 'Customers', 1);
     await page.click('[aria-label="Customers"] button.customer-row >> nth=0');
+    await expect
+      .poll(() => page.textContent('aside[aria-label="Customer details"] h2'))
+      .toBe(target!.name);
     await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
     await page.fill('#ed-city', 'Reauth City');
     await page.keyboard.press('Control+s');
