@@ -15,6 +15,7 @@ export class ConflictLog {
   readonly #file: string;
   readonly #accountKey: string;
   #conflicts: Conflict[] = [];
+  #queue: Promise<unknown> = Promise.resolve();
 
   private constructor(file: string, accountKey: string) {
     this.#file = file;
@@ -48,34 +49,49 @@ export class ConflictLog {
     const replaced = (c: Conflict) =>
       c.resolution === 'rep-default' &&
       added.some((a) => a.customerId === c.customerId && a.field === c.field);
-    let next = [...this.#conflicts.filter((c) => !replaced(c)), ...added];
-    if (next.length > MAX_CONFLICTS) {
-      const overflow = next.length - MAX_CONFLICTS;
-      const decided = next.filter((c) => c.resolution !== 'rep-default').slice(0, overflow);
-      next = next.filter((c) => !decided.includes(c)).slice(-MAX_CONFLICTS);
-    }
-    await this.#write(next);
+    await this.#update((current) => {
+      let next = [...current.filter((c) => !replaced(c)), ...added];
+      if (next.length > MAX_CONFLICTS) {
+        const overflow = next.length - MAX_CONFLICTS;
+        const decided = next.filter((c) => c.resolution !== 'rep-default').slice(0, overflow);
+        next = next.filter((c) => !decided.includes(c)).slice(-MAX_CONFLICTS);
+      }
+      return next;
+    });
     return added;
   }
 
   async resolve(conflictId: string, choice: 'rep' | 'server'): Promise<Conflict | undefined> {
-    const found = this.get(conflictId);
-    if (!found) return undefined;
-    const updated = { ...found, resolution: choice };
-    await this.#write(this.#conflicts.map((c) => (c.conflictId === conflictId ? updated : c)));
+    let updated: Conflict | undefined;
+    await this.#update((current) =>
+      current.map((c) =>
+        c.conflictId === conflictId ? (updated = { ...c, resolution: choice }) : c,
+      ),
+    );
     return updated;
   }
 
   /** Follows a temp id's resolution (conflicts are only logged for server ids, but be safe). */
   async rewriteCustomerId(from: string, to: string): Promise<void> {
-    if (!this.#conflicts.some((c) => c.customerId === from)) return;
-    await this.#write(
-      this.#conflicts.map((c) => (c.customerId === from ? { ...c, customerId: to } : c)),
+    await this.#update((current) =>
+      current.some((c) => c.customerId === from)
+        ? current.map((c) => (c.customerId === from ? { ...c, customerId: to } : c))
+        : current,
     );
   }
 
-  async #write(next: Conflict[]): Promise<void> {
-    await writeJsonAtomic(this.#file, next);
-    this.#conflicts = next;
+  /**
+   * One change at a time, each computed from the list as it is when its turn comes: two
+   * decisions made at once (two radio buttons) must both survive.
+   */
+  #update(change: (current: Conflict[]) => Conflict[]): Promise<void> {
+    const run = this.#queue.then(async () => {
+      const next = change(this.#conflicts);
+      if (next === this.#conflicts) return;
+      await writeJsonAtomic(this.#file, next);
+      this.#conflicts = next;
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 }

@@ -49,6 +49,24 @@ describe('ConflictLog', () => {
     await log.add([{ ...entry, serverValue: 'd' }]);
     expect(log.list().map((c) => c.serverValue)).toEqual(['d']);
   });
+
+  it('keeps every decision when the rep answers two conflicts at once', async () => {
+    const log = await ConflictLog.open(dir, 'acct');
+    const entry = { customerId: 'id1', customerName: 'Acme', baseValue: 'a', repValue: 'b', at: 1 };
+    const [phone, notes] = await log.add([
+      { ...entry, field: 'phone', serverValue: 'c' },
+      { ...entry, field: 'notes', serverValue: 'd' },
+    ]);
+    await Promise.all([
+      log.resolve(phone!.conflictId, 'server'),
+      log.resolve(notes!.conflictId, 'rep'),
+    ]);
+    const expected = { phone: 'server', notes: 'rep' };
+    const byField = (l: ConflictLog) =>
+      Object.fromEntries(l.list().map((c) => [c.field, c.resolution]));
+    expect(byField(log)).toEqual(expected);
+    expect(byField(await ConflictLog.open(dir, 'acct'))).toEqual(expected);
+  });
 });
 
 describe('SyncLedger', () => {
