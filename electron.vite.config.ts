@@ -19,7 +19,7 @@ export default defineConfig({
       // A sandboxed preload must be one CommonJS file with nothing to require but electron.
       externalizeDeps: false,
       rollupOptions: {
-        input: { index: resolve(root, 'src-main/shell/preload.ts') },
+        input: { index: resolve(root, 'src-preload/preload.ts') },
         external: ['electron'],
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },

@@ -9,11 +9,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Outbox } from '../../src-main/core/outbox';
+import { Outbox } from '../../src-main/core/outbox/outbox';
 import { systemClock } from '../../src-main/core/ports';
-import { RateLimiter } from '../../src-main/core/rate-limiter';
-import { ServiceClient } from '../../src-main/core/service-client';
-import { SyncEngine } from '../../src-main/core/sync-engine';
+import { RateLimiter } from '../../src-main/core/service/rate-limiter';
+import { ServiceClient } from '../../src-main/core/service/client';
+import { SyncEngine } from '../../src-main/core/sync/engine';
 import { startService } from '../../src-service/index';
 
 const USER = 'bench';

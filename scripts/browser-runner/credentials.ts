@@ -2,7 +2,7 @@
 // an in-memory store with a warning. The runner is a dev/test tool; the Electron app always
 // uses keytar.
 import type { CredentialStore } from '../../src-main/core/ports';
-import { KeytarCredentialStore } from '../../src-main/core/credential-store';
+import { KeytarCredentialStore } from '../../src-main/core/service/credential-store';
 
 /** Passwords in this process's memory only; forgotten when the runner exits. */
 export class MemoryCredentialStore implements CredentialStore {

@@ -1,7 +1,7 @@
 // The page side of the browser runner: built into an init script that runs before the app's
 // own scripts in every frame. It builds `window.fieldmap` with the same bridge as Electron's
 // preload, over a Playwright binding (calls) and a delivery hook (events).
-import { buildFieldmapApi } from '../../src-main/ipc/bridge';
+import { buildFieldmapApi } from '../../src-preload/bridge';
 import type { EventChannel } from '../../src-shared/ipc-contract';
 
 type Listener = (payload: unknown) => void;

@@ -1,4 +1,4 @@
-// Bundles page-entry.ts (and the real bridge from src-main/ipc/bridge.ts) into one classic
+// Bundles page-entry.ts (and the real bridge from src-preload/bridge.ts) into one classic
 // script for context.addInitScript, with vite, once per runner process.
 import { resolve } from 'node:path';
 import { build } from 'vite';

@@ -2,12 +2,12 @@
 // account's own rate limiter), its durable Outbox and its SyncEngine, and forwards outbox
 // changes to the renderer. The only module that knows how the core services are constructed.
 import { join } from 'node:path';
-import { validateBaseUrl } from '../core/base-url';
-import { Outbox } from '../core/outbox';
+import { validateBaseUrl } from '../core/service/base-url';
+import { Outbox } from '../core/outbox/outbox';
 import type { Clock, EmitEvent } from '../core/ports';
-import { RateLimiter } from '../core/rate-limiter';
-import { ServiceClient } from '../core/service-client';
-import { SyncEngine } from '../core/sync-engine';
+import { RateLimiter } from '../core/service/rate-limiter';
+import { ServiceClient } from '../core/service/client';
+import { SyncEngine } from '../core/sync/engine';
 import { AppError } from './app-error';
 import type { AccountRuntime, RuntimeFactory } from './session-manager';
 

@@ -4,8 +4,8 @@
 import { stat } from 'node:fs/promises';
 import { basename, extname, isAbsolute } from 'node:path';
 import type { BasemapSettingsView } from '../../src-shared/basemap';
-import type { BasemapService } from '../core/basemap-service';
-import { RegionError } from '../core/offline-regions';
+import type { BasemapService } from '../core/basemap/service';
+import { RegionError } from '../core/basemap/offline-regions';
 import type { EmitEvent } from '../core/ports';
 import type { IpcHandlers } from '../ipc/handle';
 import { AppError } from './app-error';

@@ -2,7 +2,7 @@
 // the sender and validated the request against the contract before a handler runs.
 import type { Op } from '../../src-shared/outbox-types';
 import type { IpcHandlers } from '../ipc/handle';
-import { createOpenExternalHandler } from '../shell/open-external';
+import { createOpenExternalHandler } from './open-external';
 import { AppError } from './app-error';
 import {
   createBasemapHandlers,

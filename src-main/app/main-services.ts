@@ -1,7 +1,7 @@
 // The main process's services, composed: the session manager, the account runtime factory and
 // the handler table for every IPC channel. The Electron shell and the browser runner both call
 // this, so the app and its tests run the same code.
-import { BasemapService } from '../core/basemap-service';
+import { BasemapService } from '../core/basemap/service';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
 import type { PickFile } from './basemap-handlers';

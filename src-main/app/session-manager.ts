@@ -10,7 +10,7 @@ import type {
   ServiceApi,
   SyncEnginePort,
 } from '../core/ports';
-import { accountKeyOf } from '../core/credential-store';
+import { accountKeyOf } from '../core/service/credential-store';
 import { AccountsIndex, accountDirOf, type AccountIndexEntry } from './accounts-index';
 import { AppError } from './app-error';
 

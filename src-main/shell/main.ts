@@ -13,7 +13,7 @@ import {
   shell,
 } from 'electron';
 import { createMainServices } from '../app/main-services';
-import { KeytarCredentialStore } from '../core/credential-store';
+import { KeytarCredentialStore } from '../core/service/credential-store';
 import { startShell } from './start-shell';
 
 startShell(

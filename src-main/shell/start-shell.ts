@@ -13,7 +13,7 @@ import {
 import { applicationMenuTemplate } from './app-menu';
 import { buildContentSecurityPolicy, type CspOptions } from './csp';
 import { registerIpcHandlers } from './ipc-wiring';
-import { createOpenExternalHandler } from './open-external';
+import { createOpenExternalHandler } from '../app/open-external';
 import type { ShellBrowserWindow, ShellDeps, ShellDialog } from './shell-deps';
 import { hardenWebContents } from './web-contents-guard';
 import { createMainWindow } from './window';

@@ -1,4 +1,4 @@
-// The preload's one object (src-main/shell/preload.ts), typed by the IPC contract.
+// The preload's one object (src-preload/preload.ts), typed by the IPC contract.
 import type { FieldmapApi } from '../../src-shared';
 
 declare global {

@@ -1,6 +1,6 @@
 import { mount } from 'svelte';
-import App from './App.svelte';
-import { AppController } from './state/app-controller.svelte';
+import App from './app/App.svelte';
+import { AppController } from './app/app-controller.svelte';
 
 const app = new AppController(window.fieldmap);
 app.start();

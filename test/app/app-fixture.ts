@@ -16,7 +16,7 @@ import {
   type MainServices,
   type MainServicesOptions,
 } from '../../src-main/app/main-services';
-import { KeytarCredentialStore } from '../../src-main/core/credential-store';
+import { KeytarCredentialStore } from '../../src-main/core/service/credential-store';
 import type { EmitEvent } from '../../src-main/core/ports';
 import { APP_ORIGIN, createIpcRouter, topFrameOfOrigins } from '../../src-main/ipc/handle';
 

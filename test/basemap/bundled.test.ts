@@ -3,7 +3,7 @@
 // city zoom, in both themes.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PALETTES } from '../../src-renderer/src/map/basemap/palette';
+import { PALETTES } from '../../src-renderer/src/map/style/palette';
 import { launchBrowser } from '../renderer/support/browser';
 import {
   buildPage,

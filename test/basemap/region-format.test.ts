@@ -6,7 +6,7 @@ import {
   formatBounds,
   formatMegabytes,
   formatStorage,
-} from '../../src-renderer/src/basemap/region-format';
+} from '../../src-renderer/src/features/offline-maps/region-format';
 
 describe('region format', () => {
   it('writes bounds with hemispheres, south to north then west to east', () => {

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PALETTES } from '../../src-renderer/src/map/basemap/palette';
-import { formatMegabytes } from '../../src-renderer/src/basemap/region-format';
+import { PALETTES } from '../../src-renderer/src/map/style/palette';
+import { formatMegabytes } from '../../src-renderer/src/features/offline-maps/region-format';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
 import { signIn } from '../write/support';
 import {

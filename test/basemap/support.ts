@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { BrowserContext, Page, Route } from 'playwright-core';
-import type { BasemapService } from '../../src-main/core/basemap-service';
+import type { BasemapService } from '../../src-main/core/basemap/service';
 import { buildBundle, REPO_ROOT } from '../renderer/support/bundle';
 import { tempDir } from '../renderer/support/browser';
 

@@ -1,13 +1,13 @@
 // Pure rules: the https-only base URL check, Retry-After parsing, backoff, transport mapping.
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, validateBaseUrl } from '../../src-main/core/base-url';
+import { isLoopbackHost, validateBaseUrl } from '../../src-main/core/service/base-url';
 import {
   httpStatusError,
   isServiceError,
   ServiceError,
   transportError,
-} from '../../src-main/core/service-error';
-import { backoffDelay, parseRetryAfter } from '../../src-main/core/service-retry';
+} from '../../src-main/core/service/errors';
+import { backoffDelay, parseRetryAfter } from '../../src-main/core/service/retry';
 import { errorInfo } from '../../src-shared/errors';
 
 describe('validateBaseUrl', () => {

@@ -9,7 +9,7 @@ import {
   KEYCHAIN_SERVICE,
   KeytarCredentialStore,
   parseAccountKey,
-} from '../../src-main/core/credential-store';
+} from '../../src-main/core/service/credential-store';
 import { startService, type RunningService } from '../../src-service/index';
 import { clientFor, errorOf } from './helpers';
 

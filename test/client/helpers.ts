@@ -1,7 +1,7 @@
 // Shared set-up of the client suites: a reference service on loopback and a client for it.
-import { ServiceClient, type ServiceClientOptions } from '../../src-main/core/service-client';
-import { RateLimiter } from '../../src-main/core/rate-limiter';
-import { isServiceError } from '../../src-main/core/service-error';
+import { ServiceClient, type ServiceClientOptions } from '../../src-main/core/service/client';
+import { RateLimiter } from '../../src-main/core/service/rate-limiter';
+import { isServiceError } from '../../src-main/core/service/errors';
 import type { ErrorInfo } from '../../src-shared/errors';
 
 export const REP = { username: 'rep', password: 'correct horse battery staple' } as const;

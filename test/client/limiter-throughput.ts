@@ -2,7 +2,7 @@
 // test/client/limiter-throughput.ts [count]`. Prints requests/s and the service's 429 count.
 // A measurement, not a test (speed belongs outside the test suite).
 import { startService } from '../../src-service/index';
-import { RateLimiter } from '../../src-main/core/rate-limiter';
+import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { emptyCustomerFields } from '../../src-shared/domain';
 import { clientFor, REP } from './helpers';
 

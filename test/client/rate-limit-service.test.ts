@@ -2,7 +2,7 @@
 // limit of 3 requests per second. No timing is asserted: the service's own count of 429s is.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src-service/index';
-import { RateLimiter } from '../../src-main/core/rate-limiter';
+import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { emptyCustomerFields } from '../../src-shared/domain';
 import { clientFor, REP, seeded } from './helpers';
 

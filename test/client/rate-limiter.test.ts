@@ -1,6 +1,6 @@
 // RateLimiter rules on a controllable clock (see fake-clock.ts for why that one fake).
 import { describe, expect, it } from 'vitest';
-import { RateLimiter, type Permit } from '../../src-main/core/rate-limiter';
+import { RateLimiter, type Permit } from '../../src-main/core/service/rate-limiter';
 import { FakeClock, settle } from './fake-clock';
 
 function setup(options: { limit?: number; windowMs?: number; marginMs?: number } = {}) {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { CredentialStore } from '../../src-main/core/ports';
 import type { MainServices } from '../../src-main/app/main-services';
-import { KeytarCredentialStore } from '../../src-main/core/credential-store';
+import { KeytarCredentialStore } from '../../src-main/core/service/credential-store';
 import { startService } from '../../src-service/index';
 import type { RunningService, ServiceOptions } from '../../src-service/index';
 import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';

@@ -76,7 +76,7 @@ describe('import boundaries', () => {
 
   it('src-main never imports the renderer; src-service never imports main, renderer or electron', async () => {
     const renderer =
-      "import App from '../../src-renderer/src/App.svelte';\nexport const x = App;\n";
+      "import App from '../../src-renderer/src/app/App.svelte';\nexport const x = App;\n";
     expect(await ruleIds('src-main/core/boundary-probe.ts', renderer)).toContain(
       'no-restricted-imports',
     );

@@ -1,7 +1,7 @@
 // Coalescing rules of architecture.md, on a real outbox in a temp dir; each test also reopens the
 // outbox to check the merged queue is what was journaled, not just what memory holds.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Outbox } from '../../src-main/core/outbox';
+import type { Outbox } from '../../src-main/core/outbox/outbox';
 import type { Op } from '../../src-shared/outbox-types';
 import {
   createCustomer,

@@ -3,7 +3,7 @@
 // resolved, with synchronous writes so no line is lost to buffering at the moment of the kill.
 // Usage: node --import tsx test/outbox/crash-child.ts <dir> <seed> <trial> <accountKey>
 import { writeSync } from 'node:fs';
-import { Outbox } from '../../src-main/core/outbox';
+import { Outbox } from '../../src-main/core/outbox/outbox';
 import type { Op } from '../../src-shared/outbox-types';
 import { CRASH_COMPACT_AFTER, hashOp, nextAction, prng } from './crash-workload';
 

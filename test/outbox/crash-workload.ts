@@ -1,6 +1,6 @@
 // The crash test's workload, shared by the child (which performs it) and the parent (which
 // predicts its outcome). The parent's model of the queue is written here independently of
-// src-main/core/outbox-coalesce.ts, restricted to the workload's patterns, so a divergence of the
+// src-main/core/outbox/coalesce.ts, restricted to the workload's patterns, so a divergence of the
 // outbox from the documented rules shows up as a hash mismatch.
 import { createHash } from 'node:crypto';
 import { emptyCustomerFields } from '../../src-shared/domain';

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Outbox } from '../../src-main/core/outbox';
+import { Outbox } from '../../src-main/core/outbox/outbox';
 import type { Op } from '../../src-shared/outbox-types';
 import {
   applyAction,

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Outbox } from '../../src-main/core/outbox';
+import { Outbox } from '../../src-main/core/outbox/outbox';
 import { ACCOUNT, createCustomer, tempId, updateCustomer } from './fixtures';
 
 const count = Number(process.argv[2] ?? 500);

@@ -9,7 +9,7 @@ import {
   type CustomFieldsBody,
 } from '../../src-shared/domain';
 import type { NewOp } from '../../src-shared/outbox-types';
-import { Outbox, type OutboxOptions } from '../../src-main/core/outbox';
+import { Outbox, type OutboxOptions } from '../../src-main/core/outbox/outbox';
 
 export const ACCOUNT = 'http://127.0.0.1:1#demo';
 

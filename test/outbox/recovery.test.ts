@@ -4,9 +4,9 @@ import { appendFile, copyFile, readdir, readFile, stat, writeFile } from 'node:f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OutboxError, type Outbox } from '../../src-main/core/outbox';
-import { encodeLine, JOURNAL_FILE, SNAPSHOT_FILE } from '../../src-main/core/outbox-journal';
-import { LOCK_FILE } from '../../src-main/core/outbox-lock';
+import { OutboxError, type Outbox } from '../../src-main/core/outbox/outbox';
+import { encodeLine, JOURNAL_FILE, SNAPSHOT_FILE } from '../../src-main/core/outbox/journal';
+import { LOCK_FILE } from '../../src-main/core/outbox/lock';
 import { createCustomer, scratch, tempId, updateCustomer } from './fixtures';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));

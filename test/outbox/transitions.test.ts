@@ -1,6 +1,6 @@
 // State transitions, edit/discard/retry, temp id rewrite, validation and queries, on real files.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OutboxError, type Outbox } from '../../src-main/core/outbox';
+import { OutboxError, type Outbox } from '../../src-main/core/outbox/outbox';
 import type { NewOp, Op } from '../../src-shared/outbox-types';
 import {
   ACCOUNT,

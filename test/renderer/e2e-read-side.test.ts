@@ -4,8 +4,8 @@
 // from the cache without a single request to the service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ROUTE_LAYER } from '../../src-renderer/src/map/route-layer';
-import { TERRITORY_LAYER } from '../../src-renderer/src/map/territory-layer';
+import { ROUTE_LAYER } from '../../src-renderer/src/map/layers/route-layer';
+import { TERRITORY_LAYER } from '../../src-renderer/src/map/layers/territory-layer';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
 import { renderedCount } from '../write/support';
 

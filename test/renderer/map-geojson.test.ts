@@ -2,24 +2,30 @@
 // and label layers following the base style's glyphs.
 import { describe, expect, it } from 'vitest';
 import { PALETTE, type Route, type Territory } from '../../src-shared';
-import { minimalBaseStyle } from '../../src-renderer/src/map/base-style';
+import { minimalBaseStyle } from '../../src-renderer/src/map/style/base-style';
 import {
   COLOR_HEX,
   FALLBACK_HEX,
   colorMatchExpression,
   legendEntries,
-} from '../../src-renderer/src/map/colors';
-import { CUSTOMER_LAYER, customerLayerSpecs } from '../../src-renderer/src/map/customer-layer';
+} from '../../src-renderer/src/map/style/colors';
+import {
+  CUSTOMER_LAYER,
+  customerLayerSpecs,
+} from '../../src-renderer/src/map/layers/customer-layer';
 import {
   customerFeatures,
   labelPoint,
   routeFeatures,
   territoryFeatures,
-} from '../../src-renderer/src/map/geojson';
-import { groupOfLayer } from '../../src-renderer/src/map/layer-toggles';
-import { composeStyle, labelOptionsOf } from '../../src-renderer/src/map/map-style';
-import { ROUTE_LAYER, routeLayerSpecs } from '../../src-renderer/src/map/route-layer';
-import { TERRITORY_LAYER, territoryLayerSpecs } from '../../src-renderer/src/map/territory-layer';
+} from '../../src-renderer/src/map/layers/geojson';
+import { groupOfLayer } from '../../src-renderer/src/map/layers/layer-toggles';
+import { composeStyle, labelOptionsOf } from '../../src-renderer/src/map/style/map-style';
+import { ROUTE_LAYER, routeLayerSpecs } from '../../src-renderer/src/map/layers/route-layer';
+import {
+  TERRITORY_LAYER,
+  territoryLayerSpecs,
+} from '../../src-renderer/src/map/layers/territory-layer';
 import { customer } from './map-fixtures/customers';
 
 const STAMP = { date: '2026-01-01 00:00:00', timezone_type: 3, timezone: 'UTC' };

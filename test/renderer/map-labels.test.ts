@@ -3,9 +3,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Route, Territory } from '../../src-shared';
-import { CUSTOMER_LAYER } from '../../src-renderer/src/map/customer-layer';
-import { ROUTE_LAYER } from '../../src-renderer/src/map/route-layer';
-import { TERRITORY_LAYER } from '../../src-renderer/src/map/territory-layer';
+import { CUSTOMER_LAYER } from '../../src-renderer/src/map/layers/customer-layer';
+import { ROUTE_LAYER } from '../../src-renderer/src/map/layers/route-layer';
+import { TERRITORY_LAYER } from '../../src-renderer/src/map/layers/territory-layer';
 import { customer, makeCustomers } from './map-fixtures/customers';
 import { launchChromium, serveMapPages, type MapPages } from './map-fixtures/pages';
 import { openMap } from './map-fixtures/session';

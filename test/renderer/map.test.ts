@@ -2,12 +2,12 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PALETTE, type Route, type Territory } from '../../src-shared';
-import { COLOR_HEX, FALLBACK_HEX } from '../../src-renderer/src/map/colors';
-import { CUSTOMER_LAYER, PENDING_STROKE } from '../../src-renderer/src/map/customer-layer';
+import { COLOR_HEX, FALLBACK_HEX } from '../../src-renderer/src/map/style/colors';
+import { CUSTOMER_LAYER, PENDING_STROKE } from '../../src-renderer/src/map/layers/customer-layer';
 import { MAP_DRAWN_MARK } from '../../src-renderer/src/map/drawn-mark';
 import type { MapController } from '../../src-renderer/src/map/map-controller';
-import { ROUTE_LAYER } from '../../src-renderer/src/map/route-layer';
-import { TERRITORY_LAYER } from '../../src-renderer/src/map/territory-layer';
+import { ROUTE_LAYER } from '../../src-renderer/src/map/layers/route-layer';
+import { TERRITORY_LAYER } from '../../src-renderer/src/map/layers/territory-layer';
 import { customer, makeCustomers } from './map-fixtures/customers';
 import { launchChromium, serveMapPages, type MapPages } from './map-fixtures/pages';
 import { openMap } from './map-fixtures/session';

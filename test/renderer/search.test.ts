@@ -3,7 +3,7 @@
 // for seeded random terms. The index is plain TypeScript, so Node runs it as Chromium would.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchesSearch, positionOf, type Customer } from '../../src-shared';
-import { CustomerIndex } from '../../src-renderer/src/search/customer-index';
+import { CustomerIndex } from '../../src-renderer/src/features/customers/customer-index';
 import type { CustomerView } from '../../src-renderer/src/types';
 import { startService, type RunningService } from '../../src-service/index';
 import { makeCustomers, makeTerms } from './pages/fixtures';

@@ -7,7 +7,7 @@ import {
   invokeChannels,
   toFieldmapError,
 } from '../../src-shared/ipc-contract';
-import { buildFieldmapApi, type SubscribeTransport } from '../../src-main/ipc/bridge';
+import { buildFieldmapApi, type SubscribeTransport } from '../../src-preload/bridge';
 import { APP_ORIGIN, createIpcRouter, topFrameOfOrigins } from '../../src-main/ipc/handle';
 import { handlerTable } from './handler-table';
 

@@ -10,11 +10,7 @@ import { eventChannels, invokeChannels } from '../../src-shared/ipc-contract';
 
 const root = join(import.meta.dirname, '..', '..');
 const bundle = join(root, 'out', 'preload', 'index.cjs');
-const sources = [
-  'src-main/shell/preload.ts',
-  'src-main/ipc/bridge.ts',
-  'src-shared/ipc-contract.ts',
-];
+const sources = ['src-preload/preload.ts', 'src-preload/bridge.ts', 'src-shared/ipc-contract.ts'];
 
 beforeAll(() => {
   // `npm test` builds first. A lone run builds when the bundle is missing; a stale bundle is only

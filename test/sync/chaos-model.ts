@@ -7,7 +7,7 @@ import {
   type CustomerFields,
 } from '../../src-shared/domain';
 import type { NewOp } from '../../src-shared/outbox-types';
-import { normaliseFields } from '../../src-main/core/merge';
+import { normaliseFields } from '../../src-main/core/sync/merge';
 import { newFields, tempId } from './harness';
 
 /** Seeded PRNG (mulberry32): the same seed gives the same session. */

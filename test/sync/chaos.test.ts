@@ -2,7 +2,7 @@
 // 5xx and drops 5% of connections before and 5% after committing. The server must end in
 // exactly the state the ops describe: no duplicate, nothing lost.
 import { afterEach, describe, expect, it } from 'vitest';
-import { normaliseFields } from '../../src-main/core/merge';
+import { normaliseFields } from '../../src-main/core/sync/merge';
 import { generateSession } from './chaos-model';
 import { Harness, USER } from './harness';
 

@@ -3,8 +3,8 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RateLimiter } from '../../src-main/core/rate-limiter';
-import { ServiceClient } from '../../src-main/core/service-client';
+import { RateLimiter } from '../../src-main/core/service/rate-limiter';
+import { ServiceClient } from '../../src-main/core/service/client';
 import { startService, type RunningService } from '../../src-service/index';
 import { Harness, USER } from './harness';
 

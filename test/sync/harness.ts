@@ -8,11 +8,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { emptyCustomerFields, type Customer, type CustomerFields } from '../../src-shared/domain';
 import type { EventChannel, EventOf } from '../../src-shared/ipc-contract';
 import type { SyncState } from '../../src-shared/sync-state';
-import { Outbox } from '../../src-main/core/outbox';
+import { Outbox } from '../../src-main/core/outbox/outbox';
 import { systemClock, type EmitEvent } from '../../src-main/core/ports';
-import { RateLimiter } from '../../src-main/core/rate-limiter';
-import { ServiceClient } from '../../src-main/core/service-client';
-import { SyncEngine, type SyncEngineOptions } from '../../src-main/core/sync-engine';
+import { RateLimiter } from '../../src-main/core/service/rate-limiter';
+import { ServiceClient } from '../../src-main/core/service/client';
+import { SyncEngine, type SyncEngineOptions } from '../../src-main/core/sync/engine';
 import {
   startService,
   type Faults,

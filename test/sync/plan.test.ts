@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyCustomerFields } from '../../src-shared/domain';
 import type { Op } from '../../src-shared/outbox-types';
-import { planRound } from '../../src-main/core/sync-plan';
+import { planRound } from '../../src-main/core/sync/plan';
 import { tempId } from './harness';
 
 let n = 0;

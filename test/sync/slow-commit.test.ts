@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceApi } from '../../src-main/core/ports';
-import { createdButNotFound } from '../../src-main/core/sync-errors';
+import { createdButNotFound } from '../../src-main/core/sync/errors';
 import { Harness, newFields, tempId, USER } from './harness';
 
 /** The service holds the slow request this long before committing it. */

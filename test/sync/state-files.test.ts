@@ -2,10 +2,10 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConflictLog } from '../../src-main/core/conflict-log';
-import { Backoff, stateAfterError } from '../../src-main/core/connectivity';
-import { SyncLedger } from '../../src-main/core/sync-ledger';
-import { SyncProgress } from '../../src-main/core/sync-progress';
+import { ConflictLog } from '../../src-main/core/sync/conflict-log';
+import { Backoff, stateAfterError } from '../../src-main/core/sync/connectivity';
+import { SyncLedger } from '../../src-main/core/sync/creates/ledger';
+import { SyncProgress } from '../../src-main/core/sync/progress';
 
 let dir: string;
 beforeEach(async () => {

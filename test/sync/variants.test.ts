@@ -1,6 +1,6 @@
 // The same offline session synced against every reading of the spec's gaps.
 import { afterEach, describe, expect, it } from 'vitest';
-import { normaliseFields } from '../../src-main/core/merge';
+import { normaliseFields } from '../../src-main/core/sync/merge';
 import type { Variants } from '../../src-service/index';
 import { Harness, newFields, tempId, USER, type HarnessOptions } from './harness';
 

@@ -17,8 +17,8 @@ import {
 } from '../../src-shared/domain';
 import type { ImportStatus } from '../../src-shared/csv-customers';
 import { accountDirOf } from '../../src-main/app/accounts-index';
-import { normaliseFields } from '../../src-main/core/merge';
-import { parseCsv, toCsv } from '../../src-renderer/src/workflow/csv-io';
+import { normaliseFields } from '../../src-main/core/sync/merge';
+import { parseCsv, toCsv } from '../../src-renderer/src/features/import-export/csv-io';
 import { startService, type RunningService } from '../../src-service/index';
 import { HAS_KEYCHAIN, startApp, type AppUnderTest } from '../app/app-fixture';
 

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeLength } from '../../src-shared/route-optimizer';
 import { positionOf } from '../../src-shared/geo';
-import { parseCsv } from '../../src-renderer/src/workflow/csv-io';
+import { parseCsv } from '../../src-renderer/src/features/import-export/csv-io';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
 
 let service: TestService;

@@ -14,7 +14,7 @@ import {
   visitNoteLine,
   type TimeUnit,
 } from '../../src-shared/visits';
-import { applyChanges } from '../../src-main/core/merge';
+import { applyChanges } from '../../src-main/core/sync/merge';
 import { startService, type RunningService } from '../../src-service/index';
 import { HAS_KEYCHAIN, startApp, type AppUnderTest } from '../app/app-fixture';
 

@@ -8,12 +8,12 @@ import {
   formValuesOf,
   timeUnitsOf,
   validateForm,
-} from '../../src-renderer/src/edit/customer-form';
+} from '../../src-renderer/src/features/editor/customer-form';
 import {
   customFieldsChanges,
   validateCustomFields,
-} from '../../src-renderer/src/edit/custom-fields';
-import { idsInside } from '../../src-renderer/src/map-tools/point-in-polygon';
+} from '../../src-renderer/src/features/editor/custom-fields';
+import { idsInside } from '../../src-renderer/src/map/tools/point-in-polygon';
 
 const colors = [...PALETTE];
 const stamp = { date: '2026-01-02 03:04:05', timezone_type: 3, timezone: 'UTC' };

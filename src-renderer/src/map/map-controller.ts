@@ -17,21 +17,21 @@ import {
   CustomerLayer,
   customerLayerSpecs,
   customerSourceSpec,
-} from './customer-layer';
+} from './layers/customer-layer';
 import { MAP_DRAWN_MARK, type MapDrawnDetail } from './drawn-mark';
-import { customerFeatures, type Bounds } from './geojson';
+import { customerFeatures, type Bounds } from './layers/geojson';
 import {
   ALL_VISIBLE,
   setGroupVisible,
   type LayerGroup,
   type LayerVisibility,
-} from './layer-toggles';
-import { hasFeatures, LazyOverlay, overlaySources } from './lazy-overlay';
-import { composeStyle, labelOptionsOf } from './map-style';
+} from './layers/layer-toggles';
+import { hasFeatures, LazyOverlay, overlaySources } from './layers/lazy-overlay';
+import { composeStyle, labelOptionsOf } from './style/map-style';
 import { useBundledWorker } from './maplibre-worker';
 import { customerPopupContent } from './popup';
-import { ROUTE_LAYER, routeData, RouteLayer, routeLayerSpecs } from './route-layer';
-import { territoryData, TerritoryLayer, territoryLayerSpecs } from './territory-layer';
+import { ROUTE_LAYER, routeData, RouteLayer, routeLayerSpecs } from './layers/route-layer';
+import { territoryData, TerritoryLayer, territoryLayerSpecs } from './layers/territory-layer';
 
 export type MapControllerOptions = {
   container: HTMLElement;

@@ -1,6 +1,6 @@
 // The customer popup, built from text nodes only: user text can never become markup.
 import type { CustomerView } from '../types';
-import { colorHex } from './colors';
+import { colorHex } from './style/colors';
 
 function line(doc: Document, className: string, text: string): HTMLElement {
   const el = doc.createElement('div');

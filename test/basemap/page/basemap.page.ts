@@ -9,7 +9,7 @@ import {
   type BasemapTheme,
   type OnlineBase,
   type RegionSource,
-} from '../../../src-renderer/src/map/basemap';
+} from '../../../src-renderer/src/map/style/basemap-style';
 import { useBundledWorker } from '../../../src-renderer/src/map/maplibre-worker';
 
 type Rgb = [number, number, number];

@@ -1,6 +1,6 @@
 // Keeps the app's state live (as mounted components would) so the heap holds what the app holds.
 import type { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
-import { AccountData } from '../../../src-renderer/src/state/account-data.svelte';
+import { AccountData } from '../../../src-renderer/src/app/account-data.svelte';
 
 let keep: AccountData | null = null;
 

@@ -3,8 +3,8 @@
 // URL parameters: n (customers in the snapshot main "holds"), seed, xss (customer c0 gets an
 // HTML-looking name). Every invoke is recorded in `fake.calls`; `fake.emit` sends an event.
 import { mount } from 'svelte';
-import App from '../../../src-renderer/src/App.svelte';
-import { AppController } from '../../../src-renderer/src/state/app-controller.svelte';
+import App from '../../../src-renderer/src/app/App.svelte';
+import { AppController } from '../../../src-renderer/src/app/app-controller.svelte';
 import type { AccountSummary, EventChannel, EventOf, FieldmapApi } from '../../../src-shared';
 import { makeCustomers, makePlaces, makeUser } from './fixtures';
 

@@ -1,7 +1,7 @@
 // Browser side of scripts/bench/renderer-cache.ts: cache write vs raw IndexedDB, local search,
 // and the app state loaded with N customers (its heap is read from Node through CDP).
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
-import { CustomerIndex } from '../../../src-renderer/src/search/customer-index';
+import { CustomerIndex } from '../../../src-renderer/src/features/customers/customer-index';
 import type { CustomerView } from '../../../src-renderer/src/types';
 import { positionOf, type Customer } from '../../../src-shared';
 import { loadAppState } from './app-state.page.svelte';

@@ -1,0 +1,157 @@
+// The basemap's main-process side: offline regions, the online style setting and its tile cache,
+// and the one request handler the app:// protocol (Electron) and the browser runner both call for
+// the app-origin paths regions/<id>.pmtiles and tiles?url=<remote url>.
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { readJsonFile, writeFileAtomic } from '../atomic-file';
+import { textResponse, type BasemapResponse } from './files';
+import { OfflineRegions } from './offline-regions';
+import { TileCache } from './tile-cache';
+
+export const DEFAULT_TILE_CACHE_BYTES = 200 * 1024 * 1024;
+
+const SettingsSchema = v.object({
+  onlineStyleUrl: v.nullable(v.string()),
+  tileCacheBytes: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+export type BasemapSettings = v.InferOutput<typeof SettingsSchema>;
+
+export interface BasemapServiceOptions {
+  dataDir: string;
+  fetch?: typeof globalThis.fetch;
+  now?: () => number;
+}
+
+/** http(s) only; a remote style may name any host, but main fetches only hosts the style named. */
+export function checkStyleUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new Error('the style URL must be http(s)');
+  return parsed.href;
+}
+
+export class BasemapService {
+  readonly regions: OfflineRegions;
+  readonly tiles: TileCache;
+  readonly #settingsFile: string;
+  #settings: BasemapSettings;
+  /** Origins main fetches for the renderer: the style's own, then those its sources name. */
+  #origins = new Set<string>();
+
+  private constructor(
+    regions: OfflineRegions,
+    tiles: TileCache,
+    settingsFile: string,
+    settings: BasemapSettings,
+  ) {
+    this.regions = regions;
+    this.tiles = tiles;
+    this.#settingsFile = settingsFile;
+    this.#settings = settings;
+    this.#resetOrigins();
+  }
+
+  static async open(options: BasemapServiceOptions): Promise<BasemapService> {
+    const settingsFile = join(options.dataDir, 'basemap-settings.json');
+    const parsed = v.safeParse(SettingsSchema, await readJsonFile(settingsFile));
+    const settings = parsed.success
+      ? parsed.output
+      : { onlineStyleUrl: null, tileCacheBytes: DEFAULT_TILE_CACHE_BYTES };
+    const regions = await OfflineRegions.open({
+      dataDir: options.dataDir,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    const tiles = await TileCache.open({
+      dir: join(options.dataDir, 'tile-cache'),
+      capacityBytes: settings.tileCacheBytes,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
+    return new BasemapService(regions, tiles, settingsFile, settings);
+  }
+
+  settings(): BasemapSettings {
+    return { ...this.#settings };
+  }
+
+  async setSettings(changes: Partial<BasemapSettings>): Promise<BasemapSettings> {
+    const next = { ...this.#settings, ...changes };
+    if (next.onlineStyleUrl !== null) next.onlineStyleUrl = checkStyleUrl(next.onlineStyleUrl);
+    this.#settings = v.parse(SettingsSchema, next);
+    await writeFileAtomic(this.#settingsFile, JSON.stringify(this.#settings));
+    if (changes.tileCacheBytes !== undefined)
+      await this.tiles.setCapacity(this.#settings.tileCacheBytes);
+    this.#resetOrigins();
+    return this.settings();
+  }
+
+  /** The answer for an app-origin URL, or null when the path is not the basemap's (serve files). */
+  async handleRequest(url: URL, range: string | null): Promise<BasemapResponse | null> {
+    const region = /^\/regions\/([a-z0-9-]{1,64})\.pmtiles$/.exec(url.pathname);
+    if (region) return this.regions.serveRange(region[1]!, range);
+    if (url.pathname === '/tiles') return this.#serveRemote(url.searchParams.get('url'));
+    return null;
+  }
+
+  async #serveRemote(remote: string | null): Promise<BasemapResponse> {
+    let target: URL;
+    try {
+      target = new URL(remote ?? '');
+    } catch {
+      return textResponse(400, 'bad url');
+    }
+    if (!this.#origins.has(target.origin) && !this.tiles.has(target.href)) {
+      return textResponse(403, 'not a resource of the configured online style');
+    }
+    const result = await this.tiles.fetchThroughCache(target.href);
+    // Not cached and unreachable: a 404, which MapLibre draws as an empty tile (a 5xx would be
+    // reported as a map error for every tile of the area while offline).
+    if (result.kind === 'miss') return textResponse(404, 'not cached');
+    if (target.href === this.#settings.onlineStyleUrl || /json/.test(result.contentType))
+      this.#learnOrigins(target, result.data);
+    return {
+      status: 200,
+      headers: {
+        'Content-Type': result.contentType,
+        'Cache-Control': 'no-cache',
+        'X-Fieldmap-Cache': result.kind,
+      },
+      body: result.data,
+    };
+  }
+
+  #resetOrigins(): void {
+    this.#origins.clear();
+    if (this.#settings.onlineStyleUrl)
+      this.#origins.add(new URL(this.#settings.onlineStyleUrl).origin);
+  }
+
+  /** A style or TileJSON main served: the hosts its sources and tiles name become fetchable. */
+  #learnOrigins(base: URL, data: Uint8Array): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(new TextDecoder().decode(data));
+    } catch {
+      return;
+    }
+    const urls: unknown[] = [];
+    const collect = (o: unknown) => {
+      if (!o || typeof o !== 'object') return;
+      const record = o as { url?: unknown; tiles?: unknown; sprite?: unknown };
+      urls.push(record.url);
+      if (Array.isArray(record.tiles)) urls.push(...record.tiles);
+    };
+    collect(json);
+    const sources = (json as { sources?: unknown }).sources;
+    if (sources && typeof sources === 'object') Object.values(sources).forEach(collect);
+    for (const u of urls) {
+      if (typeof u !== 'string') continue;
+      try {
+        const origin = new URL(u.replace(/[{}]/g, ''), base).origin;
+        if (origin.startsWith('http')) this.#origins.add(origin);
+      } catch {
+        // not a URL: nothing to allow
+      }
+    }
+  }
+}

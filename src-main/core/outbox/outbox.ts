@@ -1,0 +1,418 @@
+// The durable queue of one account's changes. Every mutation is one journal record, fsync'd
+// before the call resolves and before memory changes, so what a caller saw acknowledged is on
+// disk and what is on disk is all that was acknowledged (plus at most the op being written).
+//
+// Recovery: snapshot, then the journal's records after it, minus a torn last line. Ops that were
+// 'in-flight' when the process died stay 'in-flight': nobody knows whether the service got them,
+// so the sync engine treats them as ambiguous and reconciles before any resend.
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import * as v from 'valibot';
+import { ServerIdSchema } from '../../../src-shared/domain';
+import {
+  isTempId,
+  NewOpSchema,
+  type NewOp,
+  type Op,
+  type OpState,
+} from '../../../src-shared/outbox-types';
+import { systemClock, type Clock, type OutboxPort } from '../ports';
+import { dropCreate, planEnqueue, rewriteTempIdIn, type ChangeSet, type Entry } from './coalesce';
+import { invalidRequest, OutboxError, outboxInternal, parseOrThrow } from './errors';
+import { acquireOutboxLock, type OutboxLock } from './lock';
+import { Journal } from './journal';
+import { EDIT_SCHEMAS, RecordSchema, SnapshotSchema } from './records';
+
+export { OutboxError } from './errors';
+
+export interface OutboxOptions {
+  /** The account's data dir; the outbox's files live directly in it. */
+  dir: string;
+  accountKey: string;
+  clock?: Clock;
+  newOpId?: () => string;
+  /** Journal records after which the queue is compacted into a snapshot (default 500). */
+  compactAfterRecords?: number;
+}
+
+/** What recovery found on open (for logs and the crash test). */
+export interface RecoveryReport {
+  snapshotOps: number;
+  journalRecords: number;
+  /** Bytes of a torn last line that were dropped (a kill during an append). */
+  tornTailBytes: number;
+  /** Damaged lines in the middle of the journal (disk corruption), skipped. */
+  corruptLines: number;
+  /** Ops found in flight: outcome unknown, to be reconciled by the engine. */
+  inFlight: number;
+}
+
+/** Ops are shared with callers by reference: frozen, so no caller can change the queue behind its back. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+export class Outbox implements OutboxPort {
+  private readonly entries = new Map<string, Entry>();
+  private sorted: Entry[] | null = null;
+  private readonly listeners = new Set<(ops: Op[]) => void>();
+  private chain: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private closing: Promise<void> | null = null;
+  private seq = 0;
+  private nextPos = 0;
+  private recordsSinceSnapshot = 0;
+
+  private constructor(
+    private readonly accountKey: string,
+    private readonly journal: Journal,
+    private readonly lock: OutboxLock,
+    private readonly clock: Clock,
+    private readonly newOpId: () => string,
+    private readonly compactAfterRecords: number,
+    readonly recovery: RecoveryReport,
+  ) {}
+
+  /** Opens the outbox of `accountKey` under `dir`: takes the lock, recovers, compacts if due. */
+  static async open(options: OutboxOptions): Promise<Outbox> {
+    if (typeof options.accountKey !== 'string' || options.accountKey.length === 0) {
+      throw invalidRequest('An outbox needs a non-empty account key.');
+    }
+    await mkdir(options.dir, { recursive: true });
+    const lock = await acquireOutboxLock(options.dir);
+    try {
+      const { journal, recovered } = await Journal.open(options.dir);
+      const report: RecoveryReport = {
+        snapshotOps: 0,
+        journalRecords: 0,
+        tornTailBytes: recovered.tornTailBytes,
+        corruptLines: recovered.corruptLines,
+        inFlight: 0,
+      };
+      const outbox = new Outbox(
+        options.accountKey,
+        journal,
+        lock,
+        options.clock ?? systemClock,
+        options.newOpId ?? randomUUID,
+        options.compactAfterRecords ?? 500,
+        report,
+      );
+      outbox.replay(recovered.snapshot, recovered.records);
+      report.inFlight = outbox.list().filter((op) => op.state === 'in-flight').length;
+      if (outbox.recordsSinceSnapshot >= outbox.compactAfterRecords) await outbox.compact();
+      return outbox;
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  private replay(snapshot: unknown, records: unknown[]): void {
+    if (snapshot !== null) {
+      const parsed = v.safeParse(SnapshotSchema, snapshot);
+      if (!parsed.success) {
+        throw outboxInternal(
+          'The outbox snapshot has an unknown shape.',
+          v.summarize(parsed.issues),
+        );
+      }
+      this.seq = parsed.output.seq;
+      for (const entry of parsed.output.entries) this.entries.set(entry.op.opId, entry);
+      this.recovery.snapshotOps = parsed.output.entries.length;
+    }
+    for (const raw of records) {
+      const parsed = v.safeParse(RecordSchema, raw);
+      if (!parsed.success) {
+        throw outboxInternal(
+          'An outbox journal record has an unknown shape.',
+          v.summarize(parsed.issues),
+        );
+      }
+      // Records at or below the snapshot's seq survived a compaction that died before truncating.
+      if (parsed.output.seq <= this.seq) continue;
+      this.apply(parsed.output);
+      this.recovery.journalRecords += 1;
+      this.recordsSinceSnapshot += 1;
+    }
+    for (const { pos, op } of this.entries.values()) {
+      this.nextPos = Math.max(this.nextPos, pos + 1);
+      if (op.accountKey !== this.accountKey) {
+        throw outboxInternal(
+          'This outbox holds changes of another account; refusing to mix them.',
+          `${op.accountKey} is not ${this.accountKey}`,
+        );
+      }
+    }
+  }
+
+  private apply(record: { seq: number } & ChangeSet): void {
+    for (const opId of record.del) this.entries.delete(opId);
+    for (const entry of record.put) this.entries.set(entry.op.opId, deepFreeze(entry));
+    this.seq = record.seq;
+    this.sorted = null;
+  }
+
+  private ordered(): Entry[] {
+    this.sorted ??= [...this.entries.values()].sort((a, b) => a.pos - b.pos);
+    return this.sorted;
+  }
+
+  /** Runs mutations one at a time so journal records never interleave. */
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(() => {
+      if (this.closed) throw outboxInternal('The outbox is closed.');
+      return task();
+    });
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Journals `change` (fsync), then applies it and tells the listeners. */
+  private async commit(change: ChangeSet): Promise<void> {
+    if (change.put.length === 0 && change.del.length === 0) return;
+    const record = { seq: this.seq + 1, put: change.put, del: change.del };
+    try {
+      await this.journal.append(record);
+    } catch (error) {
+      if (error instanceof OutboxError) throw error;
+      throw outboxInternal('Could not save the change on this laptop.', (error as Error).message);
+    }
+    this.apply(record);
+    this.recordsSinceSnapshot += 1;
+    if (this.recordsSinceSnapshot >= this.compactAfterRecords) {
+      // The change is already durable; a failed compaction only postpones the next one.
+      await this.compact().catch(() => undefined);
+    }
+    const ops = this.list();
+    for (const listener of this.listeners) {
+      try {
+        listener(ops);
+      } catch {
+        // A listener's failure must not undo or block a durable change.
+      }
+    }
+  }
+
+  private async compact(): Promise<void> {
+    await this.journal.compact({ format: 1, seq: this.seq, entries: this.ordered() });
+    this.recordsSinceSnapshot = 0;
+  }
+
+  private entryOf(opId: string, allowed: readonly OpState[], action: string): Entry {
+    const entry = this.entries.get(opId);
+    if (!entry) throw invalidRequest(`Cannot ${action}: there is no queued change ${opId}.`);
+    if (!allowed.includes(entry.op.state)) {
+      throw invalidRequest(
+        `Cannot ${action}: change ${opId} is ${entry.op.state} (must be ${allowed.join(' or ')}).`,
+      );
+    }
+    return entry;
+  }
+
+  // ---- OutboxPort ----
+
+  enqueue(input: NewOp): Promise<Op> {
+    const claimed = (input as { accountKey?: unknown } | null)?.accountKey;
+    if (claimed !== undefined && claimed !== this.accountKey) {
+      return Promise.reject(
+        invalidRequest('This change belongs to another account than this outbox.'),
+      );
+    }
+    let parsed: NewOp;
+    try {
+      parsed = parseOrThrow(NewOpSchema, input, 'change');
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return this.serial(async () => {
+      const entries = this.ordered();
+      if (
+        parsed.kind === 'createCustomer' &&
+        entries.some((e) => e.op.kind === 'createCustomer' && e.op.target === parsed.target)
+      ) {
+        throw invalidRequest(`Customer ${parsed.target} already has a create queued.`);
+      }
+      const op: Op = {
+        ...parsed,
+        opId: this.newOpId(),
+        accountKey: this.accountKey,
+        createdAt: this.clock.now(),
+        attempts: 0,
+        lastError: null,
+        state: 'pending',
+        sentAt: null,
+      };
+      const plan = planEnqueue(entries, op, this.nextPos);
+      await this.commit(plan);
+      if (plan.put.some((e) => e.op.opId === op.opId)) this.nextPos += 1;
+      return plan.result;
+    });
+  }
+
+  list(): Op[] {
+    return this.ordered().map((e) => e.op);
+  }
+
+  get(opId: string): Op | undefined {
+    return this.entries.get(opId)?.op;
+  }
+
+  /** Ops waiting to be sent (state 'pending'). */
+  pendingCount(): number {
+    let count = 0;
+    for (const { op } of this.entries.values()) if (op.state === 'pending') count += 1;
+    return count;
+  }
+
+  /** Every temp id a queued op mentions: targets (customers and routes) and routes' customerIds. */
+  tempIdsInUse(): Set<string> {
+    const ids = new Set<string>();
+    for (const { op } of this.entries.values()) {
+      if (isTempId(op.target)) ids.add(op.target);
+      if (op.kind === 'createRoute')
+        for (const id of op.payload.customerIds) if (isTempId(id)) ids.add(id);
+    }
+    return ids;
+  }
+
+  /**
+   * pending -> in-flight; records when it was sent and counts the attempt. Resolves with the op
+   * as it is now: edits coalesced into it since the caller last read it are part of what must be
+   * sent, and later edits queue behind it.
+   */
+  markInFlight(opId: string, sentAt: number): Promise<Op> {
+    return this.serial(async () => {
+      const { pos, op } = this.entryOf(opId, ['pending'], 'send');
+      const next: Op = { ...op, state: 'in-flight', sentAt, attempts: op.attempts + 1 };
+      await this.commit({ put: [{ pos, op: next }], del: [] });
+      return this.entries.get(opId)?.op ?? next;
+    });
+  }
+
+  /** in-flight (or pending, when the engine settles it without sending) -> removed. */
+  markDone(opId: string): Promise<void> {
+    return this.serial(async () => {
+      this.entryOf(opId, ['in-flight', 'pending'], 'mark as done');
+      await this.commit({ put: [], del: [opId] });
+    });
+  }
+
+  /** in-flight -> pending after a transient failure; keeps the error for the UI. */
+  markRetryLater(opId: string, error: Op['lastError']): Promise<void> {
+    return this.serial(async () => {
+      const { pos, op } = this.entryOf(opId, ['in-flight', 'pending'], 'retry later');
+      await this.commit({
+        put: [{ pos, op: { ...op, state: 'pending', lastError: error } }],
+        del: [],
+      });
+    });
+  }
+
+  markNeedsAttention(opId: string, error: Op['lastError']): Promise<void> {
+    return this.serial(async () => {
+      const { pos, op } = this.entryOf(opId, ['in-flight', 'pending'], 'flag for attention');
+      await this.commit({
+        put: [{ pos, op: { ...op, state: 'needs-attention', lastError: error } }],
+        del: [],
+      });
+    });
+  }
+
+  /** needs-attention -> pending, error cleared. */
+  retry(opId: string): Promise<Op> {
+    return this.serial(async () => {
+      const { pos, op } = this.entryOf(opId, ['needs-attention'], 'retry');
+      const next: Op = { ...op, state: 'pending', lastError: null };
+      await this.commit({ put: [{ pos, op: next }], del: [] });
+      return next;
+    });
+  }
+
+  /** Replaces the payload of a pending or needs-attention op (the latter goes back to pending). */
+  edit(opId: string, payload: unknown): Promise<Op> {
+    return this.serial(async () => {
+      const { pos, op } = this.entryOf(opId, ['pending', 'needs-attention'], 'edit');
+      if (op.kind === 'deleteCustomer') throw invalidRequest('A delete has nothing to edit.');
+      const checked = parseOrThrow(EDIT_SCHEMAS[op.kind], payload, `edit of a ${op.kind} change`);
+      // The payload was checked against this op's kind just above; TS cannot pair the two.
+      const next = { ...op, payload: checked, state: 'pending', lastError: null } as Op;
+      await this.commit({ put: [{ pos, op: next }], del: [] });
+      return next;
+    });
+  }
+
+  /**
+   * Removes a pending or needs-attention op. Discarding a customer's create also drops the pending
+   * ops on its temp id and moves pending routes through it to needs-attention. False when unknown.
+   */
+  discard(opId: string): Promise<boolean> {
+    return this.serial(async () => {
+      if (!this.entries.has(opId)) return false;
+      const entry = this.entryOf(opId, ['pending', 'needs-attention'], 'discard');
+      const change =
+        entry.op.kind === 'createCustomer'
+          ? dropCreate(this.ordered(), entry)
+          : { put: [], del: [opId] };
+      await this.commit(change);
+      return true;
+    });
+  }
+
+  /**
+   * Replaces `tempId` by `serverId` in update/delete targets and routes' customerIds, in one
+   * record. A createCustomer keeps its temp id as target (its identity; see resolveCreate).
+   */
+  rewriteTempId(tempId: string, serverId: string): Promise<void> {
+    return this.resolve(null, tempId, serverId);
+  }
+
+  /**
+   * Finishes a customer's create: removes the createCustomer op AND rewrites its temp id to
+   * `serverId` in every queued op, in ONE durable record, so a crash can never leave the create
+   * done while later ops still name a temp id nobody can resolve any more.
+   */
+  resolveCreate(opId: string, serverId: string): Promise<void> {
+    const op = this.entries.get(opId)?.op;
+    if (op?.kind !== 'createCustomer') {
+      return Promise.reject(
+        invalidRequest(`Cannot resolve: ${opId} is not a queued customer create.`),
+      );
+    }
+    return this.resolve(opId, op.target, serverId);
+  }
+
+  private resolve(createOpId: string | null, tempId: string, serverId: string): Promise<void> {
+    if (!isTempId(tempId)) return Promise.reject(invalidRequest(`${tempId} is not a temp id.`));
+    if (isTempId(serverId) || !v.is(ServerIdSchema, serverId)) {
+      return Promise.reject(invalidRequest(`${serverId} is not a server id.`));
+    }
+    return this.serial(async () => {
+      if (createOpId !== null) this.entryOf(createOpId, ['in-flight', 'pending'], 'resolve');
+      await this.commit({
+        put: rewriteTempIdIn(this.ordered(), tempId, serverId),
+        del: createOpId === null ? [] : [createOpId],
+      });
+    });
+  }
+
+  onChange(listener: (ops: Op[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Waits for queued mutations, then releases the files and the lock. */
+  close(): Promise<void> {
+    // Queued behind the mutations already asked for; later ones find the outbox closed.
+    this.closing ??= this.serial(async () => {
+      this.closed = true;
+      await this.journal.close();
+      await this.lock.release();
+    });
+    return this.closing;
+  }
+}

@@ -1,0 +1,370 @@
+// The Customer Mapping Service over HTTP: every call goes through the account's rate limiter,
+// carries Basic auth built for that request only, and returns a validated body or throws a
+// ServiceError of the taxonomy.
+//
+// Retries: 429/503 are retried for every method (the service refused the request before doing
+// anything). Transport failures and 5xx are retried only for GETs. A write whose request may
+// have left is never sent again here: it surfaces as Ambiguous and the sync engine reconciles.
+import ky, { type KyInstance } from 'ky';
+import * as v from 'valibot';
+import {
+  CustomerSchema,
+  MessageResponseSchema,
+  RouteSchema,
+  TerritorySchema,
+  UserMetaSchema,
+  type CreateRouteBody,
+  type Customer,
+  type CustomerFields,
+  type CustomFieldsBody,
+  type MessageResponse,
+  type Route,
+  type Territory,
+  type UserMeta,
+} from '../../../src-shared/domain';
+import { matchesSearch } from '../../../src-shared/search';
+import { systemClock, type Clock, type RequestOptions, type ServiceApi } from '../ports';
+import { RateLimiter } from './rate-limiter';
+import {
+  httpStatusError,
+  isServiceError,
+  serviceError,
+  ServiceError,
+  transportError,
+} from './errors';
+import { parseJsonBody, readBodyCapped, serviceMessageOf, validateBody } from './responses';
+import { backoffDelay, parseRetryAfter, type BackoffPolicy } from './retry';
+
+export interface BodyLimits {
+  /** List endpoints (100k customers are ~60 MB). */
+  list: number;
+  /** One customer (30 fields of up to 100k chars each). */
+  record: number;
+  /** `{ message }` answers and error bodies. */
+  message: number;
+}
+
+export const DEFAULT_BODY_LIMITS: BodyLimits = {
+  list: 256 * 1024 * 1024,
+  record: 16 * 1024 * 1024,
+  message: 1024 * 1024,
+};
+
+export interface ServiceClientOptions {
+  /** A base URL already checked by validateBaseUrl. */
+  baseUrl: string;
+  username: string;
+  /** Reads the password (from the credential store) for each request; it is never kept. */
+  getPassword: () => Promise<string>;
+  limiter?: RateLimiter;
+  clock?: Clock;
+  /** Time allowed for the response headers, and for each pause while reading the body. */
+  timeoutMs?: number;
+  /** Retries of a request the service pushed back with 429/503 before RateLimited. */
+  maxRetries?: number;
+  /** Retries of a GET after Offline, Ambiguous or ServerError. */
+  maxIdempotentRetries?: number;
+  backoff?: Partial<BackoffPolicy>;
+  bodyLimits?: Partial<BodyLimits>;
+  fetch?: typeof fetch;
+}
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+
+interface Call<S extends v.GenericSchema> {
+  method: Method;
+  path: string;
+  json?: unknown;
+  schema: S;
+  maxBytes: number;
+  what: string;
+}
+
+const CustomerListSchema = v.array(CustomerSchema);
+const RouteListSchema = v.array(RouteSchema);
+const TerritoryListSchema = v.array(TerritorySchema);
+
+// Words of the service's messages that are long enough to look like ids.
+const COMMON_WORDS = new Set(
+  'object objects created create customer customers successfully success updated update deleted delete record records inserted insert saved added removed identifier message route routes territory territories field fields custom customfields account please server service request'.split(
+    ' ',
+  ),
+);
+
+/** Tokens of a create message that may be the new id; the engine confirms each with a GET. */
+export function extractIdCandidates(message: string): string[] {
+  const tokens = message.match(/[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9]/g) ?? [];
+  const candidates = tokens.filter(
+    (t) => t.length >= 6 && t.length <= 40 && !COMMON_WORDS.has(t.toLowerCase()),
+  );
+  // Tokens with a digit first: ids usually have one, words rarely do.
+  const ranked = [
+    ...candidates.filter((t) => /\d/.test(t)),
+    ...candidates.filter((t) => !/\d/.test(t)),
+  ];
+  return [...new Set(ranked)];
+}
+
+/** An id or search term as one path segment. '.' and '..' cannot be one (URLs resolve them). */
+function pathSegment(value: string): string {
+  if (/^\.{1,2}$/.test(value)) {
+    throw serviceError('InvalidRequest', { detail: `"${value}" cannot be sent in a URL path` });
+  }
+  return encodeURIComponent(value);
+}
+
+export class ServiceClient implements ServiceApi {
+  readonly baseUrl: string;
+  readonly username: string;
+  readonly limiter: RateLimiter;
+  // ES private: not enumerable, not serialisable, not reachable from a log of the object.
+  readonly #getPassword: () => Promise<string>;
+  readonly #clock: Clock;
+  readonly #ky: KyInstance;
+  readonly #timeoutMs: number;
+  readonly #maxRetries: number;
+  readonly #maxIdempotentRetries: number;
+  readonly #backoff: BackoffPolicy;
+  readonly #limits: BodyLimits;
+
+  constructor(options: ServiceClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    // Basic auth joins user and password with ':'; a ':' or line break in the name cannot travel.
+    if (options.username === '' || /[:\r\n]/.test(options.username)) {
+      throw serviceError('InvalidRequest', {
+        message: 'A user name cannot be empty or contain ":".',
+        detail: 'invalid user name',
+      });
+    }
+    this.username = options.username;
+    this.#getPassword = options.getPassword;
+    this.#clock = options.clock ?? systemClock;
+    this.limiter = options.limiter ?? new RateLimiter({ clock: this.#clock });
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#maxRetries = options.maxRetries ?? 10;
+    this.#maxIdempotentRetries = options.maxIdempotentRetries ?? 2;
+    this.#backoff = { baseMs: 500, capMs: 30_000, random: Math.random, ...options.backoff };
+    this.#limits = { ...DEFAULT_BODY_LIMITS, ...options.bodyLimits };
+    this.#ky = ky.create({
+      prefixUrl: `${this.baseUrl}/api/v1`,
+      retry: 0, // retries are ours: ky's would resend writes and ignore the shared limiter
+      timeout: this.#timeoutMs,
+      throwHttpErrors: false,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  }
+
+  listCustomers(options?: RequestOptions): Promise<Customer[]> {
+    return this.#read('customers', CustomerListSchema, this.#limits.list, options);
+  }
+
+  getCustomer(id: string, options?: RequestOptions): Promise<Customer> {
+    return this.#read(`customers/${pathSegment(id)}`, CustomerSchema, this.#limits.record, options);
+  }
+
+  async searchCustomers(term: string, options?: RequestOptions): Promise<Customer[]> {
+    if (term.trim() === '') throw serviceError('InvalidRequest', { detail: 'empty search term' });
+    // A URL path cannot carry "." or ".." as a segment: apply the service's rule to the list.
+    if (/^\.{1,2}$/.test(term)) {
+      return (await this.listCustomers(options)).filter((c) => matchesSearch(c, term));
+    }
+    const path = `customers/search/${pathSegment(term)}`;
+    return this.#read(path, CustomerListSchema, this.#limits.list, options);
+  }
+
+  createCustomer(fields: CustomerFields, options?: RequestOptions): Promise<MessageResponse> {
+    return this.#write('post', 'customers', fields, options);
+  }
+
+  updateCustomer(
+    id: string,
+    fields: CustomerFields,
+    options?: RequestOptions,
+  ): Promise<MessageResponse> {
+    return this.#write('put', `customers/${pathSegment(id)}`, fields, options);
+  }
+
+  deleteCustomer(id: string, options?: RequestOptions): Promise<MessageResponse> {
+    return this.#write('delete', `customers/${pathSegment(id)}`, undefined, options);
+  }
+
+  listRoutes(options?: RequestOptions): Promise<Route[]> {
+    return this.#read('routes', RouteListSchema, this.#limits.list, options);
+  }
+
+  createRoute(body: CreateRouteBody, options?: RequestOptions): Promise<MessageResponse> {
+    return this.#write('post', 'routes', body, options);
+  }
+
+  listTerritories(options?: RequestOptions): Promise<Territory[]> {
+    return this.#read('territories', TerritoryListSchema, this.#limits.list, options);
+  }
+
+  getUser(options?: RequestOptions): Promise<UserMeta> {
+    return this.#read('user', UserMetaSchema, this.#limits.record, options);
+  }
+
+  updateCustomFields(body: CustomFieldsBody, options?: RequestOptions): Promise<MessageResponse> {
+    return this.#write('put', 'user/customfields', body, options);
+  }
+
+  #read<S extends v.GenericSchema>(
+    path: string,
+    schema: S,
+    maxBytes: number,
+    options?: RequestOptions,
+  ): Promise<v.InferOutput<S>> {
+    return this.#call({ method: 'get', path, schema, maxBytes, what: path }, options);
+  }
+
+  #write(
+    method: Method,
+    path: string,
+    json: unknown,
+    options?: RequestOptions,
+  ): Promise<MessageResponse> {
+    const call = {
+      method,
+      path,
+      json,
+      schema: MessageResponseSchema,
+      maxBytes: this.#limits.message,
+      what: 'message',
+    };
+    return this.#call(call, options);
+  }
+
+  /** One logical call: waits for the limiter, retries what may be retried, validates. */
+  async #call<S extends v.GenericSchema>(
+    call: Call<S>,
+    options: RequestOptions = {},
+  ): Promise<v.InferOutput<S>> {
+    const idempotent = call.method === 'get';
+    let pushedBack = 0;
+    let transient = 0;
+    for (;;) {
+      const retry = pushedBack > 0 || transient > 0;
+      let outcome: Attempt<v.InferOutput<S>>;
+      try {
+        outcome = await this.#attempt(call, options, retry);
+      } catch (e) {
+        const kind = isServiceError(e) ? e.info.kind : undefined;
+        const retriable = kind === 'Offline' || kind === 'Ambiguous' || kind === 'ServerError';
+        if (!idempotent || !retriable || transient >= this.#maxIdempotentRetries) throw e;
+        await this.#clock.sleep(backoffDelay(transient, this.#backoff), options.signal);
+        transient++;
+        continue;
+      }
+      if (outcome.ok) return outcome.value;
+      if (pushedBack >= this.#maxRetries) throw outcome.error;
+      // Hold every request of the account back, not just this one, so the queue stops hammering.
+      this.limiter.pauseFor(outcome.retryAfterMs ?? backoffDelay(pushedBack, this.#backoff));
+      pushedBack++;
+    }
+  }
+
+  /** One HTTP exchange. A 429/503 is returned (to be retried); other failures are thrown. */
+  async #attempt<S extends v.GenericSchema>(
+    call: Call<S>,
+    options: RequestOptions,
+    retry: boolean,
+  ): Promise<Attempt<v.InferOutput<S>>> {
+    const authorization = await this.#authorization();
+    const permit = await this.limiter.acquire({
+      priority: options.priority ?? 'user',
+      ...(options.signal ? { signal: options.signal } : {}),
+      retry,
+    });
+    // Our own controller lets a stalled body read be aborted; ky's timeout covers the headers.
+    const stall = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, stall.signal]) : stall.signal;
+    let response: Response;
+    try {
+      response = await this.#ky(call.path, {
+        method: call.method,
+        headers: { authorization, accept: 'application/json' },
+        ...(call.json === undefined ? {} : { json: call.json }),
+        signal,
+      });
+    } catch (e) {
+      throw this.#failureBeforeResponse(e, call, options);
+    } finally {
+      permit.release();
+    }
+    const status = response.status;
+    if (status === 429 || status === 503) {
+      await response.body?.cancel().catch(() => undefined);
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
+      return { ok: false, error: httpStatusError(status, undefined), retryAfterMs: retryAfter };
+    }
+    const success = status >= 200 && status < 300;
+    let bytes: Uint8Array;
+    try {
+      bytes = await this.#readBody(response, success ? call.maxBytes : this.#limits.message, stall);
+    } catch (e) {
+      if (isServiceError(e)) throw e;
+      if (options.signal?.aborted && call.method === 'get') throw options.signal.reason;
+      // The request arrived (there is a status) but its answer was cut off.
+      if (!success) throw httpStatusError(status, 'the response was cut off');
+      throw serviceError('Ambiguous', { status, detail: 'the response was cut off' });
+    }
+    const contentType = response.headers.get('content-type');
+    if (!success) throw httpStatusError(status, serviceMessageOf(bytes, contentType));
+    return {
+      ok: true,
+      value: validateBody(call.schema, parseJsonBody(bytes, contentType), call.what),
+    };
+  }
+
+  async #authorization(): Promise<string> {
+    let password: string;
+    try {
+      password = await this.#getPassword();
+    } catch (e) {
+      if (e instanceof ServiceError) throw e;
+      throw serviceError('NotSignedIn', { detail: 'no password available' });
+    }
+    if (!password) throw serviceError('NotSignedIn', { detail: 'no password available' });
+    return `Basic ${Buffer.from(`${this.username}:${password}`, 'utf8').toString('base64')}`;
+  }
+
+  #failureBeforeResponse(
+    e: unknown,
+    call: Call<v.GenericSchema>,
+    options: RequestOptions,
+  ): unknown {
+    if (options.signal?.aborted) {
+      // A cancelled GET changed nothing; a cancelled write may already have been received.
+      if (call.method === 'get') return options.signal.reason;
+      return serviceError('Ambiguous', { detail: 'cancelled while the request was being sent' });
+    }
+    if (e instanceof Error && e.name === 'TimeoutError') {
+      return serviceError('Ambiguous', {
+        detail: `no answer within ${Math.round(this.#timeoutMs / 1000)} s`,
+      });
+    }
+    return transportError(e);
+  }
+
+  /** Reads the body, aborting when no byte arrives for a whole timeout (a dead connection). */
+  async #readBody(
+    response: Response,
+    maxBytes: number,
+    stall: AbortController,
+  ): Promise<Uint8Array> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => stall.abort(new Error('response body stalled')), this.#timeoutMs);
+    };
+    arm();
+    try {
+      return await readBodyCapped(response, maxBytes, arm);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+type Attempt<T> =
+  { ok: true; value: T } | { ok: false; error: ServiceError; retryAfterMs: number | undefined };

@@ -1,0 +1,116 @@
+// Reading a response body safely: capped in size, stalled reads aborted, JSON parsed and
+// validated with the src-shared schemas. Anything else is a BadResponse naming what was wrong.
+import * as v from 'valibot';
+import { serviceError, type ServiceError } from './errors';
+
+/** Reads the whole body, refusing more than `maxBytes` (checked before and while reading). */
+export async function readBodyCapped(
+  response: Response,
+  maxBytes: number,
+  onProgress?: () => void,
+): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw oversize(maxBytes);
+  }
+  if (!response.body) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    onProgress?.();
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw oversize(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function oversize(maxBytes: number): ServiceError {
+  return serviceError('BadResponse', {
+    detail: `response larger than ${Math.round(maxBytes / 1024)} KiB`,
+  });
+}
+
+/** Parses a JSON body; HTML pages, truncated and malformed JSON are BadResponse. */
+export function parseJsonBody(bytes: Uint8Array, contentType: string | null): unknown {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const start = text.trimStart().slice(0, 1);
+  if (/html/i.test(contentType ?? '') || start === '<') {
+    throw serviceError('BadResponse', { detail: 'received an HTML page instead of JSON' });
+  }
+  if (text.trim() === '') throw serviceError('BadResponse', { detail: 'empty response body' });
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : 'parse error';
+    throw serviceError('BadResponse', { detail: `response is not valid JSON (${reason})` });
+  }
+}
+
+/** `[3].createdAt.date` style path of a valibot issue; '' for the root. */
+export function issuePath(issue: v.BaseIssue<unknown>): string {
+  let out = '';
+  for (const item of issue.path ?? []) {
+    const key = item.key;
+    if (typeof key === 'number') out += `[${key}]`;
+    else if (typeof key === 'string') out += out === '' ? key : `.${key}`;
+    else out += '[?]';
+  }
+  return out;
+}
+
+/** Validates parsed JSON; the first failing field is named in `field`. */
+export function validateBody<S extends v.GenericSchema>(
+  schema: S,
+  data: unknown,
+  what: string,
+): v.InferOutput<S> {
+  const result = v.safeParse(schema, data, { abortEarly: true });
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const field = issue ? issuePath(issue) : '';
+  const received = issue?.received ? ` (got ${issue.received.slice(0, 80)})` : '';
+  return throwBad(field, `${what}: ${field || 'body'}: ${issue?.message ?? 'invalid'}${received}`);
+}
+
+function throwBad(field: string, detail: string): never {
+  throw serviceError('BadResponse', { field: field || '(body)', detail: detail.slice(0, 500) });
+}
+
+/** The service's own text from an error body ({ message } JSON or plain text), short. */
+export function serviceMessageOf(
+  bytes: Uint8Array,
+  contentType: string | null,
+): string | undefined {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    .toString('utf8')
+    .trim();
+  if (text === '') return undefined;
+  if (/html/i.test(contentType ?? '') || text.startsWith('<')) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+    return title ? title.slice(0, 300) : 'HTML page';
+  }
+  try {
+    const body = JSON.parse(text) as unknown;
+    if (body && typeof body === 'object') {
+      const { message, error, fields, ids } = body as Record<string, unknown>;
+      const parts = [
+        typeof message === 'string' ? message : typeof error === 'string' ? error : '',
+      ];
+      if (Array.isArray(fields) && fields.length) parts.push(`fields: ${fields.join(', ')}`);
+      if (Array.isArray(ids) && ids.length) parts.push(`ids: ${ids.join(', ')}`);
+      const joined = parts.filter(Boolean).join('; ');
+      if (joined) return joined.slice(0, 1000);
+    }
+  } catch {
+    // not JSON: fall back to the text itself
+  }
+  return text.slice(0, 300);
+}

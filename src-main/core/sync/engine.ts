@@ -1,0 +1,289 @@
+// The sync engine of one account: push then pull, one sync at a time, and the state machine
+// the status bar shows. Auto-syncs on start, when the network comes back, on resume and
+// periodically; while the service is unreachable it probes with backoff instead.
+import type { CustomerChanges } from '../../../src-shared/domain';
+import { errorInfo } from '../../../src-shared/errors';
+import type { Conflict } from '../../../src-shared/outbox-types';
+import type { SyncState } from '../../../src-shared/sync-state';
+import { ConflictLog } from './conflict-log';
+import {
+  Backoff,
+  DEFAULT_PROBE_BACKOFF,
+  needsProbe,
+  stateAfterError,
+  type BackoffSettings,
+} from './connectivity';
+import type {
+  Clock,
+  EmitEvent,
+  OutboxPort,
+  RequestPriority,
+  ServiceApi,
+  SyncEnginePort,
+} from '../ports';
+import { ServiceError } from '../service/errors';
+import type { PushContext } from './context';
+import { infoOf, kindOf } from './errors';
+import { SyncLedger } from './creates/ledger';
+import { SyncProgress } from './progress';
+import { pullAll, SnapshotKeeper } from './pull';
+import { DEFAULT_ABSENCE_GRACE_MS, push, type PushOptions } from './push';
+
+export interface SyncEngineOptions {
+  accountKey: string;
+  api: ServiceApi;
+  outbox: OutboxPort;
+  clock: Clock;
+  emit: EmitEvent;
+  /** The account's data dir: conflict log and reconciliation ledger live here. */
+  stateDir: string;
+  /** Auto-sync period while reachable (default 5 min). */
+  periodMs?: number;
+  /** Probe delays while offline or off-network. */
+  probeBackoff?: BackoffSettings;
+  /** Retry delays after a transient failure (5xx, 429, lost answers). */
+  retryBackoff?: BackoffSettings;
+  /** The account's request rate, for the ETA (default 3/s). */
+  ratePerSecond?: number;
+  push?: PushOptions;
+}
+
+const PULL_REQUESTS = 4;
+/** A rep's edit goes out this soon after it is queued (several quick edits share one sync). */
+const CHANGE_DEBOUNCE_MS = 500;
+
+export class SyncEngine implements SyncEnginePort {
+  readonly #o: Required<Omit<SyncEngineOptions, 'push'>> & { push: PushOptions };
+  readonly #ready: Promise<{ ledger: SyncLedger; conflicts: ConflictLog }>;
+  readonly #snapshot: SnapshotKeeper;
+  readonly #probe: Backoff;
+  readonly #retry: Backoff;
+  #state: SyncState = { kind: 'synced', at: 0 };
+  #running: Promise<SyncState> | null = null;
+  #timer: AbortController | null = null;
+  #started = false;
+  /** Stopped for good (the account closed): its outbox and files are no longer ours to touch. */
+  #stopped = false;
+  /** A change was queued while a sync ran: run once more after it. */
+  #again = false;
+  #conflictLog: ConflictLog | null = null;
+
+  constructor(options: SyncEngineOptions) {
+    this.#o = {
+      periodMs: 5 * 60_000,
+      probeBackoff: DEFAULT_PROBE_BACKOFF,
+      retryBackoff: { initialMs: 5_000, maxMs: 5 * 60_000, factor: 2 },
+      ratePerSecond: 3,
+      push: {},
+      ...options,
+    };
+    this.#snapshot = new SnapshotKeeper(options.accountKey);
+    this.#probe = new Backoff(this.#o.probeBackoff);
+    this.#retry = new Backoff(this.#o.retryBackoff);
+    this.#ready = (async () => {
+      const ledger = await SyncLedger.open(options.stateDir);
+      const conflicts = await ConflictLog.open(options.stateDir, options.accountKey);
+      this.#conflictLog = conflicts;
+      return { ledger, conflicts };
+    })();
+    // Surfaced by the first sync or conflict call that awaits it.
+    this.#ready.catch(() => undefined);
+  }
+
+  get state(): SyncState {
+    return this.#state;
+  }
+
+  /** A sync the rep asked for: its reads go before background traffic. */
+  syncNow(): Promise<SyncState> {
+    return this.#sync('user');
+  }
+
+  start(): void {
+    this.#started = true;
+    this.nudge('start');
+  }
+
+  async stop(): Promise<void> {
+    this.#started = false;
+    this.#stopped = true;
+    this.#cancelTimer();
+    await this.#running?.catch(() => undefined);
+  }
+
+  nudge(reason: 'online' | 'resume' | 'start' | 'change'): void {
+    if (!this.#started) return;
+    if (reason === 'change') {
+      // Unreachable: the probe's backoff decides when to try again, not every keystroke.
+      const waiting = ['offline', 'off-network', 'auth-required'].includes(this.#state.kind);
+      if (waiting) return;
+      if (this.#running) this.#again = true;
+      else this.#schedule(CHANGE_DEBOUNCE_MS);
+      return;
+    }
+    // Coming back online or from sleep: whatever backoff we were in is stale.
+    if (reason !== 'start') this.#probe.reset();
+    void this.#sync('background');
+  }
+
+  conflicts(): Conflict[] {
+    return this.#conflictLog?.list() ?? [];
+  }
+
+  async resolveConflict(conflictId: string, choice: 'rep' | 'server'): Promise<Conflict> {
+    const { conflicts } = await this.#ready;
+    const conflict = conflicts.get(conflictId);
+    if (!conflict) {
+      throw new ServiceError(errorInfo('InvalidRequest', { detail: 'no such conflict' }));
+    }
+    // The value the service must end with, when it is not the one it already holds.
+    const wanted =
+      choice === 'server' && conflict.resolution !== 'server'
+        ? conflict.serverValue
+        : choice === 'rep' && conflict.resolution === 'server'
+          ? conflict.repValue
+          : undefined;
+    if (wanted !== undefined) {
+      await this.#o.outbox.enqueue({
+        kind: 'updateCustomer',
+        target: conflict.customerId,
+        payload: { [conflict.field]: wanted } as CustomerChanges,
+        // Base null: the server record is the base, so the field is sent whatever it holds.
+        base: null,
+      });
+    }
+    const updated = await conflicts.resolve(conflictId, choice);
+    this.#o.emit('conflicts:changed', {
+      accountKey: this.#o.accountKey,
+      conflicts: conflicts.list(),
+    });
+    if (wanted !== undefined && this.#started) void this.#sync('background');
+    return updated ?? conflict;
+  }
+
+  resendSnapshot(): boolean {
+    const snapshot = this.#snapshot.snapshot;
+    if (!snapshot) return false;
+    this.#o.emit('data:snapshot', snapshot);
+    return true;
+  }
+
+  #sync(priority: RequestPriority): Promise<SyncState> {
+    if (this.#stopped) return Promise.resolve(this.#state);
+    // One sync at a time: a second caller joins the running one.
+    this.#running ??= this.#run(priority).finally(() => {
+      this.#running = null;
+      if (this.#again) {
+        this.#again = false;
+        if (this.#state.kind === 'synced') this.#schedule(CHANGE_DEBOUNCE_MS);
+      }
+    });
+    return this.#running;
+  }
+
+  async #run(priority: RequestPriority): Promise<SyncState> {
+    this.#cancelTimer();
+    const { ledger, conflicts } = await this.#ready;
+    const queued = this.#o.outbox.list().filter((op) => op.state !== 'needs-attention').length;
+    const progress = new SyncProgress(
+      queued + (queued > 0 ? 1 : 0) + PULL_REQUESTS,
+      this.#o.ratePerSecond,
+    );
+    const step = () => {
+      progress.step();
+      this.#setState(progress.state);
+    };
+    this.#setState(progress.state);
+    const ctx: PushContext = {
+      accountKey: this.#o.accountKey,
+      api: this.#o.api,
+      outbox: this.#o.outbox,
+      ledger,
+      conflicts,
+      clock: this.#o.clock,
+      emit: this.#o.emit,
+      priority: 'background',
+      absenceGraceMs: this.#o.push.absenceGraceMs ?? DEFAULT_ABSENCE_GRACE_MS,
+      step,
+    };
+    try {
+      const pushed = await push(ctx, this.#o.push);
+      const pulled = await pullAll(this.#o.api, priority, step);
+      const now = this.#o.clock.now();
+      const out = this.#snapshot.take(pulled, now);
+      if ('snapshot' in out) this.#o.emit('data:snapshot', out.snapshot);
+      else this.#o.emit('data:delta', out.delta);
+      this.#probe.reset();
+      this.#setState({ kind: 'synced', at: now });
+      let delay = this.#o.periodMs;
+      if (pushed.retryLater.size > 0) delay = this.#retry.next();
+      else this.#retry.reset();
+      // A create left unsure settles by itself once a list can prove it present or absent.
+      if (pushed.recheckAt !== null) delay = Math.min(delay, Math.max(0, pushed.recheckAt - now));
+      this.#schedule(delay);
+    } catch (e) {
+      this.#failed(e);
+    }
+    return this.#state;
+  }
+
+  #failed(e: unknown): void {
+    const kind = kindOf(e);
+    if (kind === 'InvalidRequest' || kind === 'NotSignedIn') {
+      this.#setState(
+        kind === 'NotSignedIn'
+          ? { kind: 'auth-required' }
+          : stateAfterError('Internal', infoOf(e).detail ?? '', null),
+      );
+      return;
+    }
+    if (needsProbe(kind)) {
+      const delay = this.#probe.next();
+      this.#setState(stateAfterError(kind, '', this.#o.clock.now() + delay));
+      this.#schedule(delay, true);
+      return;
+    }
+    this.#setState(stateAfterError(kind, infoOf(e).detail ?? '', null));
+    // 401 waits for new credentials; other errors retry with backoff.
+    if (kind !== 'Unauthorized') this.#schedule(this.#retry.next());
+  }
+
+  /** One timer at a time; a probe (cheap GET /user) first when the service was unreachable. */
+  #schedule(delayMs: number, probe = false): void {
+    this.#cancelTimer();
+    if (!this.#started) return;
+    const controller = new AbortController();
+    this.#timer = controller;
+    this.#o.clock
+      .sleep(delayMs, controller.signal)
+      .then(async () => {
+        if (this.#timer !== controller) return;
+        this.#timer = null;
+        if (probe && !(await this.#probeOnce())) return;
+        await this.#sync('background');
+      })
+      .catch(() => undefined);
+  }
+
+  async #probeOnce(): Promise<boolean> {
+    try {
+      await this.#o.api.getUser({ priority: 'background' });
+      return true;
+    } catch (e) {
+      this.#failed(e);
+      return false;
+    }
+  }
+
+  #cancelTimer(): void {
+    this.#timer?.abort();
+    this.#timer = null;
+  }
+
+  #setState(state: SyncState): void {
+    // A probe answered after the stop: the status bar now shows another account (or none).
+    if (this.#stopped) return;
+    this.#state = state;
+    this.#o.emit('sync:state', state);
+  }
+}

@@ -1,0 +1,51 @@
+// How the sync engine reads a failure: its kind in the taxonomy, and whether it stops the push.
+import { errorInfo, type ErrorInfo, type ErrorKind } from '../../../src-shared/errors';
+import { isServiceError } from '../service/errors';
+
+export function kindOf(e: unknown): ErrorKind {
+  return isServiceError(e) ? e.info.kind : 'Internal';
+}
+
+export function infoOf(e: unknown): ErrorInfo {
+  if (isServiceError(e)) return e.info;
+  return errorInfo('Internal', { detail: e instanceof Error ? e.message : String(e) });
+}
+
+/** Failures that concern every op (no network, wrong network, bad credentials): stop pushing. */
+export function stopsPush(e: unknown): boolean {
+  const kind = kindOf(e);
+  return (
+    kind === 'Offline' ||
+    kind === 'NotAllowListed' ||
+    kind === 'Unauthorized' ||
+    kind === 'NotSignedIn'
+  );
+}
+
+/** The op can never succeed as is. */
+export function isRejected(e: unknown): boolean {
+  return kindOf(e) === 'Rejected';
+}
+
+export function isNotFound(e: unknown): boolean {
+  return isServiceError(e) && e.info.kind === 'Rejected' && e.info.status === 404;
+}
+
+/** The record an update targets is gone from the service. */
+export function deletedOnService(): ErrorInfo {
+  return errorInfo('Rejected', {
+    message:
+      'This customer was deleted on the service, so your edit was not sent. Discard it, or re-create the customer.',
+    detail: 'deleted on the service',
+    status: 404,
+  });
+}
+
+/** The service said "created" but the record cannot be found: the rep decides. */
+export function createdButNotFound(): ErrorInfo {
+  return errorInfo('Ambiguous', {
+    message:
+      'The service said it created this customer, but it could not be found afterwards. Retry or discard it.',
+    detail: 'created record not found',
+  });
+}

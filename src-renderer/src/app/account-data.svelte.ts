@@ -1,0 +1,87 @@
+// Everything the views read from one account's cache, as live rune state.
+import type { Op, Territory, UserMeta } from '../../../src-shared';
+import type { CustomerCache } from '../cache/customer-cache';
+import type { RouteView } from '../types';
+import { CustomersState } from '../features/customers/customers.svelte';
+import { LiveQuery } from '../cache/live-query.svelte';
+
+export class AccountData {
+  readonly customers: CustomersState;
+  #user: LiveQuery<UserMeta | null>;
+  #routes: LiveQuery<RouteView[]>;
+  #territories: LiveQuery<Territory[]>;
+  #lastSync: LiveQuery<number | null>;
+  #ops: LiveQuery<Op[]>;
+
+  constructor(readonly cache: CustomerCache) {
+    const { db } = cache;
+    this.customers = new CustomersState(cache);
+    this.#user = new LiveQuery(async () => (await db.user.get('user'))?.value ?? null);
+    this.#routes = new LiveQuery(async () =>
+      (await db.routes.toArray()).map((r) => ({ ...r, pending: r._pending === 1 })),
+    );
+    this.#territories = new LiveQuery(() => db.territories.toArray());
+    this.#lastSync = new LiveQuery(() => cache.lastSync());
+    // The mirror of main's outbox, in queue order ('done' ops are already on the service).
+    this.#ops = new LiveQuery(async () =>
+      (await db.pending.orderBy('seq').toArray()).filter((op) => op.state !== 'done'),
+    );
+  }
+
+  /** Queued changes not yet on the service, oldest first. */
+  get ops(): Op[] {
+    return this.#ops.current ?? [];
+  }
+
+  get user(): UserMeta | null {
+    return this.#user.current ?? null;
+  }
+
+  get routes(): RouteView[] {
+    return this.#routes.current ?? [];
+  }
+
+  get territories(): Territory[] {
+    return this.#territories.current ?? [];
+  }
+
+  get lastSync(): number | null {
+    return this.#lastSync.current ?? null;
+  }
+
+  /** True once customers, routes and territories have all been read from the cache. */
+  get loaded(): boolean {
+    return (
+      this.customers.loaded &&
+      this.#routes.current !== undefined &&
+      this.#territories.current !== undefined
+    );
+  }
+
+  /** Labels of custom0..custom9: the account's custom-field names where known. */
+  get customFieldLabels(): string[] {
+    const labels = Array.from({ length: 10 }, (_, i) => `Custom ${i + 1}`);
+    const named = (this.user as Record<string, unknown> | null)?.['customFields'];
+    if (!named || typeof named !== 'object') return labels;
+    // customFields maps names to integers; the spec does not say what they mean. Only when they
+    // read as distinct slot numbers 0..9 are they taken as labels of custom0..custom9.
+    const entries = Object.entries(named as Record<string, unknown>);
+    const slots = entries.map(([, slot]) => slot);
+    const asSlots = slots.every(
+      (s) => Number.isInteger(s) && (s as number) >= 0 && (s as number) <= 9,
+    );
+    if (!asSlots || new Set(slots).size !== slots.length) return labels;
+    for (const [name, slot] of entries) labels[slot as number] = name;
+    return labels;
+  }
+
+  dispose(): void {
+    this.customers.dispose();
+    this.#user.dispose();
+    this.#routes.dispose();
+    this.#territories.dispose();
+    this.#lastSync.dispose();
+    this.#ops.dispose();
+    this.cache.close();
+  }
+}

@@ -1,0 +1,234 @@
+// Wires main's events to the cache of the current account. Opening the app shows the last
+// account's cache at once, with no request to main: the account key is remembered locally.
+import {
+  toFieldmapError,
+  type AccountSummary,
+  type EventOf,
+  type FieldmapApi,
+} from '../../../src-shared';
+import { CustomerCache } from '../cache/customer-cache';
+import { ChangeWriter } from '../features/editor/change-writer';
+import { AccountData } from './account-data.svelte';
+import { OutboxActions } from '../features/changes/outbox-actions.svelte';
+import { Panels } from './panels.svelte';
+import { SelectionState } from './selection.svelte';
+import { SessionState } from './session.svelte';
+
+const LAST_ACCOUNT_KEY = 'fieldmap:lastAccount';
+
+export class AppController {
+  readonly session = new SessionState();
+  readonly selection = new SelectionState();
+  readonly panels = new Panels();
+  readonly outbox: OutboxActions;
+  readonly writer: ChangeWriter;
+  #accounts = $state.raw<AccountSummary[]>([]);
+  #data = $state.raw<AccountData | null>(null);
+  #started = $state(false);
+  /** Cache writes run one after another, in event order. */
+  #queue: Promise<unknown> = Promise.resolve();
+  #unsubscribe: Array<() => void> = [];
+
+  constructor(
+    readonly api: FieldmapApi,
+    private readonly storage: Storage = localStorage,
+  ) {
+    this.outbox = new OutboxActions(api);
+    this.writer = new ChangeWriter(api, () => this.#data?.cache ?? null);
+  }
+
+  /** Remembered accounts (loaded by `loadAccounts`). */
+  get accounts(): AccountSummary[] {
+    return this.#accounts;
+  }
+
+  /** The open account's data, or null when no account is open. */
+  get data(): AccountData | null {
+    return this.#data;
+  }
+
+  /** True once the remembered account (or the lack of one) is known. */
+  get started(): boolean {
+    return this.#started;
+  }
+
+  start(): void {
+    const on = this.api.on.bind(this.api);
+    this.#unsubscribe.push(
+      on('sync:state', (s) => this.session.setSync(s)),
+      on('session:changed', (a) => this.#enqueue(() => this.#onSession(a))),
+      on('data:snapshot', (p) => this.#enqueue(() => this.#onSnapshot(p))),
+      on('data:delta', (p) => this.#enqueue(() => this.#onDelta(p))),
+      on('outbox:changed', (p) => this.#enqueue(() => this.#onOutbox(p))),
+      on('ids:resolved', (p) => this.#enqueue(() => this.#onIdsResolved(p))),
+      on('conflicts:changed', (p) => {
+        if (p.accountKey === this.session.account?.accountKey)
+          this.outbox.setConflicts(p.conflicts);
+      }),
+    );
+    // Main may have changed state before this page listened (a restart while offline).
+    void this.api
+      .syncState()
+      .then((state) => state && this.session.setSync(state))
+      .catch(() => undefined);
+    const remembered = this.storage.getItem(LAST_ACCOUNT_KEY);
+    if (remembered !== null) {
+      this.#enqueue(async () => {
+        await this.#open(remembered);
+        this.#started = true;
+      });
+      // Then learn who main has signed in (the account menu needs it; main may have none, or
+      // another account, if the keychain entry went away).
+      this.#enqueue(async () => {
+        const account = await this.api.currentAccount();
+        if (account?.accountKey === remembered) this.session.setAccount(account);
+        else await this.#onSession(account ?? null);
+      });
+    } else {
+      // First start: nothing cached, so ask main who is signed in.
+      this.#enqueue(async () => {
+        const account = await this.api.currentAccount();
+        await this.#onSession(account);
+        this.#started = true;
+      });
+    }
+  }
+
+  stop(): void {
+    for (const off of this.#unsubscribe) off();
+    this.#unsubscribe = [];
+    this.#data?.dispose();
+    this.#data = null;
+  }
+
+  /** Resolves when every event received so far has been applied to the cache. */
+  idle(): Promise<unknown> {
+    return this.#queue;
+  }
+
+  async loadAccounts(): Promise<void> {
+    try {
+      this.#accounts = (await this.api.listAccounts()) ?? [];
+    } catch {
+      this.#accounts = [];
+    }
+  }
+
+  /** Signs in; the password is handed to main and not kept here. Throws a FieldmapError. */
+  async login(baseUrl: string, username: string, password: string): Promise<AccountSummary> {
+    return this.#call(() => this.api.login({ baseUrl, username, password }));
+  }
+
+  startDemo(): Promise<AccountSummary> {
+    return this.#call(() => this.api.startDemo());
+  }
+
+  switchAccount(accountKey: string): Promise<AccountSummary> {
+    return this.#call(() => this.api.switchAccount({ accountKey }));
+  }
+
+  /**
+   * Signs out. Without `dropUnsynced`, main refuses while changes are unsynced and says how
+   * many: the caller asks the rep, then calls again with true. The account's cache goes too.
+   */
+  async logout(
+    accountKey: string,
+    dropUnsynced: boolean,
+  ): Promise<{ signedOut: boolean; unsynced: number }> {
+    const result = await this.#call(() => this.api.logout({ accountKey, dropUnsynced }));
+    if (result.signedOut) {
+      if (this.session.account?.accountKey === accountKey) this.session.setAccount(null);
+      this.#enqueue(async () => {
+        if (this.#data?.cache.accountKey === accountKey) {
+          this.#data.dispose();
+          this.#data = null;
+          this.panels.reset();
+          this.storage.removeItem(LAST_ACCOUNT_KEY);
+        }
+        const cache = await CustomerCache.open(accountKey);
+        cache.close();
+        await cache.destroy();
+      });
+      await this.#queue;
+      await this.loadAccounts();
+    }
+    return result;
+  }
+
+  async #call<T>(action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (error) {
+      throw toFieldmapError(error);
+    }
+  }
+
+  #enqueue(task: () => Promise<void>): void {
+    this.#queue = this.#queue.then(task).catch((error: unknown) => {
+      console.error('fieldmap: cache update failed', error);
+    });
+  }
+
+  async #open(accountKey: string): Promise<AccountData> {
+    if (this.#data?.cache.accountKey === accountKey) return this.#data;
+    this.#data?.dispose();
+    this.selection.select(null);
+    this.panels.reset();
+    this.outbox.setConflicts([]);
+    const cache = await CustomerCache.open(accountKey);
+    this.#data = new AccountData(cache);
+    this.storage.setItem(LAST_ACCOUNT_KEY, accountKey);
+    return this.#data;
+  }
+
+  /**
+   * The cache for an event's account: the open one, or the signed-in one. An event of any other
+   * account (one just signed out of) is dropped, so its deleted cache is not created again.
+   */
+  async #openFor(accountKey: string): Promise<AccountData | null> {
+    if (this.#data?.cache.accountKey === accountKey) return this.#data;
+    if (this.session.account?.accountKey !== accountKey) return null;
+    return this.#open(accountKey);
+  }
+
+  async #onSession(account: AccountSummary | null): Promise<void> {
+    this.session.setAccount(account);
+    if (account === null) {
+      this.#data?.dispose();
+      this.#data = null;
+      this.selection.select(null);
+      this.panels.reset();
+      this.outbox.setConflicts([]);
+      this.storage.removeItem(LAST_ACCOUNT_KEY);
+      return;
+    }
+    const data = await this.#open(account.accountKey);
+    // A cache that never received data asks main to send the last snapshot it holds.
+    if ((await data.cache.lastSync()) === null) await this.api.requestSnapshot();
+  }
+
+  async #onSnapshot(payload: EventOf<'data:snapshot'>): Promise<void> {
+    const data = await this.#openFor(payload.accountKey);
+    await data?.cache.applySnapshot(payload);
+  }
+
+  async #onDelta(payload: EventOf<'data:delta'>): Promise<void> {
+    const data = await this.#openFor(payload.accountKey);
+    await data?.cache.applyDelta(payload);
+  }
+
+  async #onOutbox(payload: EventOf<'outbox:changed'>): Promise<void> {
+    const data = await this.#openFor(payload.accountKey);
+    await data?.cache.setPendingOps(payload.ops);
+  }
+
+  async #onIdsResolved(payload: EventOf<'ids:resolved'>): Promise<void> {
+    const data = await this.#openFor(payload.accountKey);
+    if (!data) return;
+    await data.cache.resolveId(payload.kind, payload.tempId, payload.id);
+    if (payload.kind === 'customer') {
+      this.selection.rename(payload.tempId, payload.id);
+      this.panels.route.rename(payload.tempId, payload.id);
+    }
+  }
+}

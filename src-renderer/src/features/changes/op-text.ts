@@ -1,0 +1,88 @@
+// How queued ops read in the Changes view, and how an op's payload is edited as text fields.
+import type { Op } from '../../../../src-shared';
+
+const KIND_LABELS: Record<Op['kind'], string> = {
+  createCustomer: 'New customer',
+  updateCustomer: 'Edit customer',
+  deleteCustomer: 'Delete customer',
+  createRoute: 'New route',
+  updateCustomFields: 'Custom fields',
+};
+
+const STATE_LABELS: Record<Op['state'], string> = {
+  pending: 'Waiting to send',
+  'in-flight': 'Sending',
+  done: 'Sent',
+  'needs-attention': 'Needs attention',
+};
+
+export function kindLabel(op: Op): string {
+  return KIND_LABELS[op.kind];
+}
+
+export function stateLabel(op: Op): string {
+  return STATE_LABELS[op.state];
+}
+
+/** Any value as one line of text (strings as they are). */
+export function valueText(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '(empty)';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.length === 0 ? '(none)' : value.map(String).join(', ');
+  return JSON.stringify(value);
+}
+
+/** A short summary of what the op changes. */
+export function opSummary(op: Op): string {
+  switch (op.kind) {
+    case 'updateCustomer':
+      return `Changes ${Object.keys(op.payload).join(', ')}`;
+    case 'createRoute':
+      return `${op.payload.customerIds.length} stops`;
+    case 'updateCustomFields':
+      return Object.entries(op.payload)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join(', ');
+    default:
+      return '';
+  }
+}
+
+/** An op's payload as editable text rows (absent for delete). */
+export function payloadRows(op: Op): Array<[string, string]> {
+  if (op.payload === null) return [];
+  if (op.kind === 'createRoute') {
+    return [
+      ['routeName', op.payload.routeName],
+      ['customerIds', op.payload.customerIds.join(', ')],
+    ];
+  }
+  return Object.entries(op.payload).map(([k, v]) => [
+    k,
+    v === null ? '' : Array.isArray(v) ? v.join(', ') : String(v),
+  ]);
+}
+
+const NUMERIC_OR_NULL = new Set(['latitude', 'longitude', 'dealAmount', 'lastVisit', 'remindAt']);
+
+/** Text rows back to a payload of the op's shape, typed as the original values were. */
+export function payloadFromRows(op: Op, rows: ReadonlyArray<[string, string]>): unknown {
+  const original = (op.payload ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, text] of rows) {
+    const before = original[key];
+    if (Array.isArray(before)) {
+      out[key] = text
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+    } else if (op.kind === 'updateCustomFields' || typeof before === 'number') {
+      out[key] = text.trim() === '' && NUMERIC_OR_NULL.has(key) ? null : Number(text.trim());
+    } else if (before === null && NUMERIC_OR_NULL.has(key)) {
+      out[key] = text.trim() === '' ? null : Number(text.trim());
+    } else {
+      out[key] = text;
+    }
+  }
+  return out;
+}

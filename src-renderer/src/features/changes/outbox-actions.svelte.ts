@@ -1,0 +1,71 @@
+// The Changes and Conflicts views' actions: retry, edit or discard a queued op; list and
+// resolve conflicts. Conflicts arrive in 'conflicts:changed' and are asked for when shown.
+import {
+  toFieldmapError,
+  type Conflict,
+  type FieldmapApi,
+  type Op,
+  type RequestOf,
+} from '../../../../src-shared';
+
+export class OutboxActions {
+  #conflicts = $state.raw<Conflict[]>([]);
+  #failure = $state<string | null>(null);
+
+  constructor(private readonly api: FieldmapApi) {}
+
+  get conflicts(): Conflict[] {
+    return this.#conflicts;
+  }
+
+  /** Conflicts the rep has not decided yet. */
+  get undecided(): Conflict[] {
+    return this.#conflicts.filter((c) => c.resolution === 'rep-default');
+  }
+
+  /** The last failed action's message, or null. */
+  get failure(): string | null {
+    return this.#failure;
+  }
+
+  setConflicts(conflicts: Conflict[]): void {
+    this.#conflicts = conflicts;
+  }
+
+  async #run<T>(action: () => Promise<T>): Promise<T | null> {
+    this.#failure = null;
+    try {
+      return await action();
+    } catch (error) {
+      this.#failure = toFieldmapError(error).message;
+      return null;
+    }
+  }
+
+  async loadConflicts(): Promise<void> {
+    const list = await this.#run(() => this.api.listConflicts());
+    if (list) this.#conflicts = list;
+  }
+
+  async resolve(conflictId: string, choice: 'rep' | 'server'): Promise<void> {
+    const updated = await this.#run(() => this.api.resolveConflict({ conflictId, choice }));
+    if (updated)
+      this.#conflicts = this.#conflicts.map((c) => (c.conflictId === conflictId ? updated : c));
+  }
+
+  retry(op: Op): Promise<Op | null> {
+    return this.#run(() => this.api.retryOp({ opId: op.opId }));
+  }
+
+  edit(op: Op, payload: RequestOf<'outbox:edit'>['payload']): Promise<Op | null> {
+    return this.#run(() => this.api.editOp({ opId: op.opId, payload }));
+  }
+
+  discard(op: Op): Promise<boolean | null> {
+    return this.#run(() => this.api.discardOp({ opId: op.opId }));
+  }
+
+  syncNow(): Promise<unknown> {
+    return this.#run(() => this.api.syncNow());
+  }
+}

@@ -1,0 +1,181 @@
+// The customer editor's form as plain data: every writable field as the text the rep types,
+// the checks with their messages, and the conversion to the fields an op carries.
+import {
+  CUSTOM_FIELD_KEYS,
+  emptyCustomerFields,
+  writableFieldsOf,
+  type Customer,
+  type CustomerChanges,
+  type CustomerFields,
+  type CustomerWritableField,
+} from '../../../../src-shared';
+import { epochMsOf } from '../../ui/format';
+
+export const TEXT_FIELDS = [
+  'name',
+  'company',
+  'address',
+  'city',
+  'state',
+  'zip',
+  'country',
+  'email',
+  'phone',
+  'notes',
+  'remindType',
+  ...CUSTOM_FIELD_KEYS,
+] as const;
+export type TextField = (typeof TEXT_FIELDS)[number];
+
+/** What the inputs hold. Dates are `YYYY-MM-DD` / `YYYY-MM-DDTHH:MM` in local time. */
+export type FormValues = Record<TextField, string> & {
+  color: string;
+  groups: string[];
+  dealAmount: string;
+  latitude: string;
+  longitude: string;
+  numVisits: string;
+  lastVisit: string;
+  remindAt: string;
+};
+
+export type FormErrors = Partial<Record<keyof FormValues, string>>;
+
+/** The unit an existing lastVisit/remindAt uses (the spec leaves it open): kept on save. */
+export type TimeUnit = 's' | 'ms';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function localDate(ms: number, withTime: boolean): string {
+  const d = new Date(ms);
+  const date = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return withTime ? `${date}T${pad(d.getHours())}:${pad(d.getMinutes())}` : date;
+}
+
+function unitOf(value: number | null): TimeUnit {
+  return value !== null && Math.abs(value) > 1e11 ? 'ms' : 's';
+}
+
+/** The form's values for a record (an empty form for a new customer). */
+export function formValuesOf(record: Customer | CustomerFields | null): FormValues {
+  const fields = record ? writableFieldsOf(record) : emptyCustomerFields();
+  const text = Object.fromEntries(TEXT_FIELDS.map((k) => [k, fields[k] ?? ''])) as Record<
+    TextField,
+    string
+  >;
+  const lastMs = epochMsOf(fields.lastVisit);
+  const remindMs = epochMsOf(fields.remindAt);
+  return {
+    ...text,
+    color: fields.color,
+    groups: [...fields.groups],
+    dealAmount: fields.dealAmount === null ? '' : String(fields.dealAmount),
+    latitude: fields.latitude === null ? '' : String(fields.latitude),
+    longitude: fields.longitude === null ? '' : String(fields.longitude),
+    numVisits: String(fields.numVisits ?? 0),
+    lastVisit: lastMs === null ? '' : localDate(lastMs, false),
+    remindAt: remindMs === null ? '' : localDate(remindMs, true),
+  };
+}
+
+/** Time units of a record's lastVisit and remindAt (seconds for a new record, as the demo data). */
+export function timeUnitsOf(record: Customer | CustomerFields | null): {
+  lastVisit: TimeUnit;
+  remindAt: TimeUnit;
+} {
+  return {
+    lastVisit: unitOf(record?.lastVisit ?? null),
+    remindAt: unitOf(record?.remindAt ?? null),
+  };
+}
+
+// A practical shape check: something@something.tld, no spaces (the service does not check).
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DECIMAL_RE = /^-?(\d+\.?\d*|\.\d+)$/;
+
+function coordinateError(text: string, limit: number, other: string, name: string): string | null {
+  const t = text.trim();
+  if (t === '') return other.trim() === '' ? null : `Enter a ${name} too, or clear both.`;
+  if (!DECIMAL_RE.test(t)) return `${name[0]!.toUpperCase()}${name.slice(1)} must be a number.`;
+  const n = Number(t);
+  if (n < -limit || n > limit)
+    return `${name[0]!.toUpperCase()}${name.slice(1)} must be between -${limit} and ${limit}.`;
+  return null;
+}
+
+/** Every field's problem, by field; empty when the form can be saved. */
+export function validateForm(values: FormValues, colors: readonly string[]): FormErrors {
+  const errors: FormErrors = {};
+  if (values.name.trim() === '') errors.name = 'A name is required.';
+  const email = values.email.trim();
+  if (email !== '' && !EMAIL_RE.test(email)) errors.email = 'Enter an email like name@example.com.';
+  const lat = coordinateError(values.latitude, 90, values.longitude, 'latitude');
+  if (lat) errors.latitude = lat;
+  const lon = coordinateError(values.longitude, 180, values.latitude, 'longitude');
+  if (lon) errors.longitude = lon;
+  const deal = values.dealAmount.trim();
+  if (deal !== '' && !DECIMAL_RE.test(deal))
+    errors.dealAmount = 'Deal amount must be a number, like 1200.50.';
+  const visits = values.numVisits.trim();
+  if (!/^\d+$/.test(visits) || !Number.isSafeInteger(Number(visits)))
+    errors.numVisits = 'Visits must be a whole number (0 or more).';
+  if (values.lastVisit !== '' && Number.isNaN(Date.parse(values.lastVisit)))
+    errors.lastVisit = 'Enter a valid date.';
+  if (values.remindAt !== '' && Number.isNaN(Date.parse(values.remindAt)))
+    errors.remindAt = 'Enter a valid date and time.';
+  if (colors.length > 0 && !colors.includes(values.color))
+    errors.color = 'Pick one of the account’s colors.';
+  return errors;
+}
+
+function timeValue(text: string, unit: TimeUnit, withTime: boolean): number {
+  if (text === '') return 0;
+  // A date alone is midnight local time (Date.parse reads a bare date as UTC).
+  const ms = new Date(withTime ? text : `${text}T00:00`).getTime();
+  return unit === 'ms' ? ms : Math.floor(ms / 1000);
+}
+
+/** The complete writable fields of a valid form. */
+export function fieldsOf(
+  values: FormValues,
+  units: { lastVisit: TimeUnit; remindAt: TimeUnit },
+): CustomerFields {
+  const fields = emptyCustomerFields();
+  for (const key of TEXT_FIELDS) fields[key] = key === 'name' ? values.name.trim() : values[key];
+  const deal = values.dealAmount.trim();
+  const lat = values.latitude.trim();
+  const lon = values.longitude.trim();
+  return {
+    ...fields,
+    color: values.color,
+    groups: [...values.groups],
+    dealAmount: deal === '' ? null : Number(deal),
+    latitude: lat === '' ? null : Number(lat),
+    longitude: lon === '' ? null : Number(lon),
+    numVisits: Number(values.numVisits.trim()),
+    lastVisit: timeValue(values.lastVisit, units.lastVisit, false),
+    remindAt: timeValue(values.remindAt, units.remindAt, true),
+  };
+}
+
+function sameValue(a: FormValues[keyof FormValues], b: FormValues[keyof FormValues]): boolean {
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => x === b[i]);
+  return a === b;
+}
+
+/**
+ * Only the fields the rep changed in the form (compared as typed, so a value that does not
+ * round-trip exactly, such as a visit time shown as a date, is not sent unless edited).
+ */
+export function changedFields(
+  initial: FormValues,
+  current: FormValues,
+  fields: CustomerFields,
+): CustomerChanges {
+  const changes: Record<string, unknown> = {};
+  for (const key of Object.keys(fields) as CustomerWritableField[]) {
+    if (!sameValue(initial[key], current[key])) changes[key] = fields[key];
+  }
+  return changes as CustomerChanges;
+}

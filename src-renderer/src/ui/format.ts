@@ -1,0 +1,65 @@
+// How values read in the panels. The spec leaves the unit of lastVisit/remindAt open.
+import { timestampToEpochMs, type Timestamp } from '../../../src-shared';
+
+/** Epoch milliseconds of a lastVisit/remindAt value: > 1e11 reads as ms, else as seconds; 0/null is unset. */
+export function epochMsOf(value: number | null | undefined): number | null {
+  if (value === null || value === undefined || value === 0 || !Number.isFinite(value)) return null;
+  return Math.abs(value) > 1e11 ? value : value * 1000;
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
+
+/** A lastVisit/remindAt value as a date, or '—' when unset. */
+export function formatVisitDate(value: number | null | undefined, withTime = false): string {
+  const ms = epochMsOf(value);
+  if (ms === null) return '—';
+  return (withTime ? dateTimeFormat : dateFormat).format(new Date(ms));
+}
+
+/** A createdAt/updatedAt timestamp object as a local date and time. */
+export function formatTimestamp(ts: Timestamp | undefined): string {
+  if (!ts) return '—';
+  const ms = timestampToEpochMs(ts);
+  return Number.isNaN(ms) ? `${ts.date} ${ts.timezone}` : dateTimeFormat.format(new Date(ms));
+}
+
+const amountFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+
+/** dealAmount: a number, a numeric string, another string (shown as is) or null. */
+export function formatDealAmount(value: number | string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '—';
+  const n = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(n) ? amountFormat.format(n) : String(value);
+}
+
+/** CSS color of a palette color name (neon colors included); unknown names fall back to grey. */
+export function cssColorOf(name: string): string {
+  return PALETTE_CSS[name] ?? '#9e9e9e';
+}
+
+const PALETTE_CSS: Record<string, string> = {
+  black: '#212121',
+  green: '#2e7d32',
+  blue: '#1565c0',
+  grey: '#757575',
+  orange: '#ef6c00',
+  pink: '#d81b60',
+  purple: '#6a1b9a',
+  red: '#c62828',
+  teal: '#00897b',
+  yellow: '#f9a825',
+  'neon red': '#ff1744',
+  'neon yellow': '#eeff41',
+  'neon green': '#76ff03',
+  'neon blue': '#00b0ff',
+  'neon purple': '#d500f9',
+};
+
+/** An epoch-milliseconds instant as a local date and time. */
+export function formatTimestampMs(ms: number): string {
+  return dateTimeFormat.format(new Date(ms));
+}
