@@ -14,7 +14,7 @@ const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 
 /** An import pattern: `regex` is matched against the import specifier as written. */
 const forbid = (regex, message) => ({ regex, message });
-const ELECTRON = forbid('^electron(/|$)', 'Only src-main touches Electron.');
+const ELECTRON = forbid('^electron(/|$)', 'Only src-main/shell and src-preload touch Electron.');
 const NODE = forbid(
   `^(node:.*|(${nodeBuiltins.map((name) => name.replace('/', '\\/')).join('|')})(\\/.*)?)$`,
   'Node.js modules are for src-main, src-service, scripts and tests.',
@@ -29,6 +29,18 @@ const SERVICE = forbid(
   'The app reaches the service over HTTP, not by import.',
 );
 const KEYTAR = forbid('^keytar$', 'The keychain is main-process only.');
+const SHELL = forbid(
+  '(^|/)shell(/|$)',
+  'core/ and app/ stay free of Electron: only shell/ wires them to it (shell-deps.ts).',
+);
+const APP = forbid(
+  '(^|/)app(/|$)',
+  'core/ is the services; app/ composes them, never the reverse.',
+);
+const PRELOAD = forbid(
+  '(^|/)src-preload(/|$)',
+  'The preload runs in the page: main never imports it.',
+);
 const DOM_ONLY = forbid(
   '^(dexie|maplibre-gl|pmtiles|svelte|terra-draw|terra-draw-maplibre-gl-adapter)(/|$)',
   'src-shared runs in every process: no DOM-only modules.',
@@ -105,7 +117,12 @@ export default defineConfig([
   },
   {
     name: 'fieldmap/browser-globals',
-    files: ['src-renderer/**', 'test/**/*.page.ts', 'scripts/browser-runner/page-*.ts'],
+    files: [
+      'src-renderer/**',
+      'src-preload/**',
+      'test/**/*.page.ts',
+      'scripts/browser-runner/page-*.ts',
+    ],
     languageOptions: { globals: globals.browser },
   },
   {
@@ -130,7 +147,34 @@ export default defineConfig([
   {
     name: 'fieldmap/boundary-main',
     files: ['src-main/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [RENDERER] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [RENDERER, PRELOAD] }] },
+  },
+  {
+    name: 'fieldmap/boundary-main-core',
+    files: ['src-main/core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [ELECTRON, SHELL, APP, RENDERER, SERVICE, PRELOAD] },
+      ],
+    },
+  },
+  {
+    name: 'fieldmap/boundary-main-app',
+    files: ['src-main/app/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [ELECTRON, SHELL, RENDERER, PRELOAD] }],
+    },
+  },
+  {
+    name: 'fieldmap/boundary-preload',
+    files: ['src-preload/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [NODE, KEYTAR, DOM_ONLY, MAIN, RENDERER, SERVICE] },
+      ],
+    },
   },
   {
     name: 'fieldmap/boundary-service',

@@ -1,4 +1,4 @@
-// Runs @doyensec/electronegativity over src-main and fails on any HIGH or MEDIUM finding.
+// Runs @doyensec/electronegativity over src-main and src-preload, and fails on any HIGH or MEDIUM finding.
 // The CSP is computed at runtime (src-main/shell/csp.ts), which electronegativity cannot read,
 // so the scan also gets an HTML page carrying the exact policy the app:// protocol serves: its
 // CSP checks then judge the real policy instead of reporting "no CSP".
@@ -49,6 +49,7 @@ const work = mkdtempSync(join(tmpdir(), 'fieldmap-electronegativity-'));
 try {
   const input = join(work, 'scan');
   cpSync(join(root, 'src-main'), join(input, 'src-main'), { recursive: true });
+  cpSync(join(root, 'src-preload'), join(input, 'src-preload'), { recursive: true });
   const csp = buildContentSecurityPolicy().replaceAll('"', '&quot;');
   writeFileSync(
     join(input, 'app-protocol-csp.html'),

@@ -24,6 +24,7 @@ step prettier npx prettier --check --log-level warn .
 step svelte-check npx svelte-check --tsconfig tsconfig.web.json --fail-on-warnings --output human
 step "tsc shared" npx tsc -p tsconfig.shared.json
 step "tsc node" npx tsc -p tsconfig.node.json
+step "tsc preload" npx tsc -p tsconfig.preload.json
 step "tsc web" npx tsc -p tsconfig.web.json
 step "tsc test" npx tsc -p tsconfig.test.json
 step electronegativity npx tsx scripts/electronegativity-check.ts

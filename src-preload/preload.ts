@@ -4,11 +4,6 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import { buildFieldmapApi } from './bridge';
 
-// The preload runs in the page's renderer, where navigator exists; the node tsconfig has no DOM lib.
-function pageNavigator(): { userActivation?: { isActive: boolean } } | undefined {
-  return (globalThis as { navigator?: { userActivation?: { isActive: boolean } } }).navigator;
-}
-
 const api = buildFieldmapApi(
   (channel, request) => ipcRenderer.invoke(channel, request),
   (event, listener) => {
@@ -18,7 +13,7 @@ const api = buildFieldmapApi(
       ipcRenderer.removeListener(event, forward);
     };
   },
-  { userActivation: () => pageNavigator()?.userActivation?.isActive ?? false },
+  { userActivation: () => navigator.userActivation?.isActive ?? false },
 );
 
 contextBridge.exposeInMainWorld('fieldmap', api);

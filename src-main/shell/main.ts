@@ -37,10 +37,11 @@ startShell(
     // Bundled to out/main/index.js: the renderer and preload builds sit beside it.
     rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
     preloadPath: fileURLToPath(new URL('../preload/index.cjs', import.meta.url)),
-    async createServices({ dataDir, emit, pickFile }) {
+    async createServices({ dataDir, emit, pickFile, openExternal }) {
       const services = await createMainServices({
         dataDir,
         emit,
+        openExternal,
         ...(pickFile ? { pickFile } : {}),
         credentialStore: new KeytarCredentialStore(),
       });

@@ -13,7 +13,6 @@ import {
 import { applicationMenuTemplate } from './app-menu';
 import { buildContentSecurityPolicy, type CspOptions } from './csp';
 import { registerIpcHandlers } from './ipc-wiring';
-import { createOpenExternalHandler } from '../app/open-external';
 import type { ShellBrowserWindow, ShellDeps, ShellDialog } from './shell-deps';
 import { hardenWebContents } from './web-contents-guard';
 import { createMainWindow } from './window';
@@ -50,6 +49,8 @@ export interface ShellOptions {
     emit: EmitEvent;
     /** Electron's open-file dialog on the app window (when the deps have a dialog). */
     pickFile?: PickFile;
+    /** Electron's shell.openExternal; app/open-external.ts checks the URL and the click first. */
+    openExternal: (url: string) => Promise<void>;
   }): Promise<MainServices> | MainServices;
   csp?: CspOptions;
   /** How often to ask net.isOnline(); Electron has no online event in main. */
@@ -147,15 +148,10 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
       dataDir: app.getPath('userData'),
       emit,
       ...(pickFile ? { pickFile } : {}),
+      // The handler (app/open-external.ts) opens only https URLs without credentials, on a click.
+      openExternal: (url) => deps.shell.openExternal(url) /* eng-disable OPEN_EXTERNAL_JS_CHECK */,
     });
-    const handlers: IpcHandlers = {
-      ...services.handlers,
-      // The handler opens only https URLs without credentials, and only on a user click.
-      'shell:open-external': createOpenExternalHandler(
-        (url) => deps.shell.openExternal(url) /* eng-disable OPEN_EXTERNAL_JS_CHECK */,
-        log,
-      ),
-    };
+    const handlers: IpcHandlers = services.handlers;
     registerIpcHandlers(
       deps.ipcMain,
       createIpcRouter(handlers, { isTrustedSender: topFrameOfOrigins([APP_ORIGIN]), log }),

@@ -26,7 +26,7 @@ describe('import boundaries', () => {
       "import Dexie from 'dexie';",
       "import maplibregl from 'maplibre-gl';",
       "import type { ServiceApi } from '../src-main/core/ports';",
-      "import App from '../src-renderer/src/App.svelte';",
+      "import App from '../src-renderer/src/app/App.svelte';",
       "import { startService } from '../src-service/index';",
     ];
     for (const line of imports) {
@@ -85,12 +85,74 @@ describe('import boundaries', () => {
     for (const line of [
       "import { app } from 'electron';",
       "import type { ServiceApi } from '../src-main/core/ports';",
-      "import App from '../src-renderer/src/App.svelte';",
+      "import App from '../src-renderer/src/app/App.svelte';",
     ]) {
       expect(
         await ruleIds('src-service/boundary-probe.ts', `${line}\nexport const x = 1;\n`),
         line,
       ).toContain('no-restricted-imports');
     }
+  });
+  it('src-main/core imports neither electron nor the shell nor app/', async () => {
+    for (const [file, line] of [
+      ['src-main/core/boundary-probe.ts', "import { app } from 'electron';"],
+      ['src-main/core/sync/boundary-probe.ts', "import { BrowserWindow } from 'electron/main';"],
+      ['src-main/core/boundary-probe.ts', "import { startShell } from '../shell/start-shell';"],
+      [
+        'src-main/core/sync/boundary-probe.ts',
+        "import type { ShellDeps } from '../../shell/shell-deps';",
+      ],
+      ['src-main/core/boundary-probe.ts', "import { createHandlers } from '../app/handlers';"],
+      [
+        'src-main/core/outbox/boundary-probe.ts',
+        "import type { AppError } from '../../app/app-error';",
+      ],
+    ] as const) {
+      expect(await ruleIds(file, `${line}\nexport const x = 1;\n`), `${file}: ${line}`).toContain(
+        'no-restricted-imports',
+      );
+    }
+    const allowed =
+      "import { systemClock } from '../ports';\nimport { readFileSync } from 'node:fs';\nexport const c = [systemClock, readFileSync];\n";
+    expect(await ruleIds('src-main/core/sync/boundary-probe.ts', allowed)).toEqual([]);
+  });
+
+  it('src-main/app imports neither electron nor the shell; it may use core/', async () => {
+    for (const line of [
+      "import { shell } from 'electron';",
+      "import { startShell } from '../shell/start-shell';",
+      "import { buildFieldmapApi } from '../../src-preload/bridge';",
+    ]) {
+      expect(
+        await ruleIds('src-main/app/boundary-probe.ts', `${line}\nexport const x = 1;\n`),
+        line,
+      ).toContain('no-restricted-imports');
+    }
+    const allowed = "import { Outbox } from '../core/outbox/outbox';\nexport const o = Outbox;\n";
+    expect(await ruleIds('src-main/app/boundary-probe.ts', allowed)).toEqual([]);
+  });
+
+  it('src-main/shell may import electron, app/ and core/', async () => {
+    const code =
+      "import { app } from 'electron';\nimport { createMainServices } from '../app/main-services';\nexport const x = [app, createMainServices];\n";
+    expect(await ruleIds('src-main/shell/boundary-probe.ts', code)).toEqual([]);
+  });
+
+  it('src-preload imports electron and src-shared only: no Node.js, main, renderer or service', async () => {
+    for (const line of [
+      "import { readFileSync } from 'node:fs';",
+      "import { createIpcRouter } from '../src-main/ipc/handle';",
+      "import App from '../src-renderer/src/app/App.svelte';",
+      "import { startService } from '../src-service/index';",
+      "import Dexie from 'dexie';",
+    ]) {
+      expect(
+        await ruleIds('src-preload/boundary-probe.ts', `${line}\nexport const x = 1;\n`),
+        line,
+      ).toContain('no-restricted-imports');
+    }
+    const allowed =
+      "import { contextBridge } from 'electron';\nimport { invokeChannels } from '../src-shared/ipc-contract';\nexport const x = [contextBridge, invokeChannels];\n";
+    expect(await ruleIds('src-preload/boundary-probe.ts', allowed)).toEqual([]);
   });
 });

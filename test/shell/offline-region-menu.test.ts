@@ -40,10 +40,11 @@ async function startWithServices(platform = 'linux'): Promise<FakeElectron> {
     preloadPath: '/app/out/preload/index.cjs',
     log: () => undefined,
     timers: { setInterval: () => 'poll', clearInterval: () => undefined },
-    async createServices({ dataDir, emit, pickFile }) {
+    async createServices({ dataDir, emit, pickFile, openExternal }) {
       services = await createMainServices({
         dataDir,
         emit,
+        openExternal,
         credentialStore: new MemoryCredentialStore(),
         demo: false,
         restore: false,

@@ -9,6 +9,7 @@ import type { IpcResult } from '../../src-shared/ipc-contract';
 import { startShell, type MainServices, type ShellHandle } from '../../src-main/shell/start-shell';
 import { createFakeElectron, FakeEvent, type FakeElectron } from './fake-electron';
 import { handlerTable } from './handler-table';
+import { createOpenExternalHandler } from '../../src-main/app/open-external';
 
 const APP_FRAME = { url: 'app://fieldmap/index.html', parent: null };
 
@@ -59,8 +60,10 @@ async function start(
   const handle = startShell(fake.deps, {
     rendererDir,
     preloadPath: '/app/out/preload/index.cjs',
-    createServices: ({ emit }) => {
+    createServices: ({ emit, openExternal }) => {
       services.emit = emit as never;
+      // The real handler (app/open-external.ts) over the shell's opener, as createMainServices does.
+      services.handlers['shell:open-external'] = createOpenExternalHandler(openExternal);
       return services;
     },
     log: (message) => log.push(message),
