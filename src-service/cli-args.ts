@@ -23,7 +23,7 @@ Variants:
 Faults (seeded):
   --faults latency=<ms>,jitter=<ms>,error=<0..1>,reset-before=<0..1>,reset-after=<0..1>,seed=<n>`;
 
-const FAULT_KEYS: Record<string, keyof Faults> = {
+const FAULT_KEYS: Record<string, keyof Omit<Faults, 'redirectTo'>> = {
   latency: 'latencyMs',
   jitter: 'jitterMs',
   error: 'errorRate',

@@ -9,6 +9,8 @@ export type FaultDecision =
   | { kind: 'reset-before'; delayMs: number }
   | { kind: 'reset-after'; delayMs: number };
 
+const REDIRECT_STATUSES = [0, 301, 302, 303, 307, 308];
+
 export class FaultInjector {
   private config: Faults = { ...DEFAULT_FAULTS };
   private random: () => number = mulberry32(DEFAULT_FAULTS.seed);
@@ -27,7 +29,21 @@ export class FaultInjector {
     if (!(this.config.latencyMs >= 0 && this.config.jitterMs >= 0)) {
       throw new Error('faults: latencyMs and jitterMs must not be negative');
     }
+    const { redirectStatus, redirectTo } = this.config;
+    if (!REDIRECT_STATUSES.includes(redirectStatus)) {
+      throw new Error(`faults: redirectStatus must be one of ${REDIRECT_STATUSES.join(', ')}`);
+    }
+    if (redirectStatus !== 0 && !URL.canParse(redirectTo)) {
+      throw new Error('faults: redirectTo must be a URL when redirectStatus is set');
+    }
     this.random = mulberry32(this.config.seed);
+  }
+
+  /** The redirect every request gets (before the random draws, which it does not consume). */
+  redirectFor(path: string): { status: number; location: string } | undefined {
+    const { redirectStatus, redirectTo } = this.config;
+    if (redirectStatus === 0) return undefined;
+    return { status: redirectStatus, location: new URL(path, redirectTo).href };
   }
 
   decide(): FaultDecision {

@@ -156,6 +156,15 @@ export async function handleRequest(
       body = await readJson(req);
     }
 
+    const redirect = state.faults.redirectFor(req.url ?? '/');
+    if (redirect) {
+      return send(
+        res,
+        redirect.status,
+        { error: 'moved', message: `See ${redirect.location}.` },
+        { Location: redirect.location },
+      );
+    }
     const fault = state.faults.decide();
     if (fault.delayMs > 0) await sleep(fault.delayMs);
     if (fault.kind === 'error') {

@@ -33,6 +33,13 @@ export interface Faults {
   resetBeforeRate: number;
   /** Share of requests applied (committed), then the socket destroyed with no response. */
   resetAfterRate: number;
+  /**
+   * A 3xx status (301, 302, 303, 307, 308) every authenticated request is answered with, before
+   * anything is applied, pointing at `redirectTo` + the request's path; 0: never.
+   */
+  redirectStatus: number;
+  /** Origin the redirect points at (e.g. another service on another loopback host or port). */
+  redirectTo: string;
 }
 
 export const DEFAULT_FAULTS: Faults = {
@@ -42,6 +49,8 @@ export const DEFAULT_FAULTS: Faults = {
   errorRate: 0,
   resetBeforeRate: 0,
   resetAfterRate: 0,
+  redirectStatus: 0,
+  redirectTo: '',
 };
 
 export interface AccountSpec {

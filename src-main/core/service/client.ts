@@ -150,6 +150,9 @@ export class ServiceClient implements ServiceApi {
       retry: 0, // retries are ours: ky's would resend writes and ignore the shared limiter
       timeout: this.#timeoutMs,
       throwHttpErrors: false,
+      // Never follow: a 307/308 would re-send a write, and another host's /user could make a
+      // sign-in "succeed". A 3xx comes back as it is and becomes a BadResponse below.
+      redirect: 'manual',
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
   }
@@ -296,6 +299,17 @@ export class ServiceClient implements ServiceApi {
       await response.body?.cancel().catch(() => undefined);
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'), this.#clock.now());
       return { ok: false, error: httpStatusError(status, undefined), retryAfterMs: retryAfter };
+    }
+    if (
+      (status >= 300 && status < 400) ||
+      response.redirected ||
+      response.type === 'opaqueredirect'
+    ) {
+      await response.body?.cancel().catch(() => undefined);
+      throw serviceError('BadResponse', {
+        status,
+        detail: `the service answered with a redirect (${status}); redirects are not followed`,
+      });
     }
     const success = status >= 200 && status < 300;
     let bytes: Uint8Array;
