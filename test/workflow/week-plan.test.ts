@@ -1,0 +1,122 @@
+// The week planner (src-shared/week-plan*.ts) on seeded instances: every day keeps its hours,
+// every visit its window; the plan is never worse than the greedy baseline; bad input is refused
+// with a message that says what to change.
+import { describe, expect, it } from 'vitest';
+import type { LngLat } from '../../src-shared/geo';
+import { seededRandom } from '../../src-shared/route-optimizer';
+import { PlanInputError, type WeekPlanInput } from '../../src-shared/week-plan';
+import { planWeek } from '../../src-shared/week-plan-search';
+
+function instance(n: number, seed: number): WeekPlanInput {
+  const random = seededRandom(seed);
+  return {
+    stops: Array.from({ length: n }, (_, i) => {
+      const open = 8 * 60 + Math.floor(random() * 7) * 60;
+      return {
+        id: `c${i}`,
+        position: [-0.4 + random() * 0.8, 51.3 + random() * 0.4] as LngLat,
+        serviceMin: 10 + Math.floor(random() * 4) * 5,
+        window: random() < 0.3 ? { openMin: open, closeMin: open + 120 } : null,
+      };
+    }),
+    start: [-0.1, 51.5],
+    days: Array.from({ length: 5 }, () => ({ startMin: 8 * 60, endMin: 17 * 60 })),
+    defaultServiceMin: 20,
+    speedKmh: 40,
+    roadFactor: 1.3,
+  };
+}
+
+/** Replays a day from the input alone: travel, waiting, service, windows, hours. */
+function replay(input: WeekPlanInput, day: number, ids: readonly string[]) {
+  const byId = new Map(input.stops.map((s) => [s.id, s]));
+  const minutes = (a: LngLat, b: LngLat) => {
+    const toRad = Math.PI / 180;
+    const h =
+      Math.sin(((b[1] - a[1]) * toRad) / 2) ** 2 +
+      Math.cos(a[1] * toRad) * Math.cos(b[1] * toRad) * Math.sin(((b[0] - a[0]) * toRad) / 2) ** 2;
+    const km = 2 * 6371.0088 * Math.asin(Math.sqrt(h)) * input.roadFactor;
+    return (km / input.speedKmh) * 60;
+  };
+  let at = input.start!;
+  let time = input.days[day]!.startMin;
+  for (const id of ids) {
+    const stop = byId.get(id)!;
+    const begin = Math.max(time + minutes(at, stop.position), stop.window?.openMin ?? -Infinity);
+    if (stop.window)
+      expect(begin, `${id} starts inside its window`).toBeLessThanOrEqual(
+        stop.window.closeMin + 1e-6,
+      );
+    time = begin + (stop.serviceMin ?? input.defaultServiceMin);
+    at = stop.position;
+  }
+  return time + minutes(at, input.end ?? input.start!);
+}
+
+describe('plan the week', () => {
+  it('keeps every day inside its hours and every visit inside its window (10 seeded instances)', () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const input = instance(40 + seed * 5, seed);
+      const { plan } = planWeek(input, { iterations: 300 });
+      const visited = plan.days.flatMap((d) => d.visits.map((v) => v.id));
+      expect(new Set(visited).size, 'no customer twice').toBe(visited.length);
+      expect(visited.length + plan.leftover.length).toBe(input.stops.length);
+      plan.days.forEach((day, d) => {
+        const back = replay(
+          input,
+          d,
+          day.visits.map((v) => v.id),
+        );
+        expect(back).toBeLessThanOrEqual(input.days[d]!.endMin + 1e-6);
+        if (day.visits.length > 0) expect(day.returnMin).toBeCloseTo(back, 6);
+      });
+    }
+  });
+
+  it('is never worse than the greedy baseline (20 seeded instances)', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const { score, baselineScore } = planWeek(instance(60, 100 + seed), { iterations: 200 });
+      const better =
+        score.visited > baselineScore.visited ||
+        (score.visited === baselineScore.visited &&
+          score.travelMin <= baselineScore.travelMin + 1e-9);
+      expect(better, `seed ${seed}: ${JSON.stringify({ score, baselineScore })}`).toBe(true);
+    }
+  });
+
+  it('lists what does not fit, with the reason', () => {
+    const input = instance(5, 7);
+    input.stops = [
+      ...input.stops,
+      { id: 'night', position: [-0.1, 51.51], window: { openMin: 20 * 60, closeMin: 22 * 60 } },
+      { id: 'far', position: [2.35, 48.86] },
+    ];
+    const { plan } = planWeek(input, { iterations: 50 });
+    expect(plan.leftover).toEqual(
+      expect.arrayContaining([
+        { id: 'night', reason: 'window-outside-hours' },
+        { id: 'far', reason: 'too-far' },
+      ]),
+    );
+  });
+
+  it('refuses bad input with a clear message', () => {
+    const ok = instance(3, 1);
+    const cases: Array<[Partial<WeekPlanInput>, RegExp]> = [
+      [{ stops: [] }, /at least one customer/],
+      [{ start: null }, /start point has no position/],
+      [{ days: [{ startMin: 600, endMin: 500 }] }, /day 1 must start before/],
+      [{ days: [] }, /between 1 and/],
+      [{ speedKmh: 0 }, /speed/],
+      [{ stops: [{ id: 'a', position: [0, 0] }] }, /no position/],
+      [
+        { stops: [{ id: 'a', position: [1, 50], window: { openMin: 700, closeMin: 600 } }] },
+        /window/,
+      ],
+    ];
+    for (const [patch, message] of cases) {
+      expect(() => planWeek({ ...ok, ...patch }), String(message)).toThrow(PlanInputError);
+      expect(() => planWeek({ ...ok, ...patch })).toThrow(message);
+    }
+  });
+});
