@@ -4,6 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { AllowList, LOOPBACK_ALLOW } from './allow-list';
 import { FaultInjector } from './faults';
+import { RequestGates } from './gates';
 import { DebouncedSaver, loadSnapshot, saveSnapshot } from './persistence';
 import { SlidingWindowLimiter } from './rate-limit';
 import { requestListener, type PipelineState } from './server';
@@ -49,6 +50,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     allow: new AllowList(options.allow ?? LOOPBACK_ALLOW),
     limiter: new SlidingWindowLimiter(options.rate ?? DEFAULT_RATE),
     faults: new FaultInjector(options.faults),
+    gates: new RequestGates(),
     stats: { requests: 0, rateLimited: 0 },
   };
 
@@ -82,6 +84,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       if (p.allow) state.allow = new AllowList(p.allow);
       if (p.rate !== undefined) state.limiter.rate = p.rate;
     },
+    hold: (method, path) => state.gates.hold(method, path),
     stats: () => ({ ...state.stats }),
     resetStats() {
       state.stats.requests = 0;

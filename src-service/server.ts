@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AllowList } from './allow-list';
 import { parseBasicAuth } from './auth';
 import type { FaultInjector } from './faults';
+import type { RequestGates } from './gates';
 import { HttpError } from './http-error';
 import type { SlidingWindowLimiter } from './rate-limit';
 import { route } from './router';
@@ -17,6 +18,8 @@ export interface PipelineState {
   allow: AllowList;
   limiter: SlidingWindowLimiter;
   faults: FaultInjector;
+  /** Requests tests hold until they release them. */
+  gates: RequestGates;
   stats: ServiceStats;
 }
 
@@ -165,6 +168,7 @@ export async function handleRequest(
         { Location: redirect.location },
       );
     }
+    await state.gates.pass(req.method ?? 'GET', path);
     const fault = state.faults.decide();
     if (fault.delayMs > 0) await sleep(fault.delayMs);
     if (fault.kind === 'error') {

@@ -83,6 +83,14 @@ export interface ServiceStats {
   rateLimited: number;
 }
 
+/** A held request: tests release it when they choose, so no test waits on wall-clock time. */
+export interface RequestGate {
+  /** Resolves when the first matching request is being held. */
+  readonly arrived: Promise<void>;
+  /** Lets every held (and later) matching request through, and removes the gate. */
+  release(): void;
+}
+
 export interface RunningService {
   /** e.g. http://127.0.0.1:41234 (no trailing slash). */
   url: string;
@@ -96,6 +104,8 @@ export interface RunningService {
     allow?: string[];
     rate?: number;
   }): void;
+  /** Holds requests of this method whose path matches until the gate is released. */
+  hold(method: string, path: RegExp): RequestGate;
   stats(): ServiceStats;
   resetStats(): void;
   stop(): Promise<void>;

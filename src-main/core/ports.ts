@@ -92,6 +92,8 @@ export interface OutboxPort {
   discard(opId: string): Promise<boolean>;
   /** Replaces a temp id by its server id in every queued op (targets and routes' customerIds). */
   rewriteTempId(tempId: string, serverId: string): Promise<void>;
+  /** Retires a customer's create and rewrites its temp id in every queued op, in one step. */
+  resolveCreate(opId: string, serverId: string): Promise<void>;
   onChange(listener: (ops: Op[]) => void): () => void;
   close(): Promise<void>;
 }

@@ -1,10 +1,19 @@
 // Access control: Basic auth (401), the IP allow-list (403, checked first), the rate limit.
+// The rate limit runs on a FakeClock: its window moves only when the test moves it, so a slow
+// machine cannot spread "concurrent" requests over two windows.
 import { describe, expect, it } from 'vitest';
 import { AllowList } from '../../src-service/allow-list';
 import { SlidingWindowLimiter } from '../../src-service/rate-limit';
+import type { ServiceOptions } from '../../src-service/index';
+import { FakeClock } from '../client/fake-clock';
 import { basic, call, serve } from './helpers';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A service whose rate limit sees only the time the test gives it. */
+async function serveLimited(rate: number, options: ServiceOptions = {}) {
+  const clock = new FakeClock();
+  const service = await serve({ rate, clock, ...options });
+  return { service, clock };
+}
 
 describe('reference service: authentication', () => {
   it('answers 401 with a JSON body and WWW-Authenticate for missing or wrong credentials', async () => {
@@ -113,7 +122,7 @@ describe('reference service: IP allow-list', () => {
 
 describe('reference service: rate limit', () => {
   it('of 20 concurrent requests within one second, exactly 3 succeed; the rest get 429 + Retry-After', async () => {
-    const s = await serve({ rate: 3 });
+    const { service: s } = await serveLimited(3);
     const answers = await Promise.all(
       Array.from({ length: 20 }, () => call(s, 'GET', '/api/v1/user')),
     );
@@ -133,7 +142,7 @@ describe('reference service: rate limit', () => {
   });
 
   it('limits each account on its own', async () => {
-    const s = await serve({ rate: 3 });
+    const { service: s } = await serveLimited(3);
     const answers = await Promise.all([
       ...Array.from({ length: 5 }, () => call(s, 'GET', '/api/v1/user')),
       ...Array.from({ length: 5 }, () =>
@@ -147,17 +156,24 @@ describe('reference service: rate limit', () => {
   });
 
   it('frees slots after one second; rejected requests take no slot', async () => {
-    const s = await serve({ rate: 3 });
+    const { service: s, clock } = await serveLimited(3);
     const first = await Promise.all(
       Array.from({ length: 3 }, () => call(s, 'GET', '/api/v1/user')),
     );
     expect(first.map((a) => a.status)).toEqual([200, 200, 200]);
     // Rejected requests keep arriving; if they took slots the window would never free.
     for (let i = 0; i < 4; i++) {
-      expect((await call(s, 'GET', '/api/v1/user')).status).toBe(429);
-      await sleep(100);
+      const refused = await call(s, 'GET', '/api/v1/user');
+      expect(refused.status).toBe(429);
+      // Whole seconds until the first slot frees (1000 ms after the first three).
+      expect(refused.headers.get('retry-after')).toBe('1');
+      await clock.advance(200);
     }
-    await sleep(700);
+    // 999 ms after the first three: still full.
+    await clock.advance(199);
+    expect((await call(s, 'GET', '/api/v1/user')).status).toBe(429);
+    // 1000 ms after them: their slots are free again, and only theirs.
+    await clock.advance(1);
     const later = await Promise.all(
       Array.from({ length: 4 }, () => call(s, 'GET', '/api/v1/user')),
     );
@@ -165,7 +181,7 @@ describe('reference service: rate limit', () => {
   });
 
   it('does not count requests refused by auth', async () => {
-    const s = await serve({ rate: 3 });
+    const { service: s } = await serveLimited(3);
     for (let i = 0; i < 5; i++) {
       expect((await call(s, 'GET', '/api/v1/user', { auth: basic('demo', 'bad') })).status).toBe(
         401,
@@ -178,7 +194,7 @@ describe('reference service: rate limit', () => {
   });
 
   it('answers 429 without Retry-After, or 503, per variant; rate 0 disables the limit', async () => {
-    const s = await serve({ rate: 1, variants: { rateLimited: 'no-retry-after' } });
+    const { service: s } = await serveLimited(1, { variants: { rateLimited: 'no-retry-after' } });
     const a = await Promise.all([call(s, 'GET', '/api/v1/user'), call(s, 'GET', '/api/v1/user')]);
     const limited = a.find((x) => x.status !== 200)!;
     expect(limited.status).toBe(429);

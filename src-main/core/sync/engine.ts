@@ -157,7 +157,11 @@ export class SyncEngine implements SyncEnginePort {
       accountKey: this.#o.accountKey,
       conflicts: conflicts.list(),
     });
-    if (wanted !== undefined && this.#started) void this.#sync('background');
+    if (wanted !== undefined && this.#started) {
+      // During a sync the change goes in the one right after it, not at the next period.
+      if (this.#running) this.#again = true;
+      else void this.#sync('background');
+    }
     return updated ?? conflict;
   }
 
@@ -175,7 +179,9 @@ export class SyncEngine implements SyncEnginePort {
       this.#running = null;
       if (this.#again) {
         this.#again = false;
-        if (this.#state.kind === 'synced') this.#schedule(CHANGE_DEBOUNCE_MS);
+        // A sync that went through left its state at 'syncing' for this one to carry on (it
+        // never said "synced" with the change queued). After a failure the retry timer decides.
+        if (this.#state.kind === 'syncing') void this.#sync('background');
       }
     });
     return this.#running;
@@ -214,6 +220,9 @@ export class SyncEngine implements SyncEnginePort {
       if ('snapshot' in out) this.#o.emit('data:snapshot', out.snapshot);
       else this.#o.emit('data:delta', out.delta);
       this.#probe.reset();
+      // Changes queued during this sync go in a second one at once: not "synced" yet.
+      if (this.#again && this.#started) return this.#state;
+      this.#again = false;
       this.#setState({ kind: 'synced', at: now });
       let delay = this.#o.periodMs;
       if (pushed.retryLater.size > 0) delay = this.#retry.next();

@@ -36,12 +36,16 @@ export async function applyLedgerResolutions(ctx: PushContext): Promise<void> {
   }
 }
 
-/** Rewrites the temp id in every queued op, then retires the create. */
+/**
+ * Announces the server id, then retires the create and rewrites its temp id in one outbox step.
+ * In this order the renderer renames the record it shows before the outbox mirror drops the
+ * create (the other way round, the record vanished until the next pull).
+ */
 async function applyResolution(ctx: PushContext, op: CreateOp, id: string): Promise<void> {
-  if (op.kind === 'createCustomer') await ctx.outbox.rewriteTempId(op.target, id);
-  await ctx.outbox.markDone(op.opId);
   const kind = op.kind === 'createCustomer' ? 'customer' : 'route';
   ctx.emit('ids:resolved', { accountKey: ctx.accountKey, kind, tempId: op.target, id });
+  if (op.kind === 'createCustomer') await ctx.outbox.resolveCreate(op.opId, id);
+  else await ctx.outbox.markDone(op.opId);
 }
 
 /**
