@@ -48,7 +48,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     store,
     variants,
     allow: new AllowList(options.allow ?? LOOPBACK_ALLOW),
-    limiter: new SlidingWindowLimiter(options.rate ?? DEFAULT_RATE),
+    limiter: new SlidingWindowLimiter(options.rate ?? DEFAULT_RATE, () =>
+      (options.clock ?? Date).now(),
+    ),
     faults: new FaultInjector(options.faults),
     gates: new RequestGates(),
     stats: { requests: 0, rateLimited: 0 },

@@ -68,6 +68,8 @@ export interface ServiceOptions {
   seed?: number;
   /** Requests per second per account over a sliding 1 s window; 0 disables the limit. */
   rate?: number;
+  /** The rate limit's clock (default the system's): tests move it instead of waiting. */
+  clock?: { now(): number };
   /** IPs or CIDRs allowed to call; default loopback only. */
   allow?: string[];
   tls?: boolean | { cert: string; key: string };
