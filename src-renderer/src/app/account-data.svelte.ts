@@ -1,5 +1,6 @@
 // Everything the views read from one account's cache, as live rune state.
-import type { Op, Territory, UserMeta } from '../../../src-shared';
+import { PALETTE, type Op, type Territory, type UserMeta } from '../../../src-shared';
+import { detectTimeUnit, type TimeUnit } from '../../../src-shared/visits';
 import type { CustomerCache } from '../cache/customer-cache';
 import type { RouteView } from '../types';
 import { CustomersState } from '../features/customers/customers.svelte';
@@ -12,6 +13,20 @@ export class AccountData {
   #territories: LiveQuery<Territory[]>;
   #lastSync: LiveQuery<number | null>;
   #ops: LiveQuery<Op[]>;
+  /** The account's pin colours (the default palette until the service sends its own). */
+  readonly colors: string[] = $derived.by(() => {
+    const own = this.user?.colors;
+    return own?.length ? own : [...PALETTE];
+  });
+  /** The account's groups, or those its customers use when the service sends none. */
+  readonly groups: string[] = $derived.by(() => {
+    if (this.user?.groups.length) return this.user.groups;
+    const seen = new Set<string>();
+    for (const c of this.customers.all) for (const g of c.groups) seen.add(g);
+    return [...seen].sort();
+  });
+  /** The account's unit of lastVisit/remindAt (see src-shared/visits.ts). */
+  readonly timeUnit: TimeUnit = $derived.by(() => detectTimeUnit(this.customers.all));
 
   constructor(readonly cache: CustomerCache) {
     const { db } = cache;

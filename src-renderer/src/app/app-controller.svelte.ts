@@ -1,5 +1,8 @@
-// Wires main's events to the cache of the current account. Opening the app shows the last
-// account's cache at once, with no request to main: the account key is remembered locally.
+// The page's one owner of state and of the API to main (window.fieldmap): it wires main's events
+// to the cache of the current account, and owns every state class that talks to main (the change
+// writer, the outbox actions, the basemap, the imports). Views get these from here and never call
+// the API themselves. Opening the app shows the last account's cache at once, with no request to
+// main: the account key is remembered locally.
 import {
   toFieldmapError,
   type AccountSummary,
@@ -10,6 +13,10 @@ import { CustomerCache } from '../cache/customer-cache';
 import { ChangeWriter } from '../features/editor/change-writer';
 import { AccountData } from './account-data.svelte';
 import { OutboxActions } from '../features/changes/outbox-actions.svelte';
+import { ImportStatusState } from '../features/import-export/import-status.svelte';
+import { BasemapState } from '../features/offline-maps/basemap-state.svelte';
+import { VisitFilterState } from '../features/visits/visit-filter.svelte';
+import { AppActions } from './actions';
 import { Panels } from './panels.svelte';
 import { SelectionState } from './selection.svelte';
 import { SessionState } from './session.svelte';
@@ -22,6 +29,13 @@ export class AppController {
   readonly panels = new Panels();
   readonly outbox: OutboxActions;
   readonly writer: ChangeWriter;
+  readonly actions: AppActions;
+  /** Offline regions and the online style: drawn on the map, edited in the Offline maps dialog. */
+  readonly basemap: BasemapState;
+  /** The open account's CSV imports as main runs them. */
+  readonly imports: ImportStatusState;
+  /** The visit filter of the list and the map. */
+  readonly visitFilter = new VisitFilterState();
   #accounts = $state.raw<AccountSummary[]>([]);
   #data = $state.raw<AccountData | null>(null);
   #started = $state(false);
@@ -35,6 +49,15 @@ export class AppController {
   ) {
     this.outbox = new OutboxActions(api);
     this.writer = new ChangeWriter(api, () => this.#data?.cache ?? null);
+    this.actions = new AppActions(
+      this.panels,
+      this.selection,
+      this.writer,
+      this.outbox,
+      () => this.#data,
+    );
+    this.basemap = new BasemapState(api);
+    this.imports = new ImportStatusState(api);
   }
 
   /** Remembered accounts (loaded by `loadAccounts`). */
@@ -65,6 +88,7 @@ export class AppController {
         if (p.accountKey === this.session.account?.accountKey)
           this.outbox.setConflicts(p.conflicts);
       }),
+      this.basemap.start(),
     );
     // Main may have changed state before this page listened (a restart while offline).
     void this.api
@@ -97,6 +121,7 @@ export class AppController {
   stop(): void {
     for (const off of this.#unsubscribe) off();
     this.#unsubscribe = [];
+    this.imports.stop();
     this.#data?.dispose();
     this.#data = null;
   }
@@ -178,6 +203,7 @@ export class AppController {
     const cache = await CustomerCache.open(accountKey);
     this.#data = new AccountData(cache);
     this.storage.setItem(LAST_ACCOUNT_KEY, accountKey);
+    void this.imports.refresh();
     return this.#data;
   }
 

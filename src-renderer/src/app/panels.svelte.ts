@@ -1,21 +1,44 @@
-// Which side panel is open, and the work in progress it holds (the editor's form, the route).
+// What is on screen besides the map: the one place that decides which side panel and which
+// dialog are open (and what closes first on Escape), the sidebar's tab, where the map was asked
+// to go, and the work in progress a panel holds (the editor's form, the route).
 import type { Customer } from '../../../src-shared';
+import type { TimeUnit } from '../../../src-shared/time-units';
 import { CustomerEditor } from '../features/editor/customer-editor.svelte';
 import { RouteBuilder } from '../features/routes/route-builder.svelte';
+import type { FocusRequest } from '../types';
 
 export type PanelKind = 'editor' | 'route' | 'changes' | 'conflicts' | 'account';
+
+/** A modal dialog over the window; 'visit' logs a visit to `visitFor`. */
+export type DialogKind = 'offline-maps' | 'reauth' | 'visit';
 
 /** What a click on the map does right now. */
 export type MapMode = 'browse' | 'pick-position' | 'lasso' | 'box';
 
+export type SidebarTab = 'customers' | 'unmapped' | 'territories' | 'routes';
+
 export class Panels {
   #open = $state<PanelKind | null>(null);
+  #dialog = $state<DialogKind | null>(null);
+  #visitFor = $state<string | null>(null);
   #editor = $state.raw<CustomerEditor | null>(null);
   #mapMode = $state<MapMode>('browse');
+  #focus = $state.raw<FocusRequest | null>(null);
+  #nonce = 0;
+  tab = $state<SidebarTab>('customers');
   readonly route = new RouteBuilder();
 
   get open(): PanelKind | null {
     return this.#open;
+  }
+
+  get dialog(): DialogKind | null {
+    return this.#dialog;
+  }
+
+  /** The customer the visit dialog logs a visit to. */
+  get visitFor(): string | null {
+    return this.#dialog === 'visit' ? this.#visitFor : null;
   }
 
   get editor(): CustomerEditor | null {
@@ -30,14 +53,29 @@ export class Panels {
     this.#mapMode = mode;
   }
 
+  /** The last request to move the map to a customer, territory or route. */
+  get focus(): FocusRequest | null {
+    return this.#focus;
+  }
+
+  focusOn(kind: FocusRequest['kind'], id: string): void {
+    this.#focus = { kind, id, nonce: ++this.#nonce };
+  }
+
   show(kind: PanelKind): void {
     this.#open = kind;
     this.#mapMode = 'browse';
   }
 
+  /** Opens the panel, or closes it when it is the open one. */
+  toggle(kind: PanelKind): void {
+    if (this.#open === kind) this.close();
+    else this.show(kind);
+  }
+
   /** Opens the editor on a record, or on an empty form for a new customer. */
-  edit(record: Customer | null, colors: readonly string[]): void {
-    this.#editor = new CustomerEditor(record, colors);
+  edit(record: Customer | null, colors: readonly string[], unit: TimeUnit): void {
+    this.#editor = new CustomerEditor(record, colors, unit);
     this.show('editor');
   }
 
@@ -47,10 +85,40 @@ export class Panels {
     this.#mapMode = 'browse';
   }
 
+  /** Opens a dialog over whatever panel is open (one dialog at a time). */
+  showDialog(kind: Exclude<DialogKind, 'visit'>): void {
+    this.#dialog = kind;
+  }
+
+  logVisit(customerId: string): void {
+    this.#visitFor = customerId;
+    this.#dialog = 'visit';
+  }
+
+  closeDialog(): void {
+    this.#dialog = null;
+    this.#visitFor = null;
+  }
+
+  /**
+   * Escape: closes the innermost thing open. A dialog handles its own Escape; then a map tool,
+   * then the side panel; false when nothing was open (the caller may then clear the selection).
+   */
+  closeTopmost(): boolean {
+    if (this.#dialog !== null) this.closeDialog();
+    else if (this.#mapMode !== 'browse') this.#mapMode = 'browse';
+    else if (this.#open !== null) this.close();
+    else return false;
+    return true;
+  }
+
   /** Everything in progress belongs to one account: drop it when the account changes. */
   reset(): void {
     this.close();
+    // The offline maps belong to this computer, not to the account.
+    if (this.#dialog !== 'offline-maps') this.closeDialog();
     this.#editor = null;
+    this.#focus = null;
     this.route.clear();
   }
 }

@@ -1,14 +1,30 @@
-// Every change the rep makes goes through here: one op to main's outbox per action. Nothing is
-// written to the cache directly: main acknowledges the op and mirrors the outbox back
-// ('outbox:changed'), and the cache's overlay shows it at once, online or offline alike.
+// Every change the rep makes goes through here (the editor, routes, custom fields, visits): one
+// op to main's outbox per action. Nothing is written to the cache directly: main acknowledges
+// the op and mirrors the outbox back ('outbox:changed'), and the cache's overlay shows it at
+// once, online or offline alike.
+//
+// The base rule. An update or delete carries as `base` the record its payload was computed
+// against, as the service had it; main's three-way merge (src-main/core/sync/merge.ts) compares
+// base, payload and the service's record field by field, and coalescing keeps the first op's base.
+// - A form edit (updateCustomer, deleteCustomer) sends only the fields the rep changed, so its
+//   base is the server record as last pulled (`cache.serverRecord`, without the overlay): a field
+//   someone else changed meanwhile is then seen as theirs, not overwritten.
+// - A visit (logVisit) computes counters from what the rep sees (numVisits + 1, the note appended
+//   to the shown notes), so its base is the shown record, queued changes applied: a visit logged
+//   while an earlier one is in flight merges cleanly once that one landed (src-shared/visits.ts).
+// - A record created offline (temp id) has no server record: base null (the service's record is
+//   then the base when the create has landed). Creates and custom fields carry base null.
 import {
+  isTempId,
   toFieldmapError,
+  type Customer,
   type CustomerChanges,
   type CustomerFields,
   type CustomFieldsBody,
   type FieldmapApi,
   type Op,
 } from '../../../../src-shared';
+import { visitOp, type TimeUnit, type VisitInput } from '../../../../src-shared/visits';
 import type { CustomerCache } from '../../cache/customer-cache';
 import type { CustomerRow } from '../../cache/schema';
 
@@ -72,6 +88,11 @@ export class ChangeWriter {
       base: null,
     });
     return target;
+  }
+
+  /** Queues one visit to `shown` (the record as the rep sees it), in the account's time unit. */
+  async logVisit(shown: Customer, visit: VisitInput, unit: TimeUnit): Promise<void> {
+    await this.#enqueue(visitOp(shown, visit, unit, !isTempId(shown.id)));
   }
 
   async updateCustomFields(body: CustomFieldsBody): Promise<void> {

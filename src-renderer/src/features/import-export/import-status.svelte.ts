@@ -10,7 +10,9 @@ export class ImportStatusState {
   #timer: ReturnType<typeof setTimeout> | null = null;
   #stopped = false;
 
-  constructor(private readonly api: Pick<FieldmapApi, 'listImports' | 'dismissImport'>) {}
+  constructor(
+    private readonly api: Pick<FieldmapApi, 'startImport' | 'listImports' | 'dismissImport'>,
+  ) {}
 
   get imports(): ImportStatus[] {
     return this.#imports;
@@ -28,6 +30,13 @@ export class ImportStatusState {
     if (!this.#stopped && this.#imports.some((i) => i.state !== 'done')) {
       this.#timer = setTimeout(() => void this.refresh(), POLL_MS);
     }
+  }
+
+  /** Hands a checked CSV import to main, which runs it (resumably) and reports its progress. */
+  start(
+    request: Parameters<FieldmapApi['startImport']>[0],
+  ): ReturnType<FieldmapApi['startImport']> {
+    return this.api.startImport(request);
   }
 
   async dismiss(importId: string): Promise<void> {

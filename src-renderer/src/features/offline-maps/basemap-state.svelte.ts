@@ -27,7 +27,7 @@ export class BasemapState {
   #onlineRequest = 0;
 
   constructor(
-    readonly api: FieldmapApi,
+    private readonly api: FieldmapApi,
     private readonly theme: BasemapTheme = 'light',
     private readonly assetBase: string = defaultAssetBase(),
   ) {}
@@ -64,6 +64,28 @@ export class BasemapState {
     } catch (error) {
       console.warn('[basemap] could not load the offline maps:', toFieldmapError(error).message);
     }
+  }
+
+  // The Offline maps panel's requests; main checks each again, broadcasts 'basemap:changed'
+  // (which redraws the map) and says why it refuses one (a FieldmapError).
+
+  /** Main's file dialog; null when the rep cancelled. */
+  pickRegionFile(): ReturnType<FieldmapApi['pickRegionFile']> {
+    return this.api.pickRegionFile();
+  }
+
+  addRegion(path: string): ReturnType<FieldmapApi['addRegion']> {
+    return this.api.addRegion({ path });
+  }
+
+  removeRegion(id: string): ReturnType<FieldmapApi['removeRegion']> {
+    return this.api.removeRegion({ id });
+  }
+
+  saveSettings(
+    settings: Parameters<FieldmapApi['setBasemapSettings']>[0],
+  ): ReturnType<FieldmapApi['setBasemapSettings']> {
+    return this.api.setBasemapSettings(settings);
   }
 
   /** The map to draw on (MapView's onReady). */

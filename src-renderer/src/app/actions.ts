@@ -1,0 +1,101 @@
+// What the rep's clicks and keys do across views: open the editor, save it, build a route from
+// the map, the keyboard shortcuts. Views call these; none of them writes or opens panels itself.
+import type { LngLat } from '../../../src-shared';
+import type { ChangeWriter } from '../features/editor/change-writer';
+import type { OutboxActions } from '../features/changes/outbox-actions.svelte';
+import { idsInside } from '../map/tools/point-in-polygon';
+import type { AccountData } from './account-data.svelte';
+import type { Panels } from './panels.svelte';
+import type { SelectionState } from './selection.svelte';
+import { shortcutOf } from './shortcuts';
+
+export class AppActions {
+  constructor(
+    private readonly panels: Panels,
+    private readonly selection: SelectionState,
+    private readonly writer: ChangeWriter,
+    private readonly outbox: OutboxActions,
+    private readonly data: () => AccountData | null,
+  ) {}
+
+  newCustomer(): void {
+    const data = this.data();
+    if (data) this.panels.edit(null, data.colors, data.timeUnit);
+  }
+
+  editCustomer(id: string): void {
+    const data = this.data();
+    const record = data?.customers.byId(id);
+    if (data && record) this.panels.edit(record, data.colors, data.timeUnit);
+  }
+
+  async saveEditor(): Promise<void> {
+    const editor = this.panels.editor;
+    if (!editor) return;
+    const id = await editor.save(this.writer);
+    if (id === null) return;
+    this.panels.close();
+    this.selection.select(id);
+  }
+
+  async deleteEdited(): Promise<void> {
+    const editor = this.panels.editor;
+    if (!editor || !(await editor.delete(this.writer))) return;
+    this.panels.close();
+    this.selection.select(null);
+  }
+
+  async createRoute(): Promise<void> {
+    if (await this.panels.route.save(this.writer)) {
+      this.panels.close();
+      this.panels.tab = 'routes';
+    }
+  }
+
+  /** A click on a pin (or on the map: null). While a route is built, it adds the next stop. */
+  selectOnMap(id: string | null): void {
+    if (this.panels.open === 'route' && id !== null) this.panels.route.add([id]);
+    this.selection.select(id);
+  }
+
+  /** A lasso or box drawn on the map: its customers join the route. */
+  addArea(ring: LngLat[]): void {
+    const customers = this.data()?.customers;
+    if (customers) this.panels.route.add(idsInside(customers.mapped, ring));
+  }
+
+  addToRoute(id: string): void {
+    this.panels.route.toggle(id);
+    this.panels.show('route');
+  }
+
+  /** Escape: the innermost open thing closes; with nothing open, the selection clears. */
+  closeTopmost(): void {
+    if (!this.panels.closeTopmost()) this.selection.select(null);
+  }
+
+  /** The window's key handler: the shortcuts of ./shortcuts.ts. */
+  onKeydown(event: KeyboardEvent, focusSearch: () => void): void {
+    // A modal dialog handles its own keys (Escape cancels it, and only it).
+    if (event.defaultPrevented || document.querySelector('dialog[open]')) return;
+    const action = shortcutOf(event);
+    if (action === null || (!this.data() && action !== 'close')) return;
+    if (action === 'close') return this.closeTopmost();
+    if (action === 'save' && this.panels.open !== 'editor') return;
+    event.preventDefault();
+    switch (action) {
+      case 'save':
+        return void this.saveEditor();
+      case 'sync-now':
+        return void this.outbox.syncNow();
+      case 'new-customer':
+        return this.newCustomer();
+      case 'focus-search':
+        return focusSearch();
+      case 'route-builder':
+        return this.panels.show('route');
+      case 'changes':
+        return this.panels.show('changes');
+    }
+  }
+}
