@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, launchProfile, tempDir } from './support/browser';
 import { buildTestPages } from './support/bundle';
 import { openCachePage, scenario } from './support/pages';
+import { Harness, newFields, tempId } from '../sync/harness';
 
 let out: Awaited<ReturnType<typeof tempDir>>;
 let browser: Browser;
@@ -99,6 +100,41 @@ describe('CustomerCache', () => {
       r0: false,
       lastSync: 3,
     });
+  });
+
+  it("keeps a new customer listed through main's real events as its create is acknowledged", async () => {
+    // Main as the app wires it: the engine's events, and the outbox's changes as account-runtime
+    // announces them, recorded in the order they were sent.
+    const h = await Harness.start();
+    try {
+      h.outbox.onChange((ops) =>
+        h.events.push({ event: 'outbox:changed', payload: { accountKey: h.accountKey, ops } }),
+      );
+      await h.engine.syncNow();
+      const temp = tempId(1);
+      await h.outbox.enqueue({
+        kind: 'createCustomer',
+        target: temp,
+        payload: newFields('Replayed Create', { latitude: 45, longitude: 5 }),
+        base: null,
+      });
+      expect((await h.engine.syncNow()).kind).toBe('synced');
+      const id = h.resolvedIds().get(temp);
+      expect(id).toBeDefined();
+      const seen = await scenario<Array<{ event: string; ids: string[] }>>(
+        page,
+        'replay',
+        structuredClone(h.events),
+        'Replayed Create',
+      );
+      const fromQueued = seen.slice(seen.findIndex((s) => s.ids.length > 0));
+      // Shown from the moment it is queued to the end, once: under the temp id, then the server's.
+      expect(fromQueued.filter((s) => s.ids.length !== 1)).toEqual([]);
+      expect(fromQueued[0]!.ids).toEqual([temp]);
+      expect(fromQueued.at(-1)!.ids).toEqual([id]);
+    } finally {
+      await h.dispose();
+    }
   });
 
   it('rewrites a resolved temp id in records, ops and route references', async () => {

@@ -271,6 +271,31 @@ const scenarios = {
     });
   },
 
+  /**
+   * Applies main's events in the order main sent them (as the app controller does) and, after
+   * each, lists the ids of customers named `name`: a create must never vanish from the list.
+   */
+  async replay(events: Array<{ event: string; payload: unknown }>, name: string) {
+    const key = (events.find((e) => e.event === 'data:snapshot')?.payload as Snapshot).accountKey;
+    return withCache(key, async (cache) => {
+      const seen: Array<{ event: string; ids: string[] }> = [];
+      for (const { event, payload } of events) {
+        if (event === 'data:snapshot') await cache.applySnapshot(payload as Snapshot);
+        else if (event === 'data:delta') await cache.applyDelta(payload as EventOf<'data:delta'>);
+        else if (event === 'outbox:changed')
+          await cache.setPendingOps((payload as EventOf<'outbox:changed'>).ops);
+        else if (event === 'ids:resolved') {
+          const p = payload as EventOf<'ids:resolved'>;
+          await cache.resolveId(p.kind, p.tempId, p.id);
+        } else continue;
+        const rows = await cache.db.customers.filter((c) => c.name === name).toArray();
+        seen.push({ event, ids: rows.map((r) => r.id) });
+      }
+      await cache.db.delete();
+      return seen;
+    });
+  },
+
   /** A v1 cache (as an older build wrote it) opens under the current schema with its data. */
   async migrate() {
     const name = `fieldmap-migrate-${Math.random().toString(16).slice(2)}`;
