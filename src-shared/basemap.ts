@@ -1,6 +1,26 @@
 // The basemap's settings and offline regions as they cross IPC.
 import * as v from 'valibot';
 
+const Lon = v.pipe(v.number(), v.minValue(-180), v.maxValue(180));
+const Lat = v.pipe(v.number(), v.minValue(-85.06), v.maxValue(85.06));
+
+/** An area to download: a bbox [west, south, east, north] or one polygon ring of [lon, lat]. */
+export const RegionAreaSchema = v.variant('kind', [
+  v.strictObject({ kind: v.literal('bbox'), bounds: v.tuple([Lon, Lat, Lon, Lat]) }),
+  v.strictObject({
+    kind: v.literal('polygon'),
+    ring: v.pipe(v.array(v.tuple([Lon, Lat])), v.minLength(3), v.maxLength(1_000)),
+  }),
+]);
+export type RegionAreaInput = v.InferOutput<typeof RegionAreaSchema>;
+
+/** Where a downloaded region came from, so "Update" can fetch the same area from a newer build. */
+export const RegionDownloadSourceSchema = v.object({
+  url: v.string(),
+  dataDate: v.nullable(v.string()),
+  area: RegionAreaSchema,
+});
+
 /** A PMTiles archive the user added, copied into the app's data dir. */
 export const OfflineRegionSchema = v.object({
   id: v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,64}$/)),
@@ -11,6 +31,8 @@ export const OfflineRegionSchema = v.object({
   minZoom: v.number(),
   maxZoom: v.number(),
   addedAt: v.number(),
+  /** Present when the region was downloaded in the app (absent for a file the user added). */
+  download: v.optional(RegionDownloadSourceSchema),
 });
 export type OfflineRegion = v.InferOutput<typeof OfflineRegionSchema>;
 

@@ -103,6 +103,20 @@ export class OfflineRegions {
     });
   }
 
+  /** Moves a finished download in (one rename, same disk) and remembers it. */
+  adopt(file: string, fields: Omit<OfflineRegion, 'id' | 'sizeBytes' | 'addedAt'>) {
+    return this.#serial(async () => {
+      const id = randomUUID();
+      await mkdir(this.#dir, { recursive: true });
+      await rename(file, this.fileOf(id));
+      const sizeBytes = (await stat(this.fileOf(id))).size;
+      const region: OfflineRegion = { ...fields, id, sizeBytes, addedAt: this.#now() };
+      this.#regions.push(region);
+      await this.#save();
+      return { ...region };
+    });
+  }
+
   remove(id: string): Promise<boolean> {
     return this.#serial(async () => {
       const before = this.#regions.length;

@@ -1,0 +1,136 @@
+// PMTiles v3 encoding shared by the region downloader (main) and the fixture writer (scripts):
+// the 127-byte header, directories (varint columns: tile-id deltas, run lengths, lengths, offsets)
+// and the root/leaf split that keeps the header and root directory inside the first 16 KiB.
+// Decoding of headers is the `pmtiles` library's (bytesToHeader); it does not export directory
+// decoding, so decodeDirectory reads the same columns with its readVarint.
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { Compression, readVarint, type Entry, type Header } from 'pmtiles';
+
+export type { Entry };
+export const HEADER_BYTES = 127;
+/** What clients read first: the header and the whole root directory must fit in it. */
+export const FIRST_READ_BYTES = 16_384;
+
+function varints(values: number[]): Uint8Array {
+  const out: number[] = [];
+  for (const value of values) {
+    let v = value;
+    while (v >= 0x80) {
+      out.push((v % 0x80) | 0x80);
+      v = Math.floor(v / 0x80);
+    }
+    out.push(v);
+  }
+  return Uint8Array.from(out);
+}
+
+/** Directory encoding: count, then tile-id deltas, run lengths, lengths, offsets (0 = contiguous). */
+export function encodeDirectory(entries: Entry[]): Uint8Array {
+  const values: number[] = [entries.length];
+  let lastId = 0;
+  for (const e of entries) {
+    values.push(e.tileId - lastId);
+    lastId = e.tileId;
+  }
+  for (const e of entries) values.push(e.runLength);
+  for (const e of entries) values.push(e.length);
+  entries.forEach((e, i) => {
+    const previous = entries[i - 1];
+    values.push(previous && e.offset === previous.offset + previous.length ? 0 : e.offset + 1);
+  });
+  return varints(values);
+}
+
+export function decodeDirectory(bytes: Uint8Array): Entry[] {
+  const p = { buf: bytes, pos: 0 };
+  const count = readVarint(p);
+  const entries: Entry[] = [];
+  let lastId = 0;
+  for (let i = 0; i < count; i++) {
+    lastId += readVarint(p);
+    entries.push({ tileId: lastId, offset: 0, length: 0, runLength: 1 });
+  }
+  for (const e of entries) e.runLength = readVarint(p);
+  for (const e of entries) e.length = readVarint(p);
+  entries.forEach((e, i) => {
+    const raw = readVarint(p);
+    const previous = entries[i - 1];
+    e.offset = raw === 0 && previous ? previous.offset + previous.length : raw - 1;
+  });
+  return entries;
+}
+
+/** Undoes the archive's internal compression; zstd is not available in this Node. */
+export function decompress(bytes: Uint8Array, compression: Compression): Uint8Array {
+  if (compression === Compression.None || compression === Compression.Unknown) return bytes;
+  if (compression === Compression.Gzip) return gunzipSync(bytes);
+  if (compression === Compression.Brotli) return brotliDecompressSync(bytes);
+  throw new Error(`compression ${compression} is not supported`);
+}
+
+export type HeaderFields = Omit<Header, 'etag' | 'specVersion'>;
+
+export function encodeHeader(h: HeaderFields): Uint8Array {
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.write('PMTiles', 0, 'ascii');
+  header.writeUInt8(3, 7);
+  const u64 = (value: number, at: number) => header.writeBigUInt64LE(BigInt(value), at);
+  u64(h.rootDirectoryOffset, 8);
+  u64(h.rootDirectoryLength, 16);
+  u64(h.jsonMetadataOffset, 24);
+  u64(h.jsonMetadataLength, 32);
+  u64(h.leafDirectoryOffset, 40);
+  u64(h.leafDirectoryLength ?? 0, 48);
+  u64(h.tileDataOffset, 56);
+  u64(h.tileDataLength ?? 0, 64);
+  u64(h.numAddressedTiles, 72);
+  u64(h.numTileEntries, 80);
+  u64(h.numTileContents, 88);
+  header.writeUInt8(h.clustered ? 1 : 0, 96);
+  header.writeUInt8(h.internalCompression, 97);
+  header.writeUInt8(h.tileCompression, 98);
+  header.writeUInt8(h.tileType, 99);
+  header.writeUInt8(h.minZoom, 100);
+  header.writeUInt8(h.maxZoom, 101);
+  const e7 = (deg: number) => Math.round(deg * 1e7);
+  header.writeInt32LE(e7(h.minLon), 102);
+  header.writeInt32LE(e7(h.minLat), 106);
+  header.writeInt32LE(e7(h.maxLon), 110);
+  header.writeInt32LE(e7(h.maxLat), 114);
+  header.writeUInt8(h.centerZoom, 118);
+  header.writeInt32LE(e7(h.centerLon), 119);
+  header.writeInt32LE(e7(h.centerLat), 123);
+  return new Uint8Array(header);
+}
+
+export interface DirectoryLayout {
+  /** gzip-compressed root directory. */
+  root: Uint8Array;
+  /** gzip-compressed leaf directories, back to back (empty when the root holds every entry). */
+  leaves: Uint8Array;
+}
+
+/**
+ * The root directory alone when it fits beside the header in the first 16 KiB, else leaves of
+ * `leafSize` entries (grown by 1.2x until the root fits), as go-pmtiles lays out its archives.
+ */
+export function layoutDirectories(entries: Entry[], leafSize = 4096): DirectoryLayout {
+  const limit = FIRST_READ_BYTES - HEADER_BYTES;
+  const whole = gzipSync(encodeDirectory(entries));
+  if (whole.length <= limit) return { root: whole, leaves: new Uint8Array(0) };
+  let size = leafSize;
+  for (;;) {
+    const rootEntries: Entry[] = [];
+    const parts: Uint8Array[] = [];
+    let offset = 0;
+    for (let i = 0; i < entries.length; i += size) {
+      const leaf = gzipSync(encodeDirectory(entries.slice(i, i + size)));
+      rootEntries.push({ tileId: entries[i]!.tileId, offset, length: leaf.length, runLength: 0 });
+      parts.push(leaf);
+      offset += leaf.length;
+    }
+    const root = gzipSync(encodeDirectory(rootEntries));
+    if (root.length <= limit) return { root, leaves: new Uint8Array(Buffer.concat(parts)) };
+    size = Math.ceil(size * 1.2);
+  }
+}
