@@ -102,9 +102,7 @@ export async function startRangeServer(archive: Uint8Array): Promise<RangeServer
       'Content-Length': body.length,
     });
     if (f.truncate) {
-      response.write(body.subarray(0, Math.floor(body.length / 2)), () =>
-        request.socket.destroy(),
-      );
+      response.write(body.subarray(0, Math.floor(body.length / 2)), () => request.socket.destroy());
       return;
     }
     response.end(body, () => state.answered.push([start, end]));

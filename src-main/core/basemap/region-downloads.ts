@@ -190,7 +190,10 @@ export class RegionDownloads {
 
   #limits(): { maxBytes: number; maxGapBytes?: number } {
     const { maxBytes, maxGapBytes } = this.#options;
-    return { maxBytes: maxBytes ?? MAX_REGION_BYTES, ...(maxGapBytes !== undefined ? { maxGapBytes } : {}) };
+    return {
+      maxBytes: maxBytes ?? MAX_REGION_BYTES,
+      ...(maxGapBytes !== undefined ? { maxGapBytes } : {}),
+    };
   }
 
   #status(id: string, plan: StoredPlan, state: DownloadStatus['state']): DownloadStatus {
