@@ -1,7 +1,14 @@
 // A rep's queued change goes out by itself shortly after it is queued (no "Sync now" needed),
 // also when it is queued while a sync is already running; while offline it waits for the probe.
+// The engine runs on a FakeClock: its debounce, retry and probe timers fire only when the test
+// moves time, and a running sync is held at a service gate (RunningService.hold), so nothing
+// depends on how fast this machine is.
 import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock, settle } from '../client/fake-clock';
 import { Harness, USER } from './harness';
+
+/** Longer than the engine's change debounce (500 ms), far shorter than its 10 min period. */
+const DEBOUNCE_PASSED_MS = 1_000;
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -9,8 +16,9 @@ afterEach(async () => {
   h = undefined;
 });
 
+/** Waits for real I/O (HTTP on loopback, files) to reach a state; the bound only ends a hang. */
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < 1_000; i++) {
     if (check()) return;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -18,8 +26,9 @@ async function until(check: () => boolean, what: string): Promise<void> {
 }
 
 describe('SyncEngine after a queued change', () => {
-  it('pushes a change queued while idle, without an explicit sync', async () => {
-    h = await Harness.start({ engine: { periodMs: 10 * 60_000 } });
+  it('pushes a change queued while idle, after the debounce, without an explicit sync', async () => {
+    const clock = new FakeClock();
+    h = await Harness.start({ engine: { periodMs: 10 * 60_000, clock } });
     h.engine.start();
     await until(
       () => h!.engine.state.kind === 'synced' && h!.of('data:snapshot').length === 1,
@@ -33,6 +42,11 @@ describe('SyncEngine after a queued change', () => {
       base: h.base(target!.id),
     });
     h.engine.nudge('change');
+    await settle();
+    // Several quick edits share one sync: none starts before the debounce.
+    expect(h.engine.state.kind).toBe('synced');
+    expect(h.outbox.list()).toHaveLength(1);
+    await clock.advance(DEBOUNCE_PASSED_MS);
     await until(
       () => h!.service.store.customer(USER, target!.id)?.notes === 'pushed by itself',
       'pushed',
@@ -41,10 +55,13 @@ describe('SyncEngine after a queued change', () => {
   });
 
   it('runs once more when a change is queued during a running sync', async () => {
-    h = await Harness.start({ engine: { periodMs: 10 * 60_000 } });
+    const clock = new FakeClock();
+    h = await Harness.start({ engine: { periodMs: 10 * 60_000, clock } });
+    // The start-up sync is held in its pull, after its push read the (empty) outbox.
+    const pull = h.service.hold('GET', /^\/api\/v1\/customers$/);
     h.engine.start();
+    await pull.arrived;
     const [target] = h.serverCustomers();
-    // The start-up sync is running now: the change lands behind it.
     await h.outbox.enqueue({
       kind: 'updateCustomer',
       target: target!.id,
@@ -52,25 +69,42 @@ describe('SyncEngine after a queued change', () => {
       base: h.base(target!.id),
     });
     h.engine.nudge('change');
+    pull.release();
+    // It goes in a second sync right after the held one: no timer, the clock never moves.
     await until(
       () => h!.service.store.customer(USER, target!.id)?.city === 'Queued During Sync',
       'pushed',
     );
+    await until(() => h!.engine.state.kind === 'synced', 'synced');
+    expect(h.outbox.list()).toEqual([]);
   });
 
   it('does not hammer an unreachable service: a change waits for the probe', async () => {
+    const clock = new FakeClock();
     h = await Harness.start({
       engine: {
+        clock,
         periodMs: 10 * 60_000,
         probeBackoff: { initialMs: 60_000, maxMs: 60_000, factor: 1 },
       },
     });
+    const calls: string[] = [];
+    const client = h.client;
+    const listCustomers = client.listCustomers.bind(client);
+    client.listCustomers = (...args) => {
+      calls.push('listCustomers');
+      return listCustomers(...args);
+    };
     await h.service.stop();
     h.engine.start();
     await until(() => h!.engine.state.kind === 'offline', 'offline');
     const before = h.engine.state;
+    const syncs = calls.length;
     h.engine.nudge('change');
-    await new Promise((r) => setTimeout(r, 700));
+    // Past the change debounce, well before the probe is due.
+    await clock.advance(DEBOUNCE_PASSED_MS);
+    await settle();
+    expect(calls.length).toBe(syncs);
     expect(h.engine.state).toEqual(before);
   });
 });

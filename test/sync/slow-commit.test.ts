@@ -1,17 +1,16 @@
 // A slow server: the create's answer times out on the client, but the service still commits it
 // afterwards. A list fetched right after the timeout does not show it yet; only a list started
 // after the absence grace may prove it absent. Exactly one server record per create.
-import { setTimeout as sleep } from 'node:timers/promises';
+// The service holds the POST at a gate until the test releases it, and the engine runs on a
+// FakeClock, so the grace passes only when the test says so: no timing windows.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServiceApi } from '../../src-main/core/ports';
 import { createdButNotFound } from '../../src-main/core/sync/errors';
+import { FakeClock } from '../client/fake-clock';
 import { Harness, newFields, tempId, USER } from './harness';
 
-/** The service holds the slow request this long before committing it. */
-const SLOW_COMMIT_MS = 1_000;
-/** The client gives up on an answer long before that. */
+/** The client gives up on an answer this soon (the gate holds the POST until released). */
 const CLIENT_TIMEOUT_MS = 250;
-/** Longer than the slowest commit: a list started after it sees every committed create. */
+/** The absence grace, on the engine's (fake) clock. */
 const GRACE_MS = 1_600;
 
 let h: Harness | undefined;
@@ -20,70 +19,72 @@ afterEach(async () => {
   h = undefined;
 });
 
-async function until(check: () => boolean, limitMs: number): Promise<void> {
-  const end = Date.now() + limitMs;
-  while (!check() && Date.now() < end) await sleep(20);
+/** Waits for real I/O (HTTP on loopback, files) to reach a state; the bound only ends a hang. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1_000; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`never reached: ${what}`);
 }
 
 describe('a create the service commits after the client gave up', () => {
   it('is never resent: the temp id resolves to the one record, by itself', async () => {
+    const clock = new FakeClock();
     h = await Harness.start({
       clientTimeoutMs: CLIENT_TIMEOUT_MS,
-      engine: { push: { absenceGraceMs: GRACE_MS } },
+      engine: { clock, periodMs: 10 * 60_000, push: { absenceGraceMs: GRACE_MS } },
     });
     await h.engine.syncNow();
     const before = h.serverCustomers().length;
     const tmp = tempId(1);
     const fields = newFields('Slow Commit', { city: 'Lyon', latitude: 45.76, longitude: 4.84 });
-    await h.outbox.enqueue({ kind: 'createCustomer', target: tmp, payload: fields, base: null });
-
-    // Only the first POST is slow: latency is on while it reaches the service, off once the
-    // client has given up (the service decided the delay on arrival and still commits later).
-    const harness = h;
-    let posts = 0;
-    const api = new Proxy(h.client, {
-      get(target, key, receiver) {
-        if (key === 'createCustomer') {
-          return async (...args: Parameters<ServiceApi['createCustomer']>) => {
-            posts++;
-            if (posts > 1) return target.createCustomer(...args);
-            harness.service.configure({ faults: { latencyMs: SLOW_COMMIT_MS } });
-            try {
-              return await target.createCustomer(...args);
-            } finally {
-              harness.service.configure({ faults: { latencyMs: 0 } });
-              // The rep edits the new customer meanwhile: the edit waits for the temp id.
-              await harness.outbox.enqueue({
-                kind: 'updateCustomer',
-                target: tmp,
-                payload: { notes: 'edited while unsure' },
-                base: null,
-              });
-            }
-          };
-        }
-        const value = Reflect.get(target, key, receiver) as unknown;
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    const create = await h.outbox.enqueue({
+      kind: 'createCustomer',
+      target: tmp,
+      payload: fields,
+      base: null,
     });
-    await h.close();
-    await h.open({ api });
-    const slowDone = Date.now() + SLOW_COMMIT_MS + 300;
+    const post = h.service.hold('POST', /^\/api\/v1\/customers$/);
+    let posts = 0;
+    const client = h.client;
+    const createCustomer = client.createCustomer.bind(client);
+    client.createCustomer = (...args) => {
+      posts++;
+      return createCustomer(...args);
+    };
+    const synced = () => h!.of('sync:state').filter((s) => s.kind === 'synced').length;
+    const syncsBefore = synced();
 
-    // The engine runs on its own: start, then whatever retry it schedules.
+    // The engine runs on its own: start, then whatever it schedules on its clock.
     h.engine.start();
-    const outbox = h.outbox;
-    await until(() => outbox.list().length === 0, 10_000);
-    // Whatever the engine did, the slow request has committed by now.
-    await sleep(Math.max(0, slowDone - Date.now()));
+    await post.arrived;
+    // The rep edits the new customer meanwhile: the edit waits for the temp id.
+    await h.outbox.enqueue({
+      kind: 'updateCustomer',
+      target: tmp,
+      payload: { notes: 'edited while unsure' },
+      base: null,
+    });
+    // The client gave up on the answer; a list made since cannot prove the create absent.
+    await until(() => synced() > syncsBefore, 'the sync around the lost answer');
+    expect(h.outbox.get(create.opId)?.state).toBe('in-flight');
+    expect(h.serverCustomers().filter((c) => c.name === 'Slow Commit')).toEqual([]);
+
+    // The service commits it now, long after the client gave up.
+    post.release();
+    await until(() => h!.serverCustomers().some((c) => c.name === 'Slow Commit'), 'the commit');
+    // Past the grace: the engine's recheck finds the record instead of resending.
+    await clock.advance(GRACE_MS);
+    await until(() => h!.outbox.list().length === 0, 'outbox empty');
 
     const created = h.serverCustomers().filter((c) => c.name === 'Slow Commit');
     expect(created).toHaveLength(1);
     expect(posts).toBe(1);
     expect(h.serverCustomers()).toHaveLength(before + 1);
-    expect(h.outbox.list()).toEqual([]);
     expect(h.resolvedIds().get(tmp)).toBe(created[0]!.id);
     expect(created[0]!.notes).toBe('edited while unsure');
+    expect(h.service.store.customer(USER, created[0]!.id)?.city).toBe('Lyon');
   });
 
   it('reconciles a create the rep retries after it was flagged, before any resend', async () => {

@@ -1,8 +1,10 @@
 // A stopped engine (the account was closed: switch, sign-out, quit) never touches that
 // account's outbox, files or service again, even when a probe was on its way at the stop.
+// The engine runs on a FakeClock and the probe is held at a service gate: no timing windows.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock, settle } from '../client/fake-clock';
 import { Harness, newFields, tempId } from './harness';
 
 let h: Harness | undefined;
@@ -42,40 +44,48 @@ describe('SyncEngine after stop', () => {
   });
 
   it('does not sync after a probe that was on its way when the engine stopped', async () => {
-    h = await Harness.start({ engine: { periodMs: 10 * 60_000 } });
+    const clock = new FakeClock();
+    h = await Harness.start({ engine: { periodMs: 10 * 60_000, clock } });
     await h.outbox.enqueue({
       kind: 'createCustomer',
       target: tempId(2),
       payload: newFields('Queued Off Network'),
       base: null,
     });
-    // Off the office network: the engine probes with GET /user.
+    // Off the office network: the engine waits, then probes with GET /user.
     h.service.configure({ allow: ['10.0.0.0/8'] });
-    const harness = h;
-    const getUser = h.client.getUser.bind(h.client);
-    let probe: Promise<unknown> | null = null;
-    h.client.getUser = (...args) => {
-      const answer = (async () => {
-        if (harness.engine.state.kind === 'off-network' && !probe) {
-          // The rep switches account while the probe is on its way; the office network is back.
-          harness.service.configure({ allow: ['127.0.0.1/32', '::1/128'] });
-          await harness.close();
-          harness.service.resetStats();
-        }
-        return getUser(...args);
-      })();
-      probe ??= harness.engine.state.kind === 'off-network' ? answer : null;
+    h.engine.start();
+    await until(() => h!.engine.state.kind === 'off-network', 'off-network');
+    // The office network is back; the probe will be held on its way at the service.
+    h.service.configure({ allow: ['127.0.0.1/32', '::1/128'] });
+    const gate = h.service.hold('GET', /^\/api\/v1\/user$/);
+    const probes: Promise<unknown>[] = [];
+    const client = h.client;
+    const getUser = client.getUser.bind(client);
+    client.getUser = (...args) => {
+      const answer = getUser(...args);
+      probes.push(answer);
       return answer;
     };
-    h.engine.start();
-    await until(() => probe !== null, 'a probe');
-    await probe!.catch(() => undefined);
+    await clock.advance(60_000);
+    await gate.arrived;
+    expect(probes).toHaveLength(1);
+    // The rep switches account while the probe is on its way.
+    await h.close();
+    h.service.resetStats();
     const events = h.events.length;
-    // Whatever the engine would do after the probe starts at once (no timer in between).
-    await new Promise((r) => setTimeout(r, 200));
+    gate.release();
+    await probes[0]!.catch(() => undefined);
+    // Whatever the engine would do after the probe starts at once (no timer in between), and
+    // stop() waits for a sync that started; any timer left would fire within this hour.
+    await settle();
+    await h.engine.stop();
+    await clock.advance(60 * 60_000);
+    await h.engine.stop();
     expect(h.events.slice(events)).toEqual([]);
-    // The probe itself only.
-    expect(h.service.stats().requests).toBe(1);
+    expect(probes).toHaveLength(1);
+    // The probe reached the service before the reset; nothing after it did.
+    expect(h.service.stats().requests).toBe(0);
     expect(await stateFiles(h.dir)).not.toContain('sync-ledger.json');
   });
 });
