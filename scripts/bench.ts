@@ -55,6 +55,16 @@ const TARGETS: Array<{ file: string; what: string; check: (r: Results) => boolea
     what: 'route_opt_100_ms < 1000',
     check: (r) => cmp(r.route_opt_100_ms, (v) => v < 1000),
   },
+  {
+    file: 'field-day',
+    what: 'plan_week_300_ms < 2000',
+    check: (r) => cmp(r.plan_week_300_ms, (v) => v < 2000),
+  },
+  {
+    file: 'field-day',
+    what: 'nearby_100k_p95_ms < 20',
+    check: (r) => cmp(r.nearby_100k_p95_ms, (v) => v < 20),
+  },
 ];
 
 function cmp(value: unknown, ok: (v: number) => boolean): boolean | null {

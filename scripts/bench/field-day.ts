@@ -1,0 +1,71 @@
+// Bench module (run by scripts/bench.ts): the field-day computations, pure code timed in Node
+// (the renderer runs the same modules).
+// - plan_week_300_ms: median wall time of planWeek on 300 seeded stops over 5 days (target < 2000),
+//   5 instances after one warm-up; plan_week_300_visits: median visits planned of those.
+// - nearby_100k_p95_ms: p95 of 200 "customers within r" queries (r from 1 to 50 km) over an index
+//   of 100,000 seeded customers (target < 20); nearby_100k_build_ms: building that index.
+import type { LngLat } from '../../src-shared/geo';
+import { NearbyIndex } from '../../src-shared/nearby';
+import { seededRandom } from '../../src-shared/route-optimizer';
+import type { WeekPlanInput } from '../../src-shared/week-plan';
+import { planWeek } from '../../src-shared/week-plan-search';
+
+function weekInstance(seed: number): WeekPlanInput {
+  const random = seededRandom(seed);
+  return {
+    stops: Array.from({ length: 300 }, (_, i) => {
+      const open = 8 * 60 + Math.floor(random() * 7) * 60;
+      return {
+        id: `c${i}`,
+        position: [-0.4 + random() * 0.8, 51.3 + random() * 0.4] as LngLat,
+        serviceMin: 10 + Math.floor(random() * 4) * 5,
+        window: random() < 0.3 ? { openMin: open, closeMin: open + 120 } : null,
+      };
+    }),
+    start: [-0.1, 51.5],
+    days: Array.from({ length: 5 }, () => ({ startMin: 8 * 60, endMin: 17 * 60 })),
+    defaultServiceMin: 20,
+    speedKmh: 40,
+    roadFactor: 1.3,
+  };
+}
+
+const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const round = (value: number) => Math.round(value * 10) / 10;
+
+export async function run(): Promise<Record<string, number>> {
+  planWeek(weekInstance(999));
+  const times: number[] = [];
+  const visits: number[] = [];
+  for (let seed = 1; seed <= 5; seed++) {
+    const input = weekInstance(seed);
+    const t0 = performance.now();
+    const { score } = planWeek(input);
+    times.push(performance.now() - t0);
+    visits.push(score.visited);
+  }
+
+  const random = seededRandom(7);
+  const positions: LngLat[] = Array.from({ length: 100_000 }, () => [
+    -5 + random() * 10,
+    45 + random() * 10,
+  ]);
+  const t0 = performance.now();
+  const index = new NearbyIndex(positions);
+  const buildMs = performance.now() - t0;
+  const queries: number[] = [];
+  for (let q = 0; q < 200; q++) {
+    const center: LngLat = [-5 + random() * 10, 45 + random() * 10];
+    const radius = 1_000 + random() * 49_000;
+    const start = performance.now();
+    index.within(center, radius);
+    queries.push(performance.now() - start);
+  }
+  queries.sort((a, b) => a - b);
+  return {
+    plan_week_300_ms: round(median(times)),
+    plan_week_300_visits: median(visits),
+    nearby_100k_build_ms: round(buildMs),
+    nearby_100k_p95_ms: round(queries[Math.floor(queries.length * 0.95)]!),
+  };
+}
