@@ -3,6 +3,7 @@ import { PALETTE, type Customer, type Route, type UserMeta } from '../src-shared
 import { isValidPosition } from '../src-shared/geo';
 import type { StoredCustomer } from './customers';
 import { hashPassword } from './password';
+import { emitDecimal } from './normalise';
 import { formatTimestamp } from './timestamps';
 import type { Variants } from './types';
 
@@ -61,9 +62,13 @@ export function emitCustomer(c: StoredCustomer, variants: Variants): Customer {
     ...fields,
     groups: [...c.groups],
     dealAmount:
-      c.dealAmount === null || variants.dealAmount === 'number'
-        ? c.dealAmount
-        : String(c.dealAmount),
+      c.dealAmount === null
+        ? null
+        : variants.store === 'normalising'
+          ? emitDecimal(c.dealAmount)
+          : variants.dealAmount === 'number'
+            ? c.dealAmount
+            : String(c.dealAmount),
     latitude: mapped ? c.latitude : unset,
     longitude: mapped ? c.longitude : unset,
     createdAt: formatTimestamp(createdAtMs, variants.timezoneType),

@@ -20,8 +20,9 @@ Variants:
   --create-message with-id|without-id   --put patch|replace
   --rate-limited retry-after|no-retry-after|503   --forbidden-body json|html
   --timezone-type 1|2|3   --unmapped null|zero   --deal-amount number|string
+  --store as-sent|normalising
 Faults (seeded):
-  --faults latency=<ms>,jitter=<ms>,error=<0..1>,reset-before=<0..1>,reset-after=<0..1>,seed=<n>`;
+  --faults latency=<ms>,jitter=<ms>,error=<0..1>,reset-before=<0..1>,reset-after=<0..1>,error-after-commit=<0..1>,seed=<n>`;
 
 const FAULT_KEYS: Record<string, keyof Omit<Faults, 'redirectTo'>> = {
   latency: 'latencyMs',
@@ -29,6 +30,7 @@ const FAULT_KEYS: Record<string, keyof Omit<Faults, 'redirectTo'>> = {
   error: 'errorRate',
   'reset-before': 'resetBeforeRate',
   'reset-after': 'resetAfterRate',
+  'error-after-commit': 'errorAfterCommitRate',
   seed: 'seed',
 };
 
@@ -85,6 +87,7 @@ export function parseCliArgs(argv: string[]): ServiceOptions & { help?: boolean 
       'timezone-type': { type: 'string' },
       unmapped: { type: 'string' },
       'deal-amount': { type: 'string' },
+      store: { type: 'string' },
     },
   });
   if (values.help) return { help: true };
@@ -101,6 +104,7 @@ export function parseCliArgs(argv: string[]): ServiceOptions & { help?: boolean 
           values['timezone-type'] === undefined ? undefined : Number(values['timezone-type']),
         unmapped: values.unmapped,
         dealAmount: values['deal-amount'],
+        store: values.store,
       }).filter(([, v]) => v !== undefined),
     ) as Partial<Variants>,
   );

@@ -1,5 +1,5 @@
 // Seeded fault injection: every admitted request draws the same four numbers in the same
-// order, so a run replays exactly from its seed.
+// order (a fifth when 502-after-commit is on), so a run replays exactly from its seed.
 import { mulberry32 } from './prng';
 import { DEFAULT_FAULTS, type Faults } from './types';
 
@@ -7,7 +7,8 @@ export type FaultDecision =
   | { kind: 'none'; delayMs: number }
   | { kind: 'error'; status: 500 | 502; delayMs: number }
   | { kind: 'reset-before'; delayMs: number }
-  | { kind: 'reset-after'; delayMs: number };
+  | { kind: 'reset-after'; delayMs: number }
+  | { kind: 'error-after-commit'; status: 502; delayMs: number };
 
 const REDIRECT_STATUSES = [0, 301, 302, 303, 307, 308];
 
@@ -22,7 +23,13 @@ export class FaultInjector {
   /** Merges the given settings and restarts the random sequence from the seed. */
   configure(faults: Partial<Faults>): void {
     this.config = { ...this.config, ...faults };
-    for (const key of ['errorRate', 'resetBeforeRate', 'resetAfterRate'] as const) {
+    const rates = [
+      'errorRate',
+      'resetBeforeRate',
+      'resetAfterRate',
+      'errorAfterCommitRate',
+    ] as const;
+    for (const key of rates) {
       const rate = this.config[key];
       if (!(rate >= 0 && rate <= 1)) throw new Error(`faults: ${key} must be within 0..1`);
     }
@@ -48,15 +55,21 @@ export class FaultInjector {
 
   decide(): FaultDecision {
     const { latencyMs, jitterMs, errorRate, resetBeforeRate, resetAfterRate } = this.config;
+    const errorAfterCommitRate = this.config.errorAfterCommitRate;
     const jitter = this.random();
     const error = this.random();
     const before = this.random();
     const after = this.random();
+    // Drawn only when on, so runs seeded before this fault existed replay as they did.
+    const afterCommit = errorAfterCommitRate > 0 ? this.random() : 1;
     const delayMs = latencyMs + Math.round(jitter * jitterMs);
     if (error < errorRate)
       return { kind: 'error', status: error < errorRate / 2 ? 500 : 502, delayMs };
     if (before < resetBeforeRate) return { kind: 'reset-before', delayMs };
     if (after < resetAfterRate) return { kind: 'reset-after', delayMs };
+    if (afterCommit < errorAfterCommitRate) {
+      return { kind: 'error-after-commit', status: 502, delayMs };
+    }
     return { kind: 'none', delayMs };
   }
 }

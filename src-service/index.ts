@@ -54,6 +54,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     faults: new FaultInjector(options.faults),
     gates: new RequestGates(),
     stats: { requests: 0, rateLimited: 0 },
+    customerPosts: {},
   };
 
   let tls: TlsMaterial | undefined;
@@ -88,9 +89,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     },
     hold: (method, path) => state.gates.hold(method, path),
     stats: () => ({ ...state.stats }),
+    customerPosts: () => ({ ...state.customerPosts }),
     resetStats() {
       state.stats.requests = 0;
       state.stats.rateLimited = 0;
+      state.customerPosts = {};
     },
     stop() {
       stopped ??= new Promise<void>((resolve) => {

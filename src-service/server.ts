@@ -21,6 +21,8 @@ export interface PipelineState {
   /** Requests tests hold until they release them. */
   gates: RequestGates;
   stats: ServiceStats;
+  /** POST /customers bodies that reached the endpoint, by name (tests count resends). */
+  customerPosts: Record<string, number>;
 }
 
 const FORBIDDEN_HTML =
@@ -115,6 +117,13 @@ function readJson(req: IncomingMessage): Promise<unknown> {
   });
 }
 
+/** Counts a customer POST that reached the endpoint, by the name in its body. */
+function countPost(state: PipelineState, body: unknown): void {
+  const name = (body as { name?: unknown } | null)?.name;
+  const key = typeof name === 'string' ? name : '';
+  state.customerPosts[key] = (state.customerPosts[key] ?? 0) + 1;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Handles one request end to end. */
@@ -181,10 +190,15 @@ export async function handleRequest(
       req.socket.destroy();
       return;
     }
+    if (req.method === 'POST' && path === '/api/v1/customers') countPost(state, body);
     const result = match.endpoint({ account, store, variants, param: match.param, body });
+    void 'after-commit';
     if (fault.kind === 'reset-after') {
       req.socket.destroy();
       return;
+    }
+    if (fault.kind === 'error-after-commit') {
+      return send(res, 502, { error: 'bad_gateway', message: 'Injected fault after commit.' });
     }
     send(res, result.status, result.body);
   } catch (err) {

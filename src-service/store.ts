@@ -20,6 +20,7 @@ import { generateAccountData } from './demo-data';
 import { HttpError } from './http-error';
 import { newId } from './ids';
 import { hashPassword, verifyPassword } from './password';
+import { normaliseStored } from './normalise';
 import { DEFAULT_VARIANTS, type AccountSpec, type ServiceStoreApi, type Variants } from './types';
 
 export const DEFAULT_ACCOUNTS: AccountSpec[] = [
@@ -80,7 +81,8 @@ export class ServiceStore implements ServiceStoreApi {
 
   // ---- operations of the endpoints ----------------------------------------------------------
 
-  createCustomer(account: Account, fields: FieldChanges): StoredCustomer {
+  createCustomer(account: Account, sent: FieldChanges): StoredCustomer {
+    const fields = this.stored(sent);
     const now = this.now();
     let id = newId();
     while (account.customers.has(id)) id = newId();
@@ -105,7 +107,7 @@ export class ServiceStore implements ServiceStoreApi {
     const current = account.customers.get(id);
     if (!current) return undefined;
     const base = mode === 'replace' ? defaultFields() : {};
-    Object.assign(current, base, changes);
+    Object.assign(current, base, this.stored(changes));
     // Strictly increasing, so a client can see every change in updatedAt (1 s resolution).
     current.updatedAtMs = Math.max(this.now(), current.updatedAtMs + 1000);
     this.changed();
@@ -193,6 +195,11 @@ export class ServiceStore implements ServiceStoreApi {
 
   account(username: string): Account | undefined {
     return this.accounts.get(username);
+  }
+
+  /** Fields in the form this store keeps them (the "store" variant). */
+  private stored(fields: FieldChanges): FieldChanges {
+    return this.variants.store === 'normalising' ? normaliseStored(fields) : fields;
   }
 
   private require(username: string): Account {

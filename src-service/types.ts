@@ -10,6 +10,12 @@ export interface Variants {
   timezoneType: 1 | 2 | 3;
   unmapped: 'null' | 'zero';
   dealAmount: 'number' | 'string';
+  /**
+   * How values are stored: as sent, or in the service's own form as a PHP/MySQL backend does
+   * (whitespace trimmed and collapsed, state upper-cased, e-mail lower-cased, text HTML-escaped
+   * and cut to VARCHAR(255), coordinates rounded to 5 decimals, dealAmount as "1234.50").
+   */
+  store: 'as-sent' | 'normalising';
 }
 
 export const DEFAULT_VARIANTS: Variants = {
@@ -20,6 +26,7 @@ export const DEFAULT_VARIANTS: Variants = {
   timezoneType: 3,
   unmapped: 'null',
   dealAmount: 'number',
+  store: 'as-sent',
 };
 
 /** Injected faults; rates are probabilities in 0..1 drawn from a seeded PRNG. */
@@ -33,6 +40,8 @@ export interface Faults {
   resetBeforeRate: number;
   /** Share of requests applied (committed), then the socket destroyed with no response. */
   resetAfterRate: number;
+  /** Share of requests applied (committed), then answered 502 (a gateway lost the answer). */
+  errorAfterCommitRate: number;
   /**
    * A 3xx status (301, 302, 303, 307, 308) every authenticated request is answered with, before
    * anything is applied, pointing at `redirectTo` + the request's path; 0: never.
@@ -49,6 +58,7 @@ export const DEFAULT_FAULTS: Faults = {
   errorRate: 0,
   resetBeforeRate: 0,
   resetAfterRate: 0,
+  errorAfterCommitRate: 0,
   redirectStatus: 0,
   redirectTo: '',
 };
@@ -109,6 +119,8 @@ export interface RunningService {
   /** Holds requests of this method whose path matches until the gate is released. */
   hold(method: string, path: RegExp): RequestGate;
   stats(): ServiceStats;
+  /** POST /customers requests that reached the endpoint, counted by the body's name. */
+  customerPosts(): Record<string, number>;
   resetStats(): void;
   stop(): Promise<void>;
 }

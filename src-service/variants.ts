@@ -9,6 +9,7 @@ export const VARIANT_CHOICES: { [K in keyof Variants]: readonly Variants[K][] } 
   timezoneType: [1, 2, 3],
   unmapped: ['null', 'zero'],
   dealAmount: ['number', 'string'],
+  store: ['as-sent', 'normalising'],
 };
 
 /** Throws when a given variant is unknown or has a value outside its choices. */

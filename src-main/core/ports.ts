@@ -113,4 +113,8 @@ export interface SyncEnginePort {
   resolveConflict(conflictId: string, choice: 'rep' | 'server'): Promise<Conflict>;
   /** Resends the full last snapshot (renderer reload). */
   resendSnapshot(): boolean;
+  /** The records offered for a create whose outcome stayed ambiguous (null: not such an op). */
+  createCandidates(opId: string): Promise<Customer[] | null>;
+  /** The rep's answer for such a create: a candidate's id (adopted), or null (create it). */
+  decideCreate(opId: string, customerId: string | null): Promise<void>;
 }

@@ -78,7 +78,7 @@ export function isOutstandingCreate(ctx: PushContext, op: Op): boolean {
 /** When a list must have started to prove the op's last send created nothing (null: any list). */
 export function absenceProvableAt(ctx: PushContext, op: Op): number | null {
   if (op.sentAt == null || ctx.ledger.isCleared(op.opId, op.sentAt)) return null;
-  return op.sentAt + ctx.absenceGraceMs;
+  return ctx.ledger.answeredAt(op.opId, op.sentAt) ?? op.sentAt + ctx.absenceGraceMs;
 }
 
 /** True when a list started at `listStartedAt` not showing the op proves it absent. */

@@ -25,6 +25,8 @@ import { ServiceError } from '../service/errors';
 import type { PushContext } from './context';
 import { infoOf, kindOf } from './errors';
 import { SyncLedger } from './creates/ledger';
+import { createCandidates, decideCreate } from './creates/decide';
+import type { Customer } from '../../../src-shared/domain';
 import { SyncProgress } from './progress';
 import { pullAll, SnapshotKeeper } from './pull';
 import { DEFAULT_ABSENCE_GRACE_MS, push, type PushOptions } from './push';
@@ -165,6 +167,21 @@ export class SyncEngine implements SyncEnginePort {
     return updated ?? conflict;
   }
 
+  /** The records offered for an ambiguous create (null: the op is not one). */
+  async createCandidates(opId: string): Promise<Customer[] | null> {
+    const { ledger } = await this.#ready;
+    return createCandidates({ ...this.#o, ledger }, opId);
+  }
+
+  /** The rep's choice for an ambiguous create: a candidate's id, or null to create it anyway. */
+  async decideCreate(opId: string, customerId: string | null): Promise<void> {
+    const { ledger } = await this.#ready;
+    // Not while a push may be settling the same op.
+    await this.#running?.catch(() => undefined);
+    await decideCreate({ ...this.#o, ledger }, opId, customerId);
+    if (this.#started) void this.#sync('background');
+  }
+
   resendSnapshot(): boolean {
     const snapshot = this.#snapshot.snapshot;
     if (!snapshot) return false;
@@ -252,9 +269,11 @@ export class SyncEngine implements SyncEnginePort {
       this.#schedule(delay, true);
       return;
     }
-    this.#setState(stateAfterError(kind, infoOf(e).detail ?? '', null));
-    // 401 waits for new credentials; other errors retry with backoff.
-    if (kind !== 'Unauthorized') this.#schedule(this.#retry.next());
+    // 401 waits for new credentials; other errors retry with backoff (the status shows when).
+    const delay = kind === 'Unauthorized' ? null : this.#retry.next();
+    const nextTryAt = delay === null ? null : this.#o.clock.now() + delay;
+    this.#setState(stateAfterError(kind, infoOf(e).detail ?? '', nextTryAt));
+    if (delay !== null) this.#schedule(delay);
   }
 
   /** One timer at a time; a probe (cheap GET /user) first when the service was unreachable. */

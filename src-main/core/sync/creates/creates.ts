@@ -1,10 +1,14 @@
 // Creates of customers and routes: send, then find the server id (from the answer's message
 // when GET confirms it, else by matching one list GET), and apply it everywhere in one step.
 // A create whose outcome is unknown is never resent before a list proves it absent, and only a
-// list started at least the absence grace after the send can (a slow server commits late).
+// list started at least the absence grace after the send can (a slow server commits late), or
+// after the service answered the send with an error. Records are recognised in the service's
+// own form (match.ts); records that only resemble the create are shown to the rep, who decides.
 import type { Customer } from '../../../../src-shared/domain';
 import type { Op } from '../../../../src-shared/outbox-types';
-import { fieldsEqual, normaliseFields } from '../merge';
+import { normaliseFields } from '../merge';
+import { ambiguousCreate, answeredWithError } from './evidence';
+import { candidatesFor, resemblance } from './match';
 import { matchCreates, matchRoutes } from './reconcile';
 import { extractIdCandidates } from '../../service/client';
 import {
@@ -15,7 +19,7 @@ import {
   type PushContext,
   type RoundData,
 } from '../context';
-import { createdButNotFound, infoOf, isRejected, stopsPush } from '../errors';
+import { infoOf, isRejected, stopsPush } from '../errors';
 
 type CreateOp = Extract<Op, { kind: 'createCustomer' | 'createRoute' }>;
 type Outcome = { op: CreateOp; message: string | null };
@@ -41,7 +45,11 @@ export async function applyLedgerResolutions(ctx: PushContext): Promise<void> {
  * In this order the renderer renames the record it shows before the outbox mirror drops the
  * create (the other way round, the record vanished until the next pull).
  */
-async function applyResolution(ctx: PushContext, op: CreateOp, id: string): Promise<void> {
+export async function applyResolution(
+  ctx: Pick<PushContext, 'outbox' | 'emit' | 'accountKey'>,
+  op: CreateOp,
+  id: string,
+): Promise<void> {
   const kind = op.kind === 'createCustomer' ? 'customer' : 'route';
   ctx.emit('ids:resolved', { accountKey: ctx.accountKey, kind, tempId: op.target, id });
   if (op.kind === 'createCustomer') await ctx.outbox.resolveCreate(op.opId, id);
@@ -62,12 +70,17 @@ export async function reconcileOutstanding(
   const customers = outstanding.filter((op) => op.kind === 'createCustomer');
   const routes = outstanding.filter((op) => op.kind === 'createRoute');
   const resolved = new Map<string, string>();
+  let pool: Customer[] | null = null;
   if (customers.length > 0) {
     const list = [...(await data.customers()).values()];
-    const unresolved = customers.map((op) => ({ key: op.opId, fields: op.payload }));
-    for (const [k, id] of matchCreates(unresolved, list, ctx.ledger.excludedCustomerIds())) {
-      resolved.set(k, id);
+    // Records the rep was shown stay eligible, even once a later batch knew them.
+    const excluded = ctx.ledger.excludedCustomerIds();
+    for (const op of customers) {
+      for (const c of ctx.ledger.candidates(op.opId) ?? []) excluded.delete(c.id);
     }
+    pool = list.filter((c) => !excluded.has(c.id));
+    const unresolved = customers.map((op) => ({ key: op.opId, fields: op.payload }));
+    for (const [k, id] of matchCreates(unresolved, pool, new Set())) resolved.set(k, id);
   }
   if (routes.length > 0) {
     const list = await data.routes();
@@ -81,15 +94,17 @@ export async function reconcileOutstanding(
     }
   }
   const listedAt = { customers: data.customersStartedAt, routes: data.routesStartedAt };
-  const waiting = await settle(ctx, outstanding, resolved, null, listedAt);
+  const waiting = await settle(ctx, outstanding, resolved, null, listedAt, pool);
   return { resolved: resolved.size > 0, waiting };
 }
 
 /**
  * Records the outcome durably first (so a crash cannot lose a resolution nor resend a create
- * that exists), then applies it. Ops not resolved are proven absent when the list was started
- * late enough after their send: back to pending; or flagged when the service claimed a creation
- * we cannot find; else they wait (unchanged), returned with when absence becomes provable.
+ * that exists), then applies it. A customer create not resolved goes to the rep with the new
+ * records that resemble it when the evidence is ambiguous: the service said it created it, or
+ * it was ambiguous before, or a list late enough to prove absence shows look-alikes. Else it
+ * is proven absent when the list was started late enough: back to pending. Else it waits
+ * (unchanged), returned with when absence becomes provable. `pool`: the new customer records.
  */
 async function settle(
   ctx: PushContext,
@@ -97,22 +112,35 @@ async function settle(
   resolved: Map<string, string>,
   claimedCreated: Set<string> | null,
   listedAt: ListedAt,
+  pool: Customer[] | null,
 ): Promise<Waiting> {
   const waiting: Waiting = new Map();
   if (ops.length === 0) return waiting;
   const absent = new Map<string, number | null>();
   const flagged: string[] = [];
+  const ambiguous = new Map<string, Customer[]>();
+  const taken = new Set(resolved.values());
+  const unclaimed = (pool ?? []).filter((c) => !taken.has(c.id));
   for (const op of ops) {
     if (resolved.has(op.opId)) continue;
-    if (claimedCreated?.has(op.opId)) {
-      flagged.push(op.opId);
+    const startedAt = op.kind === 'createCustomer' ? listedAt.customers : listedAt.routes;
+    if (op.kind === 'createCustomer') {
+      const candidates = candidatesFor(op.payload, unclaimed);
+      const askedBefore = ctx.ledger.candidates(op.opId) !== undefined;
+      const absenceProven = provesAbsent(ctx, op, startedAt);
+      if (askedBefore || claimedCreated?.has(op.opId) || (absenceProven && candidates.length > 0)) {
+        ambiguous.set(op.opId, candidates);
+        continue;
+      }
+      if (absenceProven) absent.set(op.opId, op.sentAt ?? null);
+      else waiting.set(op.target, absenceProvableAt(ctx, op) ?? startedAt);
       continue;
     }
-    const startedAt = op.kind === 'createCustomer' ? listedAt.customers : listedAt.routes;
-    if (provesAbsent(ctx, op, startedAt)) absent.set(op.opId, op.sentAt ?? null);
+    if (claimedCreated?.has(op.opId)) flagged.push(op.opId);
+    else if (provesAbsent(ctx, op, startedAt)) absent.set(op.opId, op.sentAt ?? null);
     else waiting.set(op.target, absenceProvableAt(ctx, op) ?? startedAt);
   }
-  await ctx.ledger.settle(resolved, absent, flagged);
+  await ctx.ledger.settle(resolved, absent, flagged, ambiguous);
   for (const op of ops) {
     const id = resolved.get(op.opId);
     if (id !== undefined) {
@@ -121,8 +149,9 @@ async function settle(
     }
     const current = ctx.outbox.get(op.opId);
     if (!current || current.state === 'needs-attention') continue;
-    if (claimedCreated?.has(op.opId) && op.kind === 'createCustomer') {
-      await ctx.outbox.markNeedsAttention(op.opId, createdButNotFound());
+    const candidates = ambiguous.get(op.opId);
+    if (candidates) {
+      await ctx.outbox.markNeedsAttention(op.opId, ambiguousCreate(candidates.length));
     } else if (claimedCreated?.has(op.opId)) {
       // A route the service says it created is done, whether or not we can name its id.
       await ctx.outbox.markDone(op.opId);
@@ -161,6 +190,8 @@ export async function sendCreates(
   );
 
   const outcomes: Outcome[] = [];
+  /** Sends the service answered with an error: a list after the answer can prove them absent. */
+  const answered = new Map<string, number>();
   for (const planned of ops) {
     // What the outbox holds now is what goes (an edit may have merged into it meanwhile).
     const op = await claim(ctx, planned.opId);
@@ -191,6 +222,7 @@ export async function sendCreates(
         // Ambiguous, 5xx, 429 after retries: maybe created. It stays in flight (so no edit
         // can coalesce into what was sent) until a list proves it present or absent.
         outcomes.push({ op, message: null });
+        if (answeredWithError(e) && op.sentAt != null) answered.set(op.opId, op.sentAt);
       }
     } finally {
       ctx.step();
@@ -198,6 +230,7 @@ export async function sendCreates(
   }
 
   try {
+    await ctx.ledger.noteAnswered(answered, ctx.clock.now());
     waiting = await resolveOutcomes(ctx, outcomes);
   } catch (e) {
     // The check failed: the creates stay in flight, recorded as sent, reconciled next time.
@@ -215,6 +248,8 @@ async function resolveOutcomes(ctx: PushContext, outcomes: Outcome[]): Promise<W
   const excluded = ctx.ledger.excludedCustomerIds();
   const customers = outcomes.filter((o) => o.op.kind === 'createCustomer');
   const routes = outcomes.filter((o) => o.op.kind === 'createRoute');
+  /** The customer records nobody knew before the POSTs (when a list was fetched). */
+  let pool: Customer[] | null = null;
 
   if (customers.length > 0) {
     const candidates = customers.map((o) =>
@@ -230,7 +265,9 @@ async function resolveOutcomes(ctx: PushContext, outcomes: Outcome[]): Promise<W
       for (const id of candidates[i] ?? []) {
         if (excluded.has(id) || [...resolved.values()].includes(id)) continue;
         const record = list ? byId.get(id) : await confirmById(ctx, id);
-        if (record && o.op.kind === 'createCustomer' && fieldsEqual(record, o.op.payload)) {
+        // The strongest evidence: the answer names a record nobody knew before the POST. It
+        // is ours when it resembles what was sent (in the service's own form).
+        if (record && o.op.kind === 'createCustomer' && resemblance(o.op.payload, record).similar) {
           resolved.set(o.op.opId, id);
           break;
         }
@@ -239,12 +276,13 @@ async function resolveOutcomes(ctx: PushContext, outcomes: Outcome[]): Promise<W
     const rest = customers.filter((o) => !resolved.has(o.op.opId));
     if (rest.length > 0) {
       if (!list) listedAt.customers = ctx.clock.now();
-      const pool = list ?? (await ctx.api.listCustomers({ priority: ctx.priority }));
+      const all = list ?? (await ctx.api.listCustomers({ priority: ctx.priority }));
       if (!list) ctx.step();
-      const claimed = new Set([...excluded, ...resolved.values()]);
+      pool = all.filter((c) => !excluded.has(c.id));
       const unresolved = rest.flatMap((o) =>
         o.op.kind === 'createCustomer' ? [{ key: o.op.opId, fields: o.op.payload }] : [],
       );
+      const claimed = new Set(resolved.values());
       for (const [k, id] of matchCreates(unresolved, pool, claimed)) resolved.set(k, id);
     }
   }
@@ -273,6 +311,7 @@ async function resolveOutcomes(ctx: PushContext, outcomes: Outcome[]): Promise<W
     resolved,
     claimedCreated,
     listedAt,
+    pool,
   );
 }
 

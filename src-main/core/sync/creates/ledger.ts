@@ -4,6 +4,7 @@
 // every POST batch and before every temp-id rewrite.
 import path from 'node:path';
 import * as v from 'valibot';
+import { CustomerSchema, type Customer } from '../../../../src-shared/domain';
 import { readJsonStrict, writeJsonAtomic } from '../../atomic-file';
 
 const LedgerSchema = v.object({
@@ -20,6 +21,16 @@ const LedgerSchema = v.object({
    * before any resend, whatever put it back to pending. Optional: older files lack it.
    */
   cleared: v.optional(v.record(v.string(), v.number()), {}),
+  /**
+   * opId -> when the service answered the op's send (sentAt) with an error: it got the request
+   * and finished with it, so a list started after `at` proves absence without the grace.
+   */
+  answered: v.optional(v.record(v.string(), v.object({ sentAt: v.number(), at: v.number() })), {}),
+  /**
+   * opId -> records that appeared after the send and resemble it without matching: the rep
+   * decides. Such a create is never resent unless the rep says none of these is it.
+   */
+  ambiguous: v.optional(v.record(v.string(), v.array(CustomerSchema)), {}),
 });
 type LedgerData = v.InferOutput<typeof LedgerSchema>;
 
@@ -30,6 +41,8 @@ const empty = (): LedgerData => ({
   sent: [],
   resolved: {},
   cleared: {},
+  answered: {},
+  ambiguous: {},
 });
 
 export class SyncLedger {
@@ -71,6 +84,17 @@ export class SyncLedger {
     return this.#data.cleared[opId] === sentAt;
   }
 
+  /** When a list must have started to prove the send at `sentAt` absent, when it was answered. */
+  answeredAt(opId: string, sentAt: number): number | undefined {
+    const entry = this.#data.answered[opId];
+    return entry?.sentAt === sentAt ? entry.at : undefined;
+  }
+
+  /** The records the rep is asked to choose from, when the create's outcome is ambiguous. */
+  candidates(opId: string): Customer[] | undefined {
+    return this.#data.ambiguous[opId];
+  }
+
   resolvedId(opId: string): string | undefined {
     return this.#data.resolved[opId];
   }
@@ -97,26 +121,46 @@ export class SyncLedger {
     resolved: Map<string, string>,
     absent: Map<string, number | null>,
     flagged: string[] = [],
+    ambiguous: Map<string, Customer[]> = new Map(),
   ): Promise<void> {
     const next = {
       ...this.#data,
       resolved: { ...this.#data.resolved },
       cleared: { ...this.#data.cleared },
+      ambiguous: { ...this.#data.ambiguous },
     };
-    for (const [opId, id] of resolved) next.resolved[opId] = id;
-    for (const [opId, sentAt] of absent) if (sentAt !== null) next.cleared[opId] = sentAt;
-    const settled = new Set([...resolved.keys(), ...absent.keys(), ...flagged]);
+    for (const [opId, id] of resolved) {
+      next.resolved[opId] = id;
+      delete next.ambiguous[opId];
+    }
+    for (const [opId, sentAt] of absent) {
+      if (sentAt !== null) next.cleared[opId] = sentAt;
+      delete next.ambiguous[opId];
+    }
+    for (const [opId, candidates] of ambiguous) next.ambiguous[opId] = candidates;
+    const settled = new Set([
+      ...resolved.keys(),
+      ...absent.keys(),
+      ...flagged,
+      ...ambiguous.keys(),
+    ]);
     next.sent = next.sent.filter((id) => !settled.has(id));
     await this.#write(next);
+  }
+
+  /** Records sends the service answered with an error (opId -> its sentAt), answered now. */
+  async noteAnswered(sends: Map<string, number>, at: number): Promise<void> {
+    if (sends.size === 0) return;
+    const answered = { ...this.#data.answered };
+    for (const [opId, sentAt] of sends) answered[opId] = { sentAt, at };
+    await this.#write({ ...this.#data, answered });
   }
 
   /** Drops entries of ops no longer in the outbox. */
   #pruned(liveOpIds: ReadonlySet<string>): LedgerData {
     const resolved: Record<string, string> = {};
-    const cleared: Record<string, number> = {};
-    for (const [opId, at] of Object.entries(this.#data.cleared)) {
-      if (liveOpIds.has(opId)) cleared[opId] = at;
-    }
+    const live = <T>(entries: Record<string, T>): Record<string, T> =>
+      Object.fromEntries(Object.entries(entries).filter(([opId]) => liveOpIds.has(opId)));
     const applied: string[] = [];
     for (const [opId, id] of Object.entries(this.#data.resolved)) {
       if (liveOpIds.has(opId)) resolved[opId] = id;
@@ -129,7 +173,9 @@ export class SyncLedger {
       knownRouteIds: [...this.#data.knownRouteIds, ...applied],
       sent: this.#data.sent.filter((id) => liveOpIds.has(id)),
       resolved,
-      cleared,
+      cleared: live(this.#data.cleared),
+      answered: live(this.#data.answered),
+      ambiguous: live(this.#data.ambiguous),
     };
   }
 

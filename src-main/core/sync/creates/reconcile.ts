@@ -1,7 +1,8 @@
 // Finding the server record a create produced when the answer did not say (or never came):
-// match records whose writable fields equal what was sent, among ids nobody knew before.
+// match records whose writable fields are what was sent in the service's own form (match.ts),
+// among ids nobody knew before.
 import type { Customer, CustomerFields, Route } from '../../../../src-shared/domain';
-import { fieldsEqual } from '../merge';
+import { sameRecord } from './match';
 
 /** A create whose server id is still unknown. */
 export interface UnresolvedCreate {
@@ -29,7 +30,7 @@ export function matchCreates(
   const fresh = serverCustomers.filter((c) => !excludedIds.has(c.id));
   const result = new Map<string, string>();
   for (const create of creates) {
-    const hit = fresh.find((c) => !claimed.has(c.id) && fieldsEqual(c, create.fields));
+    const hit = fresh.find((c) => !claimed.has(c.id) && sameRecord(create.fields, c));
     if (!hit) continue;
     claimed.add(hit.id);
     result.set(create.key, hit.id);
