@@ -87,7 +87,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       if (p.allow) state.allow = new AllowList(p.allow);
       if (p.rate !== undefined) state.limiter.rate = p.rate;
     },
-    hold: (method, path) => state.gates.hold(method, path),
+    hold: (method, path, at) => state.gates.hold(method, path, at),
     stats: () => ({ ...state.stats }),
     customerPosts: () => ({ ...state.customerPosts }),
     resetStats() {

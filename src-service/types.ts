@@ -95,6 +95,9 @@ export interface ServiceStats {
   rateLimited: number;
 }
 
+/** Where a gate holds a request: before the endpoint applies it, or after (answer held). */
+export type GateAt = 'before-commit' | 'after-commit';
+
 /** A held request: tests release it when they choose, so no test waits on wall-clock time. */
 export interface RequestGate {
   /** Resolves when the first matching request is being held. */
@@ -116,8 +119,11 @@ export interface RunningService {
     allow?: string[];
     rate?: number;
   }): void;
-  /** Holds requests of this method whose path matches until the gate is released. */
-  hold(method: string, path: RegExp): RequestGate;
+  /**
+   * Holds requests of this method whose path matches until the gate is released: before the
+   * endpoint applies them (default), or after, with their answer held.
+   */
+  hold(method: string, path: RegExp, at?: GateAt): RequestGate;
   stats(): ServiceStats;
   /** POST /customers requests that reached the endpoint, counted by the body's name. */
   customerPosts(): Record<string, number>;
