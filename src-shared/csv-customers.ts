@@ -4,16 +4,31 @@
 // string cells; parsing and writing the CSV text itself is left to the caller (papaparse).
 import * as v from 'valibot';
 import {
+  groupsCell,
+  guardText,
+  idCell,
+  NUMBER_RE,
+  parseGroups,
+  timestampCell,
+  unguardText,
+  visitDateCell,
+  visitDateValue,
+} from './csv-cells';
+import {
   CustomerFieldsSchema,
   CUSTOM_FIELD_KEYS,
   CUSTOMER_WRITABLE_FIELDS,
   emptyCustomerFields,
+  MAX_FIELD_CHARS,
+  MAX_GROUPS,
   PALETTE,
   type Customer,
   type CustomerFields,
   type CustomerWritableField,
 } from './domain';
-import { timestampToEpochMs } from './time';
+import type { TimeUnit } from './time-units';
+
+export { groupsCell } from './csv-cells';
 
 /** Export columns: the id, every writable field, then the service's timestamps (ignored on import). */
 export const EXPORT_COLUMNS = [
@@ -23,55 +38,12 @@ export const EXPORT_COLUMNS = [
   'updatedAt',
 ] as const;
 
-// Quotes then a character that makes a spreadsheet run the cell as a formula.
-const FORMULA_LIKE = /^'*[=+\-@\t\r]/;
-
-/** Text a spreadsheet would run as a formula gets a leading ' (stripped again on import). */
-function guardText(text: string): string {
-  return FORMULA_LIKE.test(text) ? `'${text}` : text;
-}
-
-function unguardText(text: string): string {
-  return text.startsWith("'") && FORMULA_LIKE.test(text) ? text.slice(1) : text;
-}
-
-/** Groups as one cell: "a; b", or a JSON array when a name would not survive the split. */
-export function groupsCell(groups: readonly string[]): string {
-  const plain = groups.every(
-    (g) => g !== '' && !g.includes(';') && g.trim() === g && !g.startsWith('['),
-  );
-  return plain ? groups.join('; ') : JSON.stringify(groups);
-}
-
-function parseGroups(cell: string): string[] | null {
-  const text = cell.trim();
-  if (text.startsWith('[')) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (Array.isArray(parsed) && parsed.every((g) => typeof g === 'string')) return parsed;
-    } catch {
-      return null;
-    }
-    return null;
-  }
-  return text === ''
-    ? []
-    : text
-        .split(';')
-        .map((g) => g.trim())
-        .filter((g) => g !== '');
-}
-
-function timestampCell(value: unknown): string {
-  if (!value || typeof value !== 'object') return '';
-  const ms = timestampToEpochMs(value as Customer['createdAt']);
-  return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
-}
-
 /** One customer as export cells, in EXPORT_COLUMNS order. */
 export function exportRow(customer: Customer): string[] {
   return EXPORT_COLUMNS.map((column) => {
     if (column === 'createdAt' || column === 'updatedAt') return timestampCell(customer[column]);
+    if (column === 'id') return idCell(customer.id);
+    if (column === 'lastVisit' || column === 'remindAt') return visitDateCell(customer[column]);
     const value = customer[column];
     if (column === 'groups') return groupsCell((value as string[] | undefined) ?? []);
     if (value === null || value === undefined) return '';
@@ -143,21 +115,39 @@ export interface CheckedRow {
 }
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const NUMBER_RE = /^-?(\d+(\.\d*)?|\.\d+)$/;
 const INT_RE = /^\d+$/;
-const INT_FIELDS = new Set<string>(['lastVisit', 'numVisits', 'remindAt']);
 
-/** Maps one row's cells to customer fields, collecting every reason it is not valid. */
+/** What main's IPC schema would refuse in checked fields: too long a text, too many groups. */
+function limitErrors(fields: Record<string, unknown>): string[] {
+  const errors: string[] = [];
+  for (const [field, value] of Object.entries(fields)) {
+    if (typeof value === 'string' && value.length > MAX_FIELD_CHARS) {
+      errors.push(`${field}: longer than ${MAX_FIELD_CHARS} characters`);
+    }
+  }
+  const groups = fields.groups as string[];
+  if (groups.length > MAX_GROUPS) errors.push(`groups: more than ${MAX_GROUPS} groups`);
+  else if (groups.some((g) => g.length > MAX_FIELD_CHARS)) {
+    errors.push(`groups: a group name is longer than ${MAX_FIELD_CHARS} characters`);
+  }
+  return errors;
+}
+
+/**
+ * Maps one row's cells to customer fields, collecting every reason it is not valid. Visit dates
+ * (ISO dates or whole numbers) become lastVisit/remindAt in the account's `unit`.
+ */
 export function checkRow(
   cells: readonly string[],
   mapping: ColumnMapping,
   colors: readonly string[] = PALETTE,
+  unit: TimeUnit = 'seconds',
 ): { fields: CustomerFields | null; errors: string[] } {
   const fields = emptyCustomerFields() as Record<string, unknown>;
   const errors: string[] = [];
   const seen: Record<string, string> = {};
   mapping.forEach((field, col) => {
-    if (field) seen[field] = cells[col] ?? '';
+    if (field) seen[field] = unguardText(cells[col] ?? '');
   });
   for (const [field, raw] of Object.entries(seen)) {
     const cell = raw.trim();
@@ -176,7 +166,11 @@ export function checkRow(
       else if (Math.abs(Number(cell)) > limit)
         errors.push(`${field}: ${cell} is out of range (±${limit})`);
       else fields[field] = Number(cell);
-    } else if (INT_FIELDS.has(field)) {
+    } else if (field === 'lastVisit' || field === 'remindAt') {
+      const value = visitDateValue(cell, unit);
+      if (value === null) errors.push(`${field}: "${cell}" is not a date`);
+      else fields[field] = value;
+    } else if (field === 'numVisits') {
       if (cell === '') fields[field] = 0;
       else if (!INT_RE.test(cell) || !Number.isSafeInteger(Number(cell))) {
         errors.push(`${field}: "${cell}" is not a whole number`);
@@ -191,10 +185,11 @@ export function checkRow(
         errors.push(`email: "${cell}" is not an e-mail address`);
       fields.email = raw;
     } else {
-      fields[field] = unguardText(raw);
+      fields[field] = raw;
     }
   }
   if (String(fields.name).trim() === '') errors.push('name: required');
+  errors.push(...limitErrors(fields));
   if ((fields.latitude === null) !== (fields.longitude === null)) {
     errors.push('position: latitude and longitude go together');
   }
@@ -209,18 +204,27 @@ export function duplicateKey(c: Pick<CustomerFields, 'name' | 'address'>): strin
   return `${norm(c.name)}\u0000${norm(c.address)}`;
 }
 
-/** Checks every data row; duplicates of existing customers or of earlier rows are marked. */
+/** Rows one import may hold. */
+export const MAX_IMPORT_ROWS = 50_000;
+const ROW_LIMIT_ERROR = `row limit: one import takes at most ${MAX_IMPORT_ROWS.toLocaleString('en')} customers`;
+
+/**
+ * Checks every data row; duplicates of existing customers or of earlier rows are marked, and
+ * importable rows past MAX_IMPORT_ROWS are errors (main would refuse the whole import).
+ */
 export function checkRows(
   rows: readonly (readonly string[])[],
   mapping: ColumnMapping,
   existing: readonly Customer[],
   colors: readonly string[] = PALETTE,
+  unit: TimeUnit = 'seconds',
 ): CheckedRow[] {
   const known = new Map<string, string>();
   for (const c of existing) if (!known.has(duplicateKey(c))) known.set(duplicateKey(c), c.id);
   const inFile = new Map<string, number>();
+  let importable = 0;
   return rows.map((cells, index) => {
-    const { fields, errors } = checkRow(cells, mapping, colors);
+    const { fields, errors } = checkRow(cells, mapping, colors, unit);
     const row: CheckedRow = { index, fields, errors };
     if (!fields) return row;
     const key = duplicateKey(fields);
@@ -228,7 +232,12 @@ export function checkRows(
     const earlier = inFile.get(key);
     if (id !== undefined) row.duplicateOf = { kind: 'customer', id };
     else if (earlier !== undefined) row.duplicateOf = { kind: 'row', index: earlier };
-    else inFile.set(key, index);
+    else if (importable >= MAX_IMPORT_ROWS)
+      return { index, fields: null, errors: [ROW_LIMIT_ERROR] };
+    else {
+      inFile.set(key, index);
+      importable++;
+    }
     return row;
   });
 }
@@ -240,9 +249,6 @@ export function dataRows(table: readonly (readonly string[])[]): string[][] {
     .filter((r) => r.some((c) => c.trim() !== ''))
     .map((r) => [...r]);
 }
-
-/** Rows one import may hold. */
-export const MAX_IMPORT_ROWS = 50_000;
 
 /** An import handed to main: checked rows, queued as creates in this order. */
 export const StartImportRequestSchema = v.strictObject({

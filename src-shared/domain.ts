@@ -7,6 +7,9 @@ import * as v from 'valibot';
 /** Longest text a single field may hold before a response is treated as bad. */
 export const MAX_FIELD_CHARS = 100_000;
 
+/** Groups one customer may name. */
+export const MAX_GROUPS = 10_000;
+
 const Text = v.pipe(v.string(), v.maxLength(MAX_FIELD_CHARS));
 const Int = v.pipe(v.number(), v.integer());
 
@@ -88,7 +91,7 @@ const customerFieldEntries = {
   email: Text,
   phone: Text,
   color: Text,
-  groups: v.pipe(v.array(Text), v.maxLength(10_000)),
+  groups: v.pipe(v.array(Text), v.maxLength(MAX_GROUPS)),
   dealAmount: v.nullable(v.union([v.pipe(v.number(), v.finite()), Text])),
   notes: Text,
   latitude: v.nullable(v.pipe(v.number(), v.finite())),

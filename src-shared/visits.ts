@@ -1,11 +1,6 @@
-// Visits: logging one (lastVisit, numVisits, a dated note, a reminder) as an outbox op, the
-// account's timestamp unit, and the "days since last visit" / "reminder due" views.
-//
-// The spec leaves the unit of lastVisit/remindAt open. An account's convention is read from its
-// own data: the median of the non-zero lastVisit/remindAt values above 1e11 means milliseconds
-// (1e11 s is the year 5138; 1e11 ms is 1973), anything else seconds; an account with no
-// timestamps at all defaults to seconds (what the reference service's demo data uses). A
-// visit is always written in the account's unit, so other clients keep reading it right.
+// Visits: logging one (lastVisit, numVisits, a dated note, a reminder) as an outbox op, and the
+// "days since last visit" / "reminder due" views. Units follow the one rule of time-units.ts:
+// a visit is always written in the account's unit, so other clients keep reading it right.
 //
 // Counting: a visit op sets numVisits to (the count the rep sees) + 1 and its base is the
 // record the rep sees (server data with the rep's queued changes applied). So:
@@ -18,37 +13,9 @@
 import type { Customer, CustomerChanges } from './domain';
 import { CUSTOMER_WRITABLE_FIELDS } from './domain';
 import type { NewOp } from './outbox-types';
+import { fromAccountTime, toAccountTime, type TimeUnit } from './time-units';
 
-export type TimeUnit = 'seconds' | 'milliseconds';
-
-/** Values above this read as milliseconds. */
-const MS_THRESHOLD = 1e11;
-
-/** The account's unit of lastVisit/remindAt, from the median of its non-zero values. */
-export function detectTimeUnit(
-  customers: Iterable<Pick<Customer, 'lastVisit' | 'remindAt'>>,
-): TimeUnit {
-  const values: number[] = [];
-  for (const c of customers) {
-    for (const value of [c.lastVisit, c.remindAt]) {
-      if (typeof value === 'number' && Number.isFinite(value) && value > 0) values.push(value);
-    }
-  }
-  if (values.length === 0) return 'seconds';
-  values.sort((a, b) => a - b);
-  return values[Math.floor(values.length / 2)]! > MS_THRESHOLD ? 'milliseconds' : 'seconds';
-}
-
-/** An instant (epoch ms) as the account stores it. */
-export function toAccountTime(epochMs: number, unit: TimeUnit): number {
-  return unit === 'milliseconds' ? Math.round(epochMs) : Math.floor(epochMs / 1000);
-}
-
-/** A stored lastVisit/remindAt as epoch ms (each value read by its size); null when unset. */
-export function fromAccountTime(value: number | null | undefined): number | null {
-  if (value === null || value === undefined || !Number.isFinite(value) || value <= 0) return null;
-  return value > MS_THRESHOLD ? value : value * 1000;
-}
+export { detectTimeUnit, fromAccountTime, toAccountTime, type TimeUnit } from './time-units';
 
 export interface VisitInput {
   /** When the visit happened (epoch ms). */

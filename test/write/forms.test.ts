@@ -6,7 +6,6 @@ import {
   changedFields,
   fieldsOf,
   formValuesOf,
-  timeUnitsOf,
   validateForm,
 } from '../../src-renderer/src/features/editor/customer-form';
 import {
@@ -65,7 +64,7 @@ describe('customer form', () => {
       longitude: '2',
       dealAmount: '3.25',
     };
-    const fields = fieldsOf(values, timeUnitsOf(null));
+    const fields = fieldsOf(values, 'seconds');
     expect(fields).toMatchObject({
       name: 'New',
       latitude: 1.5,
@@ -81,11 +80,9 @@ describe('customer form', () => {
   it('sends only what the rep changed (an untouched visit date is not rounded to midnight)', () => {
     const initial = formValuesOf(record);
     const current = { ...formValuesOf(record), phone: '555', groups: ['A', 'B'] };
-    const changes = changedFields(initial, current, fieldsOf(current, timeUnitsOf(record)));
+    const changes = changedFields(initial, current, fieldsOf(current, 'seconds'));
     expect(changes).toEqual({ phone: '555', groups: ['A', 'B'] });
-    expect(
-      changedFields(initial, formValuesOf(record), fieldsOf(initial, timeUnitsOf(record))),
-    ).toEqual({});
+    expect(changedFields(initial, formValuesOf(record), fieldsOf(initial, 'seconds'))).toEqual({});
   });
 });
 

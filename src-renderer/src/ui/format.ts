@@ -1,11 +1,6 @@
-// How values read in the panels. The spec leaves the unit of lastVisit/remindAt open.
+// How values read in the panels. lastVisit/remindAt read by the one rule of time-units.ts.
 import { timestampToEpochMs, type Timestamp } from '../../../src-shared';
-
-/** Epoch milliseconds of a lastVisit/remindAt value: > 1e11 reads as ms, else as seconds; 0/null is unset. */
-export function epochMsOf(value: number | null | undefined): number | null {
-  if (value === null || value === undefined || value === 0 || !Number.isFinite(value)) return null;
-  return Math.abs(value) > 1e11 ? value : value * 1000;
-}
+import { fromAccountTime } from '../../../src-shared/time-units';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
@@ -15,7 +10,7 @@ const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
 
 /** A lastVisit/remindAt value as a date, or '—' when unset. */
 export function formatVisitDate(value: number | null | undefined, withTime = false): string {
-  const ms = epochMsOf(value);
+  const ms = fromAccountTime(value);
   if (ms === null) return '—';
   return (withTime ? dateTimeFormat : dateFormat).format(new Date(ms));
 }

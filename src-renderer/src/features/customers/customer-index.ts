@@ -2,6 +2,7 @@
 // precomputed haystacks (the service's search rule), rebuilt once per data or sort change and
 // scanned per keystroke. 100k substring checks take a few milliseconds; IndexedDB is never queried.
 import { matchesSearch, normaliseSearchTerm, searchHaystack } from '../../../../src-shared';
+import { fromAccountTime } from '../../../../src-shared/time-units';
 import type { CustomerView } from '../../types';
 
 export type SortKey = 'name' | 'company' | 'city' | 'lastVisit';
@@ -33,7 +34,8 @@ export class CustomerIndex {
     for (let i = 0; i < n; i++) order[i] = i;
     const sign = direction === 'asc' ? 1 : -1;
     if (key === 'lastVisit') {
-      const keys = customers.map((c) => c.lastVisit ?? 0);
+      // Read by the one unit rule, so seconds and milliseconds values sort together.
+      const keys = customers.map((c) => fromAccountTime(c.lastVisit) ?? 0);
       order.sort((a, b) => sign * (keys[a]! - keys[b]!) || a - b);
     } else {
       // Precomputed sort keys: a plain `<` over 100k strings is far faster than a collator.

@@ -1,11 +1,11 @@
 // The open customer editor: the form's values, their checks, and saving as one op.
 import { toFieldmapError, type Customer } from '../../../../src-shared';
+import type { TimeUnit } from '../../../../src-shared/time-units';
 import type { ChangeWriter } from './change-writer';
 import {
   changedFields,
   fieldsOf,
   formValuesOf,
-  timeUnitsOf,
   validateForm,
   type FormErrors,
   type FormValues,
@@ -16,7 +16,8 @@ export class CustomerEditor {
   readonly id: string | null;
   values: FormValues = $state() as FormValues;
   #initial: FormValues;
-  #units: ReturnType<typeof timeUnitsOf>;
+  /** The account's unit of lastVisit/remindAt: what the form's dates are written in. */
+  readonly #unit: TimeUnit;
   #colors: readonly string[] = [];
   /** Errors are shown once the rep tried to save or left a field. */
   #touched = $state<Set<keyof FormValues>>(new Set());
@@ -25,14 +26,14 @@ export class CustomerEditor {
   #failure = $state<string | null>(null);
   #errors = $derived(validateForm(this.values, this.#colors));
 
-  constructor(record: Customer | null, colors: readonly string[]) {
+  constructor(record: Customer | null, colors: readonly string[], unit: TimeUnit) {
     this.id = record?.id ?? null;
     this.#colors = colors;
     this.#initial = formValuesOf(record);
     this.values = formValuesOf(record);
     if (!record && colors.length > 0 && !colors.includes(this.values.color))
       this.values.color = colors[0]!;
-    this.#units = timeUnitsOf(record);
+    this.#unit = unit;
   }
 
   get isNew(): boolean {
@@ -83,7 +84,7 @@ export class CustomerEditor {
   }
 
   #changes() {
-    return changedFields(this.#initial, this.values, fieldsOf(this.values, this.#units));
+    return changedFields(this.#initial, this.values, fieldsOf(this.values, this.#unit));
   }
 
   /** Queues the record's deletion; true when queued. */
@@ -114,7 +115,7 @@ export class CustomerEditor {
     if (!this.valid || this.#saving) return null;
     this.#saving = true;
     try {
-      if (this.id === null) return await writer.createCustomer(fieldsOf(this.values, this.#units));
+      if (this.id === null) return await writer.createCustomer(fieldsOf(this.values, this.#unit));
       await writer.updateCustomer(this.id, this.#changes());
       return this.id;
     } catch (error) {

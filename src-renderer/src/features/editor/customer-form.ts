@@ -9,7 +9,7 @@ import {
   type CustomerFields,
   type CustomerWritableField,
 } from '../../../../src-shared';
-import { epochMsOf } from '../../ui/format';
+import { fromAccountTime, toAccountTime, type TimeUnit } from '../../../../src-shared/time-units';
 
 export const TEXT_FIELDS = [
   'name',
@@ -41,19 +41,12 @@ export type FormValues = Record<TextField, string> & {
 
 export type FormErrors = Partial<Record<keyof FormValues, string>>;
 
-/** The unit an existing lastVisit/remindAt uses (the spec leaves it open): kept on save. */
-export type TimeUnit = 's' | 'ms';
-
 const pad = (n: number) => String(n).padStart(2, '0');
 
 function localDate(ms: number, withTime: boolean): string {
   const d = new Date(ms);
   const date = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
   return withTime ? `${date}T${pad(d.getHours())}:${pad(d.getMinutes())}` : date;
-}
-
-function unitOf(value: number | null): TimeUnit {
-  return value !== null && Math.abs(value) > 1e11 ? 'ms' : 's';
 }
 
 /** The form's values for a record (an empty form for a new customer). */
@@ -63,8 +56,8 @@ export function formValuesOf(record: Customer | CustomerFields | null): FormValu
     TextField,
     string
   >;
-  const lastMs = epochMsOf(fields.lastVisit);
-  const remindMs = epochMsOf(fields.remindAt);
+  const lastMs = fromAccountTime(fields.lastVisit);
+  const remindMs = fromAccountTime(fields.remindAt);
   return {
     ...text,
     color: fields.color,
@@ -75,17 +68,6 @@ export function formValuesOf(record: Customer | CustomerFields | null): FormValu
     numVisits: String(fields.numVisits ?? 0),
     lastVisit: lastMs === null ? '' : localDate(lastMs, false),
     remindAt: remindMs === null ? '' : localDate(remindMs, true),
-  };
-}
-
-/** Time units of a record's lastVisit and remindAt (seconds for a new record, as the demo data). */
-export function timeUnitsOf(record: Customer | CustomerFields | null): {
-  lastVisit: TimeUnit;
-  remindAt: TimeUnit;
-} {
-  return {
-    lastVisit: unitOf(record?.lastVisit ?? null),
-    remindAt: unitOf(record?.remindAt ?? null),
   };
 }
 
@@ -132,14 +114,11 @@ function timeValue(text: string, unit: TimeUnit, withTime: boolean): number {
   if (text === '') return 0;
   // A date alone is midnight local time (Date.parse reads a bare date as UTC).
   const ms = new Date(withTime ? text : `${text}T00:00`).getTime();
-  return unit === 'ms' ? ms : Math.floor(ms / 1000);
+  return toAccountTime(ms, unit);
 }
 
-/** The complete writable fields of a valid form. */
-export function fieldsOf(
-  values: FormValues,
-  units: { lastVisit: TimeUnit; remindAt: TimeUnit },
-): CustomerFields {
+/** The complete writable fields of a valid form; dates in the account's unit (time-units.ts). */
+export function fieldsOf(values: FormValues, unit: TimeUnit): CustomerFields {
   const fields = emptyCustomerFields();
   for (const key of TEXT_FIELDS) fields[key] = key === 'name' ? values.name.trim() : values[key];
   const deal = values.dealAmount.trim();
@@ -153,8 +132,8 @@ export function fieldsOf(
     latitude: lat === '' ? null : Number(lat),
     longitude: lon === '' ? null : Number(lon),
     numVisits: Number(values.numVisits.trim()),
-    lastVisit: timeValue(values.lastVisit, units.lastVisit, false),
-    remindAt: timeValue(values.remindAt, units.remindAt, true),
+    lastVisit: timeValue(values.lastVisit, unit, false),
+    remindAt: timeValue(values.remindAt, unit, true),
   };
 }
 
