@@ -47,5 +47,39 @@ export const BasemapSettingsViewSchema = v.object({
   cacheEntries: v.number(),
   /** True where main can show a native file dialog (Electron); else regions are added by path. */
   filePicker: v.boolean(),
+  /** The PMTiles v3 archive (Protomaps schema) areas are downloaded from; null until set. */
+  regionSourceUrl: v.nullable(v.string()),
 });
 export type BasemapSettingsView = v.InferOutput<typeof BasemapSettingsViewSchema>;
+
+/** Max zoom of a download: 15 (street level) by default. */
+export const DEFAULT_DOWNLOAD_MAX_ZOOM = 15;
+
+/** What downloading an area would take, read from the source's directories before any tile. */
+export const RegionEstimateSchema = v.object({
+  tileCount: v.number(),
+  /** The size of the region file that would be written. */
+  totalBytes: v.number(),
+  /** The bytes that would be fetched. */
+  downloadBytes: v.number(),
+  /** The date of the source's data (ISO), when it says. */
+  dataDate: v.nullable(v.string()),
+  requests: v.number(),
+});
+export type RegionEstimate = v.InferOutput<typeof RegionEstimateSchema>;
+
+/** A region download: progress, pause state, or how it ended. */
+export const RegionDownloadStatusSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  state: v.picklist(['running', 'paused', 'failed', 'done']),
+  doneBytes: v.number(),
+  totalBytes: v.number(),
+  doneRanges: v.number(),
+  ranges: v.number(),
+  secondsLeft: v.nullable(v.number()),
+  error: v.nullable(v.string()),
+  regionId: v.nullable(v.string()),
+  requests: v.number(),
+});
+export type RegionDownloadStatus = v.InferOutput<typeof RegionDownloadStatusSchema>;

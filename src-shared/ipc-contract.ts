@@ -11,7 +11,11 @@ import {
 } from './domain';
 import {
   BasemapSettingsViewSchema,
+  DEFAULT_DOWNLOAD_MAX_ZOOM,
   OfflineRegionSchema,
+  RegionAreaSchema,
+  RegionDownloadStatusSchema,
+  RegionEstimateSchema,
   TILE_CACHE_MAX_BYTES,
   TILE_CACHE_MIN_BYTES,
 } from './basemap';
@@ -31,6 +35,12 @@ export type AccountSummary = v.InferOutput<typeof AccountSummarySchema>;
 
 const Empty = v.optional(v.undefined());
 const OpIdRequest = v.strictObject({ opId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) });
+const RegionId = v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,64}$/));
+const DownloadId = v.pipe(v.string(), v.uuid());
+const DownloadMaxZoom = v.optional(
+  v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(15, 'The max zoom is at most 15')),
+  DEFAULT_DOWNLOAD_MAX_ZOOM,
+);
 
 /** Invoke channels: renderer asks, main answers. `method` is the name on window.fieldmap. */
 export const invokeChannels = {
@@ -140,6 +150,48 @@ export const invokeChannels = {
     request: v.strictObject({ id: v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,64}$/)) }),
     response: v.boolean(),
   },
+  /** Size and tile count of an area from the source's directories (a few range requests). */
+  'regions:estimate': {
+    method: 'estimateRegion',
+    request: v.strictObject({ area: RegionAreaSchema, maxZoom: DownloadMaxZoom }),
+    response: RegionEstimateSchema,
+  },
+  /**
+   * Downloads an area from the source set in the basemap settings into a new region; with
+   * `replaces`, the region it updates is removed once the new one is in place.
+   */
+  'regions:download': {
+    method: 'downloadRegion',
+    request: v.strictObject({
+      area: RegionAreaSchema,
+      maxZoom: DownloadMaxZoom,
+      name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)),
+      replaces: v.optional(RegionId),
+    }),
+    response: RegionDownloadStatusSchema,
+  },
+  /** Downloads under way or paused (a restart leaves interrupted ones paused). */
+  'regions:downloads': {
+    method: 'listRegionDownloads',
+    request: Empty,
+    response: v.array(RegionDownloadStatusSchema),
+  },
+  'regions:pause': {
+    method: 'pauseRegionDownload',
+    request: v.strictObject({ id: DownloadId }),
+    response: RegionDownloadStatusSchema,
+  },
+  'regions:resume': {
+    method: 'resumeRegionDownload',
+    request: v.strictObject({ id: DownloadId }),
+    response: RegionDownloadStatusSchema,
+  },
+  /** Stops a download and deletes what it fetched. */
+  'regions:cancel': {
+    method: 'cancelRegionDownload',
+    request: v.strictObject({ id: DownloadId }),
+    response: v.boolean(),
+  },
   'basemap:settings': {
     method: 'basemapSettings',
     request: Empty,
@@ -150,6 +202,8 @@ export const invokeChannels = {
     method: 'setBasemapSettings',
     request: v.strictObject({
       onlineStyleUrl: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2_000)))),
+      /** The PMTiles archive regions are downloaded from: https (http on loopback only). */
+      regionSourceUrl: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(2_000)))),
       cacheCapBytes: v.optional(
         v.pipe(
           v.number(),
@@ -215,6 +269,8 @@ export const eventChannels = {
     id: v.string(),
   }),
   'conflicts:changed': v.object({ accountKey: v.string(), conflicts: v.array(ConflictSchema) }),
+  /** A region download progressed, paused, failed or finished. */
+  'regions:progress': RegionDownloadStatusSchema,
   /** Regions or basemap settings changed (from the panel or the File menu): redraw the basemap. */
   'basemap:changed': v.object({
     regions: v.array(OfflineRegionSchema),

@@ -17,7 +17,16 @@ import {
 import { networkSwitch } from './network';
 import { pageInitScript } from './page-script';
 import { ensureRendererBuilt, RUNNER_ORIGIN, serveRenderer } from './renderer-files';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+];
 
 export interface LaunchOptions {
   dataDir: string;
@@ -86,7 +95,7 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
       {
         executablePath: CHROMIUM_PATH,
         headless: options.headless,
-        args: [...CHROMIUM_ARGS],
+        args: CHROMIUM_ARGS,
         viewport: { width: 1280, height: 800 },
         offline: options.offline ?? false,
       },

@@ -6,9 +6,15 @@ import { basename, extname, isAbsolute } from 'node:path';
 import type { BasemapSettingsView } from '../../src-shared/basemap';
 import type { BasemapService } from '../core/basemap/service';
 import { RegionError } from '../core/basemap/offline-regions';
+import { checkSourceUrl, RegionDownloadError } from '../core/basemap/region-source';
 import type { EmitEvent } from '../core/ports';
 import type { IpcHandlers } from '../ipc/handle';
 import { AppError } from './app-error';
+import {
+  createRegionDownloadHandlers,
+  unavailableRegionDownloadHandlers,
+  type RegionDownloadChannel,
+} from './region-download-handlers';
 
 /** Main's native "open file" dialog (Electron's dialog.showOpenDialog): the chosen path, or null. */
 export type PickFile = (options: {
@@ -31,7 +37,7 @@ export type BasemapChannel =
   | 'basemap:settings'
   | 'basemap:set-settings';
 
-export type BasemapHandlers = Pick<IpcHandlers, BasemapChannel>;
+export type BasemapHandlers = Pick<IpcHandlers, BasemapChannel | RegionDownloadChannel>;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -91,10 +97,15 @@ export function createBasemapHandlers({
       cacheUsedBytes: usage.usedBytes,
       cacheEntries: usage.entries,
       filePicker: pickFile !== undefined,
+      regionSourceUrl: settings.regionSourceUrl,
     };
   };
   const changed = () =>
     emit('basemap:changed', { regions: basemap.regions.list(), settings: settingsView() });
+  basemap.onDownloadChange((status) => {
+    emit('regions:progress', status);
+    if (status.state === 'done') changed();
+  });
 
   const addFromPath = async (path: string, name?: string) => {
     await checkRegionPath(path);
@@ -113,6 +124,7 @@ export function createBasemapHandlers({
   };
 
   return {
+    ...createRegionDownloadHandlers(basemap),
     'regions:list': async () => basemap.regions.list(),
     'regions:add': async ({ path, name }) => {
       if (pickFile) {
@@ -141,7 +153,7 @@ export function createBasemapHandlers({
       return true;
     },
     'basemap:settings': async () => settingsView(),
-    'basemap:set-settings': async ({ onlineStyleUrl, cacheCapBytes }) => {
+    'basemap:set-settings': async ({ onlineStyleUrl, cacheCapBytes, regionSourceUrl }) => {
       let url: string | null | undefined = onlineStyleUrl;
       if (typeof url === 'string') {
         if (url.trim() === '') url = null;
@@ -151,7 +163,21 @@ export function createBasemapHandlers({
           url = checked.url;
         }
       }
+      let source: string | null | undefined = regionSourceUrl;
+      if (typeof source === 'string') {
+        if (source.trim() === '') source = null;
+        else {
+          try {
+            source = checkSourceUrl(source);
+          } catch (error) {
+            if (error instanceof RegionDownloadError)
+              throw invalid(error.message, 'regionSourceUrl');
+            throw error;
+          }
+        }
+      }
       await basemap.setSettings({
+        ...(source !== undefined ? { regionSourceUrl: source } : {}),
         ...(url !== undefined ? { onlineStyleUrl: url } : {}),
         ...(cacheCapBytes !== undefined ? { tileCacheBytes: cacheCapBytes } : {}),
       });
@@ -167,6 +193,7 @@ export function unavailableBasemapHandlers(): BasemapHandlers {
     throw new AppError('Internal', { detail: 'the basemap is not available' });
   };
   return {
+    ...unavailableRegionDownloadHandlers(),
     'regions:list': refuse,
     'regions:add': refuse,
     'regions:pick': refuse,

@@ -82,6 +82,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
   });
   const basemap = await BasemapService.open({
     dataDir: options.dataDir,
+    clock,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const handlers = createHandlers({

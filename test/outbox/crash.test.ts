@@ -10,8 +10,14 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Outbox } from '../../src-main/core/outbox/outbox';
 import type { Op } from '../../src-shared/outbox-types';
-import { applyAction, canonical, CRASH_COMPACT_AFTER, hashOp, type Action } from './crash-workload';
-import { mulberry32 } from '../support/prng';
+import {
+  applyAction,
+  canonical,
+  CRASH_COMPACT_AFTER,
+  hashOp,
+  prng,
+  type Action,
+} from './crash-workload';
 import { ACCOUNT, scratch } from './fixtures';
 
 const SEED = 4_2024;
@@ -63,7 +69,7 @@ it(
   `every acknowledged op survives SIGKILL exactly once (${TRIALS} seeded trials)`,
   { timeout: 300_000 },
   async () => {
-    const rand = mulberry32(SEED);
+    const rand = prng(SEED);
     let model: Op[] = [];
     const stats = {
       trials: 0,

@@ -6,6 +6,9 @@ import * as v from 'valibot';
 import { readJsonFile, writeFileAtomic } from '../atomic-file';
 import { textResponse, type BasemapResponse } from './files';
 import { OfflineRegions } from './offline-regions';
+import { RegionDownloads, type DownloadStatus } from './region-downloads';
+import { checkSourceUrl } from './region-source';
+import { systemClock, type Clock } from '../ports';
 import { TileCache } from './tile-cache';
 
 export const DEFAULT_TILE_CACHE_BYTES = 200 * 1024 * 1024;
@@ -13,6 +16,8 @@ export const DEFAULT_TILE_CACHE_BYTES = 200 * 1024 * 1024;
 const SettingsSchema = v.object({
   onlineStyleUrl: v.nullable(v.string()),
   tileCacheBytes: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  /** The PMTiles archive regions are downloaded from (region-source.ts checks it). */
+  regionSourceUrl: v.optional(v.nullable(v.string()), null),
 });
 export type BasemapSettings = v.InferOutput<typeof SettingsSchema>;
 
@@ -20,6 +25,8 @@ export interface BasemapServiceOptions {
   dataDir: string;
   fetch?: typeof globalThis.fetch;
   now?: () => number;
+  /** For the region downloads' retries and time left. */
+  clock?: Clock;
 }
 
 /** http(s) only; a remote style may name any host, but main fetches only hosts the style named. */
@@ -33,6 +40,8 @@ export function checkStyleUrl(url: string): string {
 export class BasemapService {
   readonly regions: OfflineRegions;
   readonly tiles: TileCache;
+  readonly downloads: RegionDownloads;
+  readonly #downloadListeners: Set<(status: DownloadStatus) => void>;
   readonly #settingsFile: string;
   #settings: BasemapSettings;
   /** Origins main fetches for the renderer: the style's own, then those its sources name. */
@@ -41,11 +50,15 @@ export class BasemapService {
   private constructor(
     regions: OfflineRegions,
     tiles: TileCache,
+    downloads: RegionDownloads,
+    downloadListeners: Set<(status: DownloadStatus) => void>,
     settingsFile: string,
     settings: BasemapSettings,
   ) {
     this.regions = regions;
     this.tiles = tiles;
+    this.downloads = downloads;
+    this.#downloadListeners = downloadListeners;
     this.#settingsFile = settingsFile;
     this.#settings = settings;
     this.#resetOrigins();
@@ -56,7 +69,7 @@ export class BasemapService {
     const parsed = v.safeParse(SettingsSchema, await readJsonFile(settingsFile));
     const settings = parsed.success
       ? parsed.output
-      : { onlineStyleUrl: null, tileCacheBytes: DEFAULT_TILE_CACHE_BYTES };
+      : { onlineStyleUrl: null, tileCacheBytes: DEFAULT_TILE_CACHE_BYTES, regionSourceUrl: null };
     const regions = await OfflineRegions.open({
       dataDir: options.dataDir,
       ...(options.now ? { now: options.now } : {}),
@@ -67,7 +80,21 @@ export class BasemapService {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.now ? { now: options.now } : {}),
     });
-    return new BasemapService(regions, tiles, settingsFile, settings);
+    const listeners = new Set<(status: DownloadStatus) => void>();
+    const downloads = await RegionDownloads.open({
+      dataDir: options.dataDir,
+      regions,
+      clock: options.clock ?? systemClock,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      onChange: (status) => listeners.forEach((listener) => listener(status)),
+    });
+    return new BasemapService(regions, tiles, downloads, listeners, settingsFile, settings);
+  }
+
+  /** Subscribes to every download's progress and end; returns the unsubscribe function. */
+  onDownloadChange(listener: (status: DownloadStatus) => void): () => void {
+    this.#downloadListeners.add(listener);
+    return () => this.#downloadListeners.delete(listener);
   }
 
   settings(): BasemapSettings {
@@ -77,6 +104,7 @@ export class BasemapService {
   async setSettings(changes: Partial<BasemapSettings>): Promise<BasemapSettings> {
     const next = { ...this.#settings, ...changes };
     if (next.onlineStyleUrl !== null) next.onlineStyleUrl = checkStyleUrl(next.onlineStyleUrl);
+    if (next.regionSourceUrl) next.regionSourceUrl = checkSourceUrl(next.regionSourceUrl);
     this.#settings = v.parse(SettingsSchema, next);
     await writeFileAtomic(this.#settingsFile, JSON.stringify(this.#settings));
     if (changes.tileCacheBytes !== undefined)

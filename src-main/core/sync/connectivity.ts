@@ -44,26 +44,31 @@ export class Backoff {
   }
 }
 
+/** Unreachable states probe the service until it answers. */
+export function isUnreachable(state: SyncState): boolean {
+  return state.kind === 'offline' || state.kind === 'off-network';
+}
+
 /**
- * The state a failed sync ends in. `nextTryAt` is when the engine tries again by itself: a
- * probe while offline or off-network, a retry after a transient error (5xx, 429, ambiguous).
+ * The state a failed sync ends in. `nextProbeAt` is when the engine probes again (offline and
+ * off-network only); transient kinds (5xx, 429, ambiguous) are reported as an error to retry.
  */
 export function stateAfterError(
   kind: ServiceErrorKind | 'Internal',
   detail: string,
-  nextTryAt: number | null,
+  nextProbeAt: number | null,
 ): SyncState {
   switch (kind) {
     case 'Offline':
-      return { kind: 'offline', nextProbeAt: nextTryAt };
+      return { kind: 'offline', nextProbeAt };
     case 'NotAllowListed':
-      return { kind: 'off-network', nextProbeAt: nextTryAt };
+      return { kind: 'off-network', nextProbeAt };
     case 'Unauthorized':
       return { kind: 'auth-required' };
     case 'Internal':
-      return { kind: 'error', message: detail || ERROR_MESSAGES.Internal, nextTryAt };
+      return { kind: 'error', message: detail || ERROR_MESSAGES.Internal };
     default:
-      return { kind: 'error', message: ERROR_MESSAGES[kind], nextTryAt };
+      return { kind: 'error', message: ERROR_MESSAGES[kind] };
   }
 }
 

@@ -1,0 +1,86 @@
+// IPC handlers of region downloads (issue 14): estimate an area, download it from the source set
+// in the basemap settings, list, pause, resume and cancel. Progress goes out as
+// `regions:progress`; a finished download also announces the new region list (basemap:changed).
+import { DEFAULT_DOWNLOAD_MAX_ZOOM } from '../../src-shared/basemap';
+import type { BasemapService } from '../core/basemap/service';
+import { RegionDownloadError } from '../core/basemap/region-source';
+import type { IpcHandlers } from '../ipc/handle';
+import { AppError } from './app-error';
+
+export type RegionDownloadChannel =
+  | 'regions:estimate'
+  | 'regions:download'
+  | 'regions:downloads'
+  | 'regions:pause'
+  | 'regions:resume'
+  | 'regions:cancel';
+
+/** A refusal the rep can act on, with the downloader's own message. */
+async function explained<T>(task: () => Promise<T>): Promise<T> {
+  try {
+    return await task();
+  } catch (error) {
+    if (error instanceof RegionDownloadError)
+      throw new AppError('InvalidRequest', { message: error.message });
+    throw error;
+  }
+}
+
+function sourceOf(basemap: BasemapService): string {
+  const url = basemap.settings().regionSourceUrl;
+  if (!url)
+    throw new AppError('InvalidRequest', {
+      message: 'Set the map source (a PMTiles archive URL) in Offline maps first.',
+      field: 'regionSourceUrl',
+    });
+  return url;
+}
+
+export function createRegionDownloadHandlers(
+  basemap: BasemapService,
+): Pick<IpcHandlers, RegionDownloadChannel> {
+  const { downloads } = basemap;
+  return {
+    'regions:estimate': ({ area, maxZoom }) =>
+      explained(() =>
+        downloads.estimate(sourceOf(basemap), area, maxZoom ?? DEFAULT_DOWNLOAD_MAX_ZOOM),
+      ),
+    'regions:download': ({ area, maxZoom, name, replaces }) =>
+      explained(async () => {
+        if (replaces && !basemap.regions.list().some((r) => r.id === replaces))
+          throw new AppError('InvalidRequest', {
+            message: 'There is no offline region with that id.',
+            field: 'replaces',
+          });
+        return downloads.start({
+          url: sourceOf(basemap),
+          area,
+          maxZoom: maxZoom ?? DEFAULT_DOWNLOAD_MAX_ZOOM,
+          name,
+          ...(replaces ? { replaces } : {}),
+        });
+      }),
+    'regions:downloads': async () => downloads.list(),
+    'regions:pause': ({ id }) => explained(() => downloads.pause(id)),
+    'regions:resume': ({ id }) => explained(async () => downloads.resume(id)),
+    'regions:cancel': ({ id }) =>
+      explained(async () => {
+        await downloads.cancel(id);
+        return true;
+      }),
+  };
+}
+
+export function unavailableRegionDownloadHandlers(): Pick<IpcHandlers, RegionDownloadChannel> {
+  const refuse = async (): Promise<never> => {
+    throw new AppError('Internal', { detail: 'the basemap is not available' });
+  };
+  return {
+    'regions:estimate': refuse,
+    'regions:download': refuse,
+    'regions:downloads': refuse,
+    'regions:pause': refuse,
+    'regions:resume': refuse,
+    'regions:cancel': refuse,
+  };
+}
