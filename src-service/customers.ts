@@ -2,6 +2,7 @@
 import {
   CUSTOM_FIELD_KEYS,
   CUSTOMER_WRITABLE_FIELDS,
+  emptyCustomerFields,
   MAX_FIELD_CHARS,
   type CustomerWritableField,
 } from '../src-shared/domain';
@@ -66,34 +67,12 @@ const WRITABLE = new Set<string>(CUSTOMER_WRITABLE_FIELDS);
 const MAX_GROUPS = 1_000;
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
-/** Defaults of every writable field: what a create leaves unset and a replace resets to. */
+/**
+ * Defaults of every writable field: what a create leaves unset and a replace resets to. They
+ * are the client's empty customer (src-shared), whose values all have the stored types.
+ */
 export function defaultFields(): StoredFields {
-  const custom = Object.fromEntries(CUSTOM_FIELD_KEYS.map((k) => [k, ''])) as Record<
-    (typeof CUSTOM_FIELD_KEYS)[number],
-    string
-  >;
-  return {
-    name: '',
-    company: '',
-    address: '',
-    city: '',
-    state: '',
-    zip: '',
-    country: '',
-    email: '',
-    phone: '',
-    color: 'blue',
-    groups: [],
-    dealAmount: null,
-    notes: '',
-    latitude: null,
-    longitude: null,
-    lastVisit: 0,
-    numVisits: 0,
-    remindAt: 0,
-    remindType: '',
-    ...custom,
-  };
+  return emptyCustomerFields() as StoredFields;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

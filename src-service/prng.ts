@@ -1,16 +1,7 @@
 // Seeded randomness (mulberry32) so demo data and faults replay exactly from a seed.
+import { mulberry32 } from '../src-shared/prng';
 
-/** A generator of floats in [0, 1) determined by `seed`. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 /** Helpers over a 0..1 source. */
 export class Random {

@@ -5,6 +5,7 @@
 // else at the first stop as given (that stop stays first), visits every stop once, and does
 // not return. Pure and synchronous: works offline, no DOM or node imports.
 import { haversineMeters, type LngLat } from './geo';
+import { mulberry32 } from './prng';
 
 /** A stop to visit. */
 export interface RouteStop {
@@ -178,17 +179,8 @@ export function nearestNeighbour(d: DistanceMatrix): number[] {
   return path;
 }
 
-/** mulberry32: small, fast, seeded. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The project's seeded PRNG under the name route code has used (see ./prng.ts). */
+export { mulberry32 as seededRandom };
 
 /** Double-bridge kick: cuts the path (after the anchor) in four and swaps the middle pieces. */
 function doubleBridge(p: readonly number[], random: () => number): number[] {
@@ -223,7 +215,7 @@ export function optimizeRoute(
     best = fromNn;
     bestLength = pathLength(d, fromNn);
   }
-  const random = seededRandom(options.seed ?? 1);
+  const random = mulberry32(options.seed ?? 1);
   const kicks = options.kicks ?? Math.min(200, 10 + 2 * anchored.length);
   if (d.size > 4) {
     for (let k = 0; k < kicks; k++) {

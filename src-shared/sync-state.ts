@@ -1,5 +1,7 @@
-// What the status bar shows: the sync engine's state machine.
+// What the status bar shows: the sync engine's state machine, and the one count of queued
+// changes every display (status, Changes, import chip) agrees on.
 import * as v from 'valibot';
+import type { Op } from './outbox-types';
 
 export const SyncStateSchema = v.variant('kind', [
   v.object({ kind: v.literal('signed-out') }),
@@ -15,6 +17,40 @@ export const SyncStateSchema = v.variant('kind', [
     etaMs: v.number(),
   }),
   v.object({ kind: v.literal('synced'), at: v.number() }),
-  v.object({ kind: v.literal('error'), message: v.string() }),
+  v.object({
+    kind: v.literal('error'),
+    message: v.string(),
+    /** When the engine tries again by itself (null or absent: it waits for the rep). */
+    nextTryAt: v.optional(v.nullable(v.number())),
+  }),
 ]);
 export type SyncState = v.InferOutput<typeof SyncStateSchema>;
+
+/** The outbox by what it means to the rep: waiting to be sent, being sent, needing the rep. */
+export interface QueueCounts {
+  /** Every change not yet on the service (the Changes count). */
+  queued: number;
+  /** Pending or in flight: the engine sends these by itself. */
+  waiting: number;
+  /** In flight right now. */
+  sending: number;
+  /** Refused or unsure: they wait for the rep (Changes view). */
+  attention: number;
+}
+
+export function queueCounts(ops: readonly Pick<Op, 'state'>[]): QueueCounts {
+  let waiting = 0;
+  let sending = 0;
+  let attention = 0;
+  for (const op of ops) {
+    if (op.state === 'needs-attention') attention++;
+    else if (op.state !== 'done') waiting++;
+    if (op.state === 'in-flight') sending++;
+  }
+  return { queued: waiting + attention, waiting, sending, attention };
+}
+
+/** "1 change" / "3 changes". */
+export function changesText(n: number): string {
+  return `${n} change${n === 1 ? '' : 's'}`;
+}

@@ -3,18 +3,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
 import type { SdfGlyph } from './glyph-pbf';
 
 const require = createRequire(import.meta.url);
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
 
 export interface FontJob {
   fontstack: string;
@@ -36,8 +28,8 @@ export async function rasteriseFonts(
     'globalThis.TinySDF = class TinySDF',
   );
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS],
   });
   const result = new Map<string, Map<number, SdfGlyph[]>>();
   try {

@@ -7,11 +7,8 @@
 // 'fieldmap:map-drawn' mark; median of 3 reopenings.
 import type { Browser, Page } from 'playwright-core';
 import { MAP_DRAWN_MARK, type MapDrawnDetail } from '../../src-renderer/src/map/drawn-mark';
-import {
-  launchChromium,
-  serveDirectory,
-  serveMapPages,
-} from '../../test/renderer/map-fixtures/pages';
+import { launchBrowser } from '../../test/support/chromium';
+import { serveDirectory, serveMapPages } from '../../test/renderer/map-fixtures/pages';
 import { harnessCall } from '../../test/renderer/map-fixtures/harness-api';
 import { tempDir } from '../../test/renderer/support/browser';
 import { buildTestPages } from '../../test/renderer/support/bundle';
@@ -88,7 +85,7 @@ export async function coldStart10k(): Promise<number> {
   const out = await tempDir('fieldmap-bench-coldstart-');
   await buildTestPages(out.path);
   const served = await serveDirectory(out.path);
-  const browser = await launchChromium();
+  const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ viewport: VIEWPORT });
     const url = `${served.url}/app.html?n=10000&seed=3`;
@@ -126,7 +123,7 @@ async function idle100k(): Promise<{
   heapMb: number;
 }> {
   const pages = await serveMapPages();
-  const browser = await launchChromium();
+  const browser = await launchBrowser();
   try {
     const fieldmap: number[] = [];
     const bare: number[] = [];

@@ -17,16 +17,7 @@ import {
 import { networkSwitch } from './network';
 import { pageInitScript } from './page-script';
 import { ensureRendererBuilt, RUNNER_ORIGIN, serveRenderer } from './renderer-files';
-
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
 
 export interface LaunchOptions {
   dataDir: string;
@@ -95,7 +86,7 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
       {
         executablePath: CHROMIUM_PATH,
         headless: options.headless,
-        args: CHROMIUM_ARGS,
+        args: [...CHROMIUM_ARGS],
         viewport: { width: 1280, height: 800 },
         offline: options.offline ?? false,
       },

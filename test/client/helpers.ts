@@ -3,20 +3,9 @@ import { ServiceClient, type ServiceClientOptions } from '../../src-main/core/se
 import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { isServiceError } from '../../src-main/core/service/errors';
 import type { ErrorInfo } from '../../src-shared/errors';
+import { mulberry32 } from '../support/prng';
 
 export const REP = { username: 'rep', password: 'correct horse battery staple' } as const;
-
-/** Mulberry32: small seeded PRNG so backoff jitter replays the same way every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A client with a generous limiter (the service runs with its limit off unless a test says). */
 export function clientFor(
@@ -29,7 +18,7 @@ export function clientFor(
     getPassword: async () => REP.password,
     limiter: new RateLimiter({ limit: 1000, windowMs: 1000, marginMs: 0 }),
     timeoutMs: 5_000,
-    backoff: { baseMs: 20, capMs: 200, random: seeded(7) },
+    backoff: { baseMs: 20, capMs: 200, random: mulberry32(7) },
     ...overrides,
   });
 }

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src-service/index';
 import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { emptyCustomerFields } from '../../src-shared/domain';
-import { clientFor, REP, seeded } from './helpers';
+import { mulberry32 } from '../support/prng';
+import { clientFor, REP } from './helpers';
 
 let service: RunningService;
 
@@ -63,7 +64,7 @@ describe('rate limit against the service at 3 requests per second', () => {
       service.configure({ variants: { rateLimited } });
       const client = clientFor(service.url, {
         limiter: new RateLimiter({ limit: 10, windowMs: 1000, marginMs: 0 }),
-        backoff: { baseMs: 250, capMs: 2_000, random: seeded(11) },
+        backoff: { baseMs: 250, capMs: 2_000, random: mulberry32(11) },
       });
       const tag = `Burst ${rateLimited}`;
       service.resetStats();

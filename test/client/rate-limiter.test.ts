@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimiter, type Permit } from '../../src-main/core/service/rate-limiter';
 import { FakeClock, settle } from './fake-clock';
+import { mulberry32 } from '../support/prng';
 
 function setup(options: { limit?: number; windowMs?: number; marginMs?: number } = {}) {
   const clock = new FakeClock();
@@ -16,18 +17,6 @@ function setup(options: { limit?: number; windowMs?: number; marginMs?: number }
     return p;
   };
   return { clock, limiter, granted, request };
-}
-
-/** Mulberry32: small seeded PRNG for reproducible workloads. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('RateLimiter (sliding window)', () => {
@@ -75,7 +64,7 @@ describe('RateLimiter (sliding window)', () => {
   });
 
   it('never exceeds N per window under a random workload, and keeps up with the limit', async () => {
-    const random = prng(42);
+    const random = mulberry32(42);
     const { clock, granted, request } = setup({ limit: 3, windowMs: 1000, marginMs: 25 });
     const answered = new Map<string, number>();
     for (let i = 0; i < 60; i++) {

@@ -5,13 +5,14 @@
 import { writeSync } from 'node:fs';
 import { Outbox } from '../../src-main/core/outbox/outbox';
 import type { Op } from '../../src-shared/outbox-types';
-import { CRASH_COMPACT_AFTER, hashOp, nextAction, prng } from './crash-workload';
+import { mulberry32 } from '../support/prng';
+import { CRASH_COMPACT_AFTER, hashOp, nextAction } from './crash-workload';
 
 const [dir, seedText, trialText, accountKey] = process.argv.slice(2);
 if (!dir || !seedText || !trialText || !accountKey)
   throw new Error('usage: crash-child <dir> <seed> <trial> <accountKey>');
 const trial = Number(trialText);
-const rand = prng(Number(seedText) * 1000 + trial);
+const rand = mulberry32(Number(seedText) * 1000 + trial);
 let opCount = 0;
 let idCount = 0;
 let now = 0;

@@ -7,6 +7,7 @@ import { emptyCustomerFields } from '../../src-shared/domain';
 import type { ErrorInfo } from '../../src-shared/errors';
 import type { NewOp, Op } from '../../src-shared/outbox-types';
 import { serverCustomer, tempId } from './fixtures';
+import { mulberry32 } from '../support/prng';
 
 /** Small, so kills also land during compactions. */
 export const CRASH_COMPACT_AFTER = 25;
@@ -44,18 +45,6 @@ export function hashOp(op: Op | undefined): string {
     .update(canonical(op ?? null))
     .digest('hex')
     .slice(0, 16);
-}
-
-/** A small seeded PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const pick = <T>(rand: () => number, items: readonly T[]): T | undefined =>

@@ -10,14 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Outbox } from '../../src-main/core/outbox/outbox';
 import type { Op } from '../../src-shared/outbox-types';
-import {
-  applyAction,
-  canonical,
-  CRASH_COMPACT_AFTER,
-  hashOp,
-  prng,
-  type Action,
-} from './crash-workload';
+import { applyAction, canonical, CRASH_COMPACT_AFTER, hashOp, type Action } from './crash-workload';
+import { mulberry32 } from '../support/prng';
 import { ACCOUNT, scratch } from './fixtures';
 
 const SEED = 4_2024;
@@ -69,7 +63,7 @@ it(
   `every acknowledged op survives SIGKILL exactly once (${TRIALS} seeded trials)`,
   { timeout: 300_000 },
   async () => {
-    const rand = prng(SEED);
+    const rand = mulberry32(SEED);
     let model: Op[] = [];
     const stats = {
       trials: 0,

@@ -4,7 +4,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Territory } from '../../src-shared';
 import { customer, makeCustomers } from './map-fixtures/customers';
-import { launchChromium, serveMapPages, type MapPages } from './map-fixtures/pages';
+import { launchBrowser } from '../support/chromium';
+import { serveMapPages, type MapPages } from './map-fixtures/pages';
 import { openMap } from './map-fixtures/session';
 
 const STAMP = { date: '2026-01-01 00:00:00', timezone_type: 3, timezone: 'UTC' };
@@ -15,7 +16,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   pages = await serveMapPages();
-  browser = await launchChromium();
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {

@@ -7,7 +7,8 @@ import { CUSTOMER_LAYER } from '../../src-renderer/src/map/layers/customer-layer
 import { ROUTE_LAYER } from '../../src-renderer/src/map/layers/route-layer';
 import { TERRITORY_LAYER } from '../../src-renderer/src/map/layers/territory-layer';
 import { customer, makeCustomers } from './map-fixtures/customers';
-import { launchChromium, serveMapPages, type MapPages } from './map-fixtures/pages';
+import { launchBrowser } from '../support/chromium';
+import { serveMapPages, type MapPages } from './map-fixtures/pages';
 import { openMap } from './map-fixtures/session';
 
 const STAMP = { date: '2026-01-01 00:00:00', timezone_type: 3, timezone: 'UTC' };
@@ -18,7 +19,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   pages = await serveMapPages();
-  browser = await launchChromium();
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {

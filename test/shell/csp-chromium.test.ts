@@ -5,7 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../support/chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppProtocolHandler } from '../../src-main/shell/app-protocol';
 import { buildContentSecurityPolicy } from '../../src-main/shell/csp';
@@ -27,17 +28,7 @@ beforeAll(async () => {
     contentSecurityPolicy: buildContentSecurityPolicy(),
     log: () => {},
   });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-    ],
-  });
+  browser = await launchBrowser();
   const context = await browser.newContext();
   await context.route('**/*', async (route) => {
     const url = new URL(route.request().url());

@@ -9,18 +9,7 @@ import {
 import type { NewOp } from '../../src-shared/outbox-types';
 import { normaliseFields } from '../../src-main/core/sync/merge';
 import { newFields, tempId } from './harness';
-
-/** Seeded PRNG (mulberry32): the same seed gives the same session. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../support/prng';
 
 interface ModelCustomer {
   ref: string;
@@ -42,7 +31,7 @@ export interface Session {
 }
 
 export function generateSession(seed: number, existing: Customer[], count: number): Session {
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const live = new Map<string, ModelCustomer>();
   for (const c of existing) {

@@ -7,6 +7,7 @@ import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { ServiceClient } from '../../src-main/core/service/client';
 import { startService, type RunningService } from '../../src-service/index';
 import { Harness, USER } from './harness';
+import { until } from '../support/until';
 
 let h: Harness | undefined;
 const cleanups: Array<() => Promise<void>> = [];
@@ -17,14 +18,6 @@ afterEach(async () => {
 });
 
 /** Waits for a condition the engine reaches on its own timers (bounded, not a timing assertion). */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`never reached: ${what}`);
-}
-
 describe('SyncEngine', () => {
   it('runs one sync at a time: concurrent callers join the running sync', async () => {
     h = await Harness.start();

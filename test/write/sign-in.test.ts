@@ -59,7 +59,9 @@ describe('sign-in', () => {
     expect(await app.credentialStore.list()).toEqual([]);
     expect(await app.call('listAccounts')).toEqual([]);
     expect(await app.call('currentAccount')).toBeNull();
-    await expect(page.locator('main.sign-in')).toBeTruthy();
+    // Still the sign-in screen, and no account's app behind it.
+    expect(await page.locator('main.sign-in').isVisible()).toBe(true);
+    expect(await page.locator('.top-bar').count()).toBe(0);
   });
 
   it('opens the demo with one click and draws its pins', async () => {

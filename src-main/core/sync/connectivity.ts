@@ -44,31 +44,26 @@ export class Backoff {
   }
 }
 
-/** Unreachable states probe the service until it answers. */
-export function isUnreachable(state: SyncState): boolean {
-  return state.kind === 'offline' || state.kind === 'off-network';
-}
-
 /**
- * The state a failed sync ends in. `nextProbeAt` is when the engine probes again (offline and
- * off-network only); transient kinds (5xx, 429, ambiguous) are reported as an error to retry.
+ * The state a failed sync ends in. `nextTryAt` is when the engine tries again by itself: a
+ * probe while offline or off-network, a retry after a transient error (5xx, 429, ambiguous).
  */
 export function stateAfterError(
   kind: ServiceErrorKind | 'Internal',
   detail: string,
-  nextProbeAt: number | null,
+  nextTryAt: number | null,
 ): SyncState {
   switch (kind) {
     case 'Offline':
-      return { kind: 'offline', nextProbeAt };
+      return { kind: 'offline', nextProbeAt: nextTryAt };
     case 'NotAllowListed':
-      return { kind: 'off-network', nextProbeAt };
+      return { kind: 'off-network', nextProbeAt: nextTryAt };
     case 'Unauthorized':
       return { kind: 'auth-required' };
     case 'Internal':
-      return { kind: 'error', message: detail || ERROR_MESSAGES.Internal };
+      return { kind: 'error', message: detail || ERROR_MESSAGES.Internal, nextTryAt };
     default:
-      return { kind: 'error', message: ERROR_MESSAGES[kind] };
+      return { kind: 'error', message: ERROR_MESSAGES[kind], nextTryAt };
   }
 }
 

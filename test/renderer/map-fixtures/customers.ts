@@ -1,18 +1,7 @@
 // Deterministic customers for the map tests and benchmark (runs in Node and in the page).
 import { emptyCustomerFields, PALETTE, positionOf, type Customer } from '../../../src-shared';
 import type { CustomerView } from '../../../src-renderer/src/types';
-
-/** mulberry32: a small seeded PRNG, so every run draws the same customers. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../support/prng';
 
 const STAMP = { date: '2026-01-01 00:00:00', timezone_type: 3, timezone: 'UTC' };
 
@@ -47,7 +36,7 @@ export function makeCustomers(
   seed: number,
   options: GenerateOptions = {},
 ): CustomerView[] {
-  const rnd = seededRandom(seed);
+  const rnd = mulberry32(seed);
   const [west, south, east, north] = options.box ?? [-124, 25, -67, 49];
   const nullShare = options.unmappedNull ?? 0;
   const zeroShare = options.unmappedZero ?? 0;

@@ -6,7 +6,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
 import { build } from 'vite';
 
 const fixtures = import.meta.dirname;
@@ -81,19 +80,4 @@ export async function serveDirectory(dir: string): Promise<MapPages> {
 function closeServer(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((r) => server.close(() => r()));
-}
-
-/** Debian's Chromium with software WebGL2 (no browser download). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-    ],
-  });
 }

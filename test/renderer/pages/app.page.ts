@@ -5,7 +5,17 @@
 import { mount } from 'svelte';
 import App from '../../../src-renderer/src/app/App.svelte';
 import { AppController } from '../../../src-renderer/src/app/app-controller.svelte';
-import type { AccountSummary, EventChannel, EventOf, FieldmapApi } from '../../../src-shared';
+import { buildFieldmapApi } from '../../../src-preload/bridge';
+import {
+  invokeChannels,
+  type AccountSummary,
+  type EventChannel,
+  type EventOf,
+  type FieldmapApi,
+  type InvokeChannel,
+  type RequestOf,
+  type ResponseOf,
+} from '../../../src-shared';
 import { makeCustomers, makePlaces, makeUser } from './fixtures';
 
 const params = new URLSearchParams(location.search);
@@ -44,43 +54,48 @@ function snapshot(): EventOf<'data:snapshot'> {
   };
 }
 
-const answers: Record<string, () => unknown> = {
-  currentAccount: () => account,
+const basemapSettings = {
+  onlineStyleUrl: null,
+  cacheCapBytes: 512 * 1024 * 1024,
+  cacheUsedBytes: 0,
+  cacheEntries: 0,
+  filePicker: false,
+  regionSourceUrl: null,
+};
+
+/** Main's answers, typed by the contract: each is the response its channel's schema allows. */
+const answers: { [C in InvokeChannel]?: (request: RequestOf<C>) => ResponseOf<C> } = {
+  'session:current': () => account,
   // Main's local state the shell of the app reads at start: no regions, no imports, default map settings.
-  listRegions: () => [],
-  listImports: () => [],
-  basemapSettings: () => ({
-    onlineStyleUrl: null,
-    cacheCapBytes: 512 * 1024 * 1024,
-    cacheUsedBytes: 0,
-    cacheEntries: 0,
-    filePicker: false,
-  }),
-  requestSnapshot: () => {
+  'regions:list': () => [],
+  'import:list': () => [],
+  'basemap:settings': () => basemapSettings,
+  'data:resend': () => {
     setTimeout(() => emit('data:snapshot', snapshot()), 0);
     return true;
   },
 };
 
-const api = new Proxy(
-  {
-    on(event: string, listener: (payload: unknown) => void) {
-      const set = listeners.get(event) ?? new Set();
-      set.add(listener);
-      listeners.set(event, set);
-      return () => set.delete(listener);
-    },
+function answer<C extends InvokeChannel>(channel: C, request: RequestOf<C>): unknown {
+  const reply = answers[channel] as ((request: RequestOf<C>) => ResponseOf<C>) | undefined;
+  // Any other call: main answers null, as a main with nothing to say would.
+  return reply ? reply(request) : null;
+}
+
+// The same bridge the preload builds, over an in-page transport: its methods and `on` come
+// from the contract's tables, so the fake cannot drift from window.fieldmap's shape.
+const api: FieldmapApi = buildFieldmapApi(
+  async (channel, request) => {
+    calls.push(invokeChannels[channel].method);
+    return { ok: true, value: answer(channel, request as RequestOf<typeof channel>) };
   },
-  {
-    get(target, method: string) {
-      if (method === 'on') return target.on;
-      return async () => {
-        calls.push(method);
-        return answers[method]?.() ?? null;
-      };
-    },
+  (event, listener) => {
+    const set = listeners.get(event) ?? new Set();
+    set.add(listener);
+    listeners.set(event, set);
+    return () => set.delete(listener);
   },
-) as unknown as FieldmapApi;
+);
 
 const app = new AppController(api);
 (globalThis as unknown as { fake: unknown }).fake = { calls, emit, app, account, XSS };

@@ -2,17 +2,7 @@
 // browser and in Node: no imports but src-shared types).
 import type { Customer, Route, Territory, Timestamp, UserMeta } from '../../../src-shared';
 import { PALETTE } from '../../../src-shared';
-
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../support/prng';
 
 const FIRST = [
   'Anna',
@@ -89,7 +79,7 @@ const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() 
 
 /** `n` customers with ids `c<i>` (10% unmapped), deterministic for a seed. */
 export function makeCustomers(n: number, seed = 1, prefix = ''): Customer[] {
-  const r = prng(seed);
+  const r = mulberry32(seed);
   const out: Customer[] = new Array(n);
   const stamp = timestamp(Date.UTC(2024, 0, 1));
   for (let i = 0; i < n; i++) {
@@ -164,7 +154,7 @@ export function makePlaces(kind: 'route' | 'territory', n: number): Array<Route 
 
 /** Random search terms: substrings of real field values in random case, plus some misses. */
 export function makeTerms(customers: Customer[], n: number, seed: number): string[] {
-  const r = prng(seed);
+  const r = mulberry32(seed);
   const fields = [
     'name',
     'company',

@@ -3,18 +3,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 
 export const ORIGIN = 'http://fieldmap-test.localhost';
-
-const ARGS = [
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -27,18 +18,8 @@ const MIME: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
-}
-
-/** A persistent profile: IndexedDB survives closing and relaunching on the same directory. */
-export function launchProfile(profileDir: string): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(profileDir, {
-    executablePath: '/usr/bin/chromium',
-    args: ARGS,
-    headless: true,
-  });
-}
+/** Chromium as tests start it (test/support/chromium.ts). */
+export { launchBrowser, launchProfile } from '../../support/chromium';
 
 export async function tempDir(
   prefix: string,

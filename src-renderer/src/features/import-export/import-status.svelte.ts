@@ -50,6 +50,24 @@ export class ImportStatusState {
   }
 }
 
+/**
+ * The import chip's text. "Imported" only once no row waits; until then it counts rows on the
+ * service and rows waiting, the same rows the Changes view counts.
+ */
+export function importChipText(job: ImportStatus): string {
+  const attention = job.needsAttention > 0 ? `, ${job.needsAttention} need attention` : '';
+  const waiting = job.total - job.created - job.needsAttention;
+  if (job.state === 'done' && waiting === 0) {
+    return `Imported ${job.created} of ${job.total} from ${job.fileName}${attention}`;
+  }
+  const how = job.state === 'paused' ? ' (paused: waiting for the service)' : '';
+  const eta = job.state === 'paused' ? '' : formatEta(job.etaSeconds);
+  return (
+    `Importing ${job.fileName}: ${job.created} of ${job.total} on the service, ` +
+    `${waiting} waiting to be sent${attention}${how}${eta ? `, ${eta}` : ''}`
+  );
+}
+
 /** "about 4 min left" style text of an ETA in seconds. */
 export function formatEta(seconds: number | null): string {
   if (seconds === null) return '';
