@@ -2,6 +2,7 @@
 // the app a real origin (unlike file://), so CSP 'self', fetch and IndexedDB behave as on the web.
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isProxyContentType } from '../core/basemap/remote-policy';
 import type { CustomSchemePrivileges } from './shell-deps';
 
 export const APP_SCHEME = 'app';
@@ -44,6 +45,33 @@ export function isAppUrl(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Paths main's services answer (tile proxy, region files): data for the page, never a page. */
+function isDynamicPath(pathname: string): boolean {
+  const path = pathname.toLowerCase();
+  return path === '/tiles' || path.startsWith('/tiles/') || path.startsWith('/regions/');
+}
+
+/** True for an app page a window may show: an app URL that is not a dynamic (data) path. */
+export function isAppPageUrl(url: string): boolean {
+  return isAppUrl(url) && !isDynamicPath(new URL(url).pathname);
+}
+
+const DOCUMENT_DESTINATIONS = new Set([
+  'document',
+  'iframe',
+  'frame',
+  'fencedframe',
+  'embed',
+  'object',
+]);
+
+/** A request that would show its answer as a page (a navigation, a frame, an embed). */
+function isNavigation(request: Request): boolean {
+  const mode = request.headers.get('sec-fetch-mode');
+  const dest = request.headers.get('sec-fetch-dest');
+  return mode === 'navigate' || (dest !== null && DOCUMENT_DESTINATIONS.has(dest));
 }
 
 function isInside(root: string, target: string): boolean {
@@ -118,12 +146,22 @@ export function createAppProtocolHandler(
     if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST) return refuse(404, 'Not found');
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return refuse(405, 'Method not allowed');
+    if (isDynamicPath(url.pathname) && isNavigation(request)) {
+      log(`[app-protocol] refused a navigation to ${url.pathname.slice(0, 200)}`);
+      return refuse(403, 'Forbidden');
+    }
     if (options.dynamic) {
       try {
         const answer = await options.dynamic(url, request.headers.get('range'));
         if (answer) {
-          // The security headers win over whatever the service set.
-          const headers = { ...answer.headers, ...baseHeaders };
+          // The security headers win over whatever the service set. Remote bytes that are not
+          // tile or style content go out opaque, and sandboxed should anything render them.
+          const headers = new Headers(answer.headers);
+          for (const [name, value] of Object.entries(baseHeaders)) headers.set(name, value);
+          if (!isProxyContentType(headers.get('content-type'))) {
+            headers.set('Content-Type', 'application/octet-stream');
+            headers.set('Content-Security-Policy', `${options.contentSecurityPolicy}; sandbox`);
+          }
           // A Uint8Array is a valid body; the cast bridges Node's and the DOM's BodyInit typings.
           const body =
             request.method === 'HEAD'

@@ -23,6 +23,9 @@ export function buildContentSecurityPolicy(options: CspOptions = {}): string {
     'connect-src': connect,
     'font-src': ["'self'"],
     'object-src': ["'none'"],
+    // No frames of any kind: nothing (a proxied tile response included) renders inside the app.
+    'frame-src': ["'none'"],
+    'child-src': ["'none'"],
     'base-uri': ["'none'"],
     'frame-ancestors': ["'none'"],
     'form-action': ["'none'"],

@@ -1,14 +1,15 @@
 // Rules every web contents of the app gets as soon as it exists: it stays on the app's own
 // pages, opens no windows, and attaches no <webview>.
-import { isAppUrl } from './app-protocol';
+import { isAppPageUrl } from './app-protocol';
 import type { PreventableEvent, ShellWebContents } from './shell-deps';
 
 export function hardenWebContents(
   contents: ShellWebContents,
   log: (message: string) => void,
 ): void {
+  // App pages only: the tile proxy and region files are data, never a page to show.
   const stayInApp = (event: PreventableEvent, url: string) => {
-    if (isAppUrl(url)) return;
+    if (isAppPageUrl(url)) return;
     event.preventDefault();
     log(`[shell] blocked navigation to ${url.slice(0, 200)}`);
   };

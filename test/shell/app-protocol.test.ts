@@ -58,6 +58,8 @@ describe('CSP', () => {
     expect(directive('connect-src')).toBe("connect-src 'self' app:");
     expect(directive('font-src')).toBe("font-src 'self'");
     expect(directive('object-src')).toBe("object-src 'none'");
+    expect(directive('frame-src')).toBe("frame-src 'none'");
+    expect(directive('child-src')).toBe("child-src 'none'");
     expect(directive('base-uri')).toBe("base-uri 'none'");
     expect(directive('frame-ancestors')).toBe("frame-ancestors 'none'");
     expect(directive('form-action')).toBe("form-action 'none'");
@@ -173,7 +175,10 @@ describe('dynamic paths served by main-process services', () => {
     );
     expect(response.status).toBe(206);
     expect(response.headers.get('content-range')).toBe('bytes 0-3/10');
-    expect(response.headers.get('content-security-policy')).toBe(buildContentSecurityPolicy());
+    // Opaque bytes (not tile or style content) are sandboxed on top of the app's own CSP.
+    expect(response.headers.get('content-security-policy')).toBe(
+      `${buildContentSecurityPolicy()}; sandbox`,
+    );
     expect([...new Uint8Array(await response.arrayBuffer())]).toEqual([1, 2, 3, 4]);
   });
 

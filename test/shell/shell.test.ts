@@ -179,6 +179,9 @@ describe('the window', () => {
       'file:///etc/passwd',
       'http://127.0.0.1/',
       'app://other/index.html',
+      // The app's data paths are not pages: a navigation to them would render remote bytes.
+      'app://fieldmap/tiles?url=https%3A%2F%2Fevil.example%2Fx.html',
+      'app://fieldmap/regions/alps.pmtiles',
     ]) {
       for (const event of ['will-navigate', 'will-redirect']) {
         const e = new FakeEvent();

@@ -9,6 +9,7 @@ import { OfflineRegions } from './offline-regions';
 import { RegionDownloads, type DownloadStatus } from './region-downloads';
 import { checkSourceUrl } from './region-source';
 import { systemClock, type Clock } from '../ports';
+import { checkStyleUrl, mayFetchFor, proxyContentHeaders } from './remote-policy';
 import { TileCache } from './tile-cache';
 
 export const DEFAULT_TILE_CACHE_BYTES = 200 * 1024 * 1024;
@@ -29,13 +30,7 @@ export interface BasemapServiceOptions {
   clock?: Clock;
 }
 
-/** http(s) only; a remote style may name any host, but main fetches only hosts the style named. */
-export function checkStyleUrl(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-    throw new Error('the style URL must be http(s)');
-  return parsed.href;
-}
+export { checkStyleUrl } from './remote-policy';
 
 export class BasemapService {
   readonly regions: OfflineRegions;
@@ -128,7 +123,10 @@ export class BasemapService {
     } catch {
       return textResponse(400, 'bad url');
     }
-    if (!this.#origins.has(target.origin) && !this.tiles.has(target.href)) {
+    // Only what the style may name (remote-policy.ts), and of that only the hosts it did name.
+    const style = this.#settings.onlineStyleUrl;
+    const allowed = style !== null && mayFetchFor(target, new URL(style));
+    if (!allowed || (!this.#origins.has(target.origin) && !this.tiles.has(target.href))) {
       return textResponse(403, 'not a resource of the configured online style');
     }
     const result = await this.tiles.fetchThroughCache(target.href);
@@ -140,7 +138,7 @@ export class BasemapService {
     return {
       status: 200,
       headers: {
-        'Content-Type': result.contentType,
+        ...proxyContentHeaders(result.contentType),
         'Cache-Control': 'no-cache',
         'X-Fieldmap-Cache': result.kind,
       },
@@ -156,6 +154,7 @@ export class BasemapService {
 
   /** A style or TileJSON main served: the hosts its sources and tiles name become fetchable. */
   #learnOrigins(base: URL, data: Uint8Array): void {
+    const style = this.#settings.onlineStyleUrl ? new URL(this.#settings.onlineStyleUrl) : null;
     let json: unknown;
     try {
       json = JSON.parse(new TextDecoder().decode(data));
@@ -175,8 +174,8 @@ export class BasemapService {
     for (const u of urls) {
       if (typeof u !== 'string') continue;
       try {
-        const origin = new URL(u.replace(/[{}]/g, ''), base).origin;
-        if (origin.startsWith('http')) this.#origins.add(origin);
+        const target = new URL(u.replace(/[{}]/g, ''), base);
+        if (style && mayFetchFor(target, style)) this.#origins.add(target.origin);
       } catch {
         // not a URL: nothing to allow
       }

@@ -7,6 +7,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { readJsonFile, writeFileAtomic } from '../atomic-file';
+import { readBodyCapped } from '../service/responses';
 
 const EntrySchema = v.object({
   key: v.string(),
@@ -32,6 +33,8 @@ export interface TileCacheOptions {
   /** A stored copy younger than this is served without asking the network (default 7 days). */
   maxAgeMs?: number;
   timeoutMs?: number;
+  /** Largest resource fetched (default 32 MiB): a bigger one is neither served nor stored. */
+  maxResourceBytes?: number;
 }
 
 export type TileCacheResult =
@@ -53,6 +56,7 @@ export class TileCache {
   readonly #now: () => number;
   readonly #maxAgeMs: number;
   readonly #timeoutMs: number;
+  readonly #maxResourceBytes: number;
   #capacity: number;
   #entries = new Map<string, Entry>();
   #used = 0;
@@ -67,6 +71,7 @@ export class TileCache {
     this.#now = options.now ?? Date.now;
     this.#maxAgeMs = options.maxAgeMs ?? 7 * DAY_MS;
     this.#timeoutMs = options.timeoutMs ?? 15_000;
+    this.#maxResourceBytes = options.maxResourceBytes ?? 32 * 1024 * 1024;
     this.#capacity = options.capacityBytes;
   }
 
@@ -115,9 +120,15 @@ export class TileCache {
     }
     let response: Response;
     try {
-      response = await this.#fetch(url, { signal: AbortSignal.timeout(this.#timeoutMs) });
+      // A redirect is an error, never followed: it could lead anywhere the style did not name.
+      const init: RequestInit = { signal: AbortSignal.timeout(this.#timeoutMs), redirect: 'error' };
+      response = await this.#fetch(url, init);
     } catch {
       return this.#fallback(key, 504);
+    }
+    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+      await response.body?.cancel().catch(() => undefined);
+      return { kind: 'miss', status: 502 };
     }
     if (!response.ok) {
       // A server error is a failure to reach the data; a 404 is the server's answer.
@@ -125,7 +136,13 @@ export class TileCache {
         ? this.#fallback(key, response.status)
         : { kind: 'miss', status: response.status };
     }
-    const data = new Uint8Array(await response.arrayBuffer());
+    let data: Uint8Array;
+    try {
+      data = await readBodyCapped(response, this.#maxResourceBytes);
+    } catch {
+      // Over the cap, or cut off: nothing is served or stored from this answer.
+      return { kind: 'miss', status: 502 };
+    }
     const contentType = response.headers.get('content-type') ?? 'application/octet-stream';
     await this.#store(key, url, data, contentType);
     return { kind: 'fetched', data, contentType };
