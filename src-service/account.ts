@@ -6,6 +6,7 @@ import { hashPassword } from './password';
 import { emitDecimal } from './normalise';
 import { formatTimestamp } from './timestamps';
 import type { Variants } from './types';
+import { withWrittenForms } from './written-forms';
 
 export interface StoredPointList {
   id: string;
@@ -55,6 +56,11 @@ export function emptyAccount(username: string, password: string, now: number): A
 
 /** The customer as the API emits it now. */
 export function emitCustomer(c: StoredCustomer, variants: Variants): Customer {
+  const emitted = emitOwnForm(c, variants);
+  return variants.writtenForm === 'kept' ? withWrittenForms(c, emitted) : emitted;
+}
+
+function emitOwnForm(c: StoredCustomer, variants: Variants): Customer {
   const mapped = isValidPosition(c.latitude, c.longitude);
   const unset = variants.unmapped === 'zero' ? 0 : null;
   const { createdAtMs, updatedAtMs, ...fields } = c;
@@ -71,8 +77,8 @@ export function emitCustomer(c: StoredCustomer, variants: Variants): Customer {
             : String(c.dealAmount),
     latitude: mapped ? c.latitude : unset,
     longitude: mapped ? c.longitude : unset,
-    createdAt: formatTimestamp(createdAtMs, variants.timezoneType),
-    updatedAt: formatTimestamp(updatedAtMs, variants.timezoneType),
+    createdAt: formatTimestamp(createdAtMs, variants),
+    updatedAt: formatTimestamp(updatedAtMs, variants),
   };
 }
 
@@ -82,8 +88,8 @@ export function emitPointList(r: StoredPointList, variants: Variants): Route {
     id: r.id,
     name: r.name,
     points: [...r.points],
-    createdAt: formatTimestamp(r.createdAtMs, variants.timezoneType),
-    updatedAt: formatTimestamp(r.updatedAtMs, variants.timezoneType),
+    createdAt: formatTimestamp(r.createdAtMs, variants),
+    updatedAt: formatTimestamp(r.updatedAtMs, variants),
   };
 }
 
@@ -102,8 +108,8 @@ export function emitUser(
     groups: [...a.groups],
     hiddenGroups: [...a.hiddenGroups],
     requiredGroups: [...a.requiredGroups],
-    createdAt: formatTimestamp(a.createdAtMs, variants.timezoneType),
-    updatedAt: formatTimestamp(a.updatedAtMs, variants.timezoneType),
+    createdAt: formatTimestamp(a.createdAtMs, variants),
+    updatedAt: formatTimestamp(a.updatedAtMs, variants),
     customFields: { ...a.customFields },
   };
 }

@@ -21,6 +21,8 @@ Variants:
   --rate-limited retry-after|no-retry-after|503   --forbidden-body json|html
   --timezone-type 1|2|3   --unmapped null|zero   --deal-amount number|string
   --store as-sent|normalising
+  --timezone default|+02:00|EST|Europe/Oslo|...   --timestamp-fraction none|micro
+  --written-form parsed|kept
 Faults (seeded):
   --faults latency=<ms>,jitter=<ms>,error=<0..1>,reset-before=<0..1>,reset-after=<0..1>,error-after-commit=<0..1>,seed=<n>`;
 
@@ -88,6 +90,9 @@ export function parseCliArgs(argv: string[]): ServiceOptions & { help?: boolean 
       unmapped: { type: 'string' },
       'deal-amount': { type: 'string' },
       store: { type: 'string' },
+      timezone: { type: 'string' },
+      'timestamp-fraction': { type: 'string' },
+      'written-form': { type: 'string' },
     },
   });
   if (values.help) return { help: true };
@@ -105,6 +110,9 @@ export function parseCliArgs(argv: string[]): ServiceOptions & { help?: boolean 
         unmapped: values.unmapped,
         dealAmount: values['deal-amount'],
         store: values.store,
+        timezone: values.timezone,
+        timestampFraction: values['timestamp-fraction'],
+        writtenForm: values['written-form'],
       }).filter(([, v]) => v !== undefined),
     ) as Partial<Variants>,
   );

@@ -5,6 +5,7 @@ import { parseCustomerBody } from './customers';
 import { HttpError, badField } from './http-error';
 import type { ServiceStore } from './store';
 import type { Variants } from './types';
+import { keepWrittenForms } from './written-forms';
 
 export interface EndpointContext {
   account: Account;
@@ -54,6 +55,7 @@ export const searchCustomers: Endpoint = ({ account, variants, param }) => {
 export const createCustomer: Endpoint = ({ account, store, variants, body }) => {
   const fields = parseCustomerBody(body, { requireName: true, colors: account.colors });
   const created = store.createCustomer(account, fields);
+  keepWrittenForms(created, body, 'replace');
   return ok({ message: createdMessage('Customer', created.id, variants) }, 201);
 };
 
@@ -61,7 +63,8 @@ export const updateCustomer: Endpoint = ({ account, store, variants, param, body
   if (!account.customers.has(param)) throw notFound(param);
   const replace = variants.put === 'replace';
   const fields = parseCustomerBody(body, { requireName: replace, colors: account.colors });
-  store.updateCustomer(account, param, fields, variants.put);
+  const updated = store.updateCustomer(account, param, fields, variants.put);
+  if (updated) keepWrittenForms(updated, body, variants.put);
   return ok({ message: `Customer ${param} was successfully updated` });
 };
 

@@ -82,7 +82,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     store,
     cert: tls?.cert,
     configure(p) {
-      if (p.variants) Object.assign(variants, checkVariants(p.variants));
+      if (p.variants) Object.assign(variants, checkVariants(p.variants, variants));
       if (p.faults) state.faults.configure(p.faults);
       if (p.allow) state.allow = new AllowList(p.allow);
       if (p.rate !== undefined) state.limiter.rate = p.rate;

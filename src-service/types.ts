@@ -10,6 +10,16 @@ export interface Variants {
   timezoneType: 1 | 2 | 3;
   unmapped: 'null' | 'zero';
   dealAmount: 'number' | 'string';
+  /** Zone designator of the timestamps ('default': +00:00, Z or America/Chicago by type). */
+  timezone: string;
+  /** PHP's DateTime JSON carries microseconds: "2026-11-23 02:47:23.417000". */
+  timestampFraction: 'none' | 'micro';
+  /**
+   * 'kept': dealAmount, latitude and longitude come back in the exact JSON form last written
+   * (a schemaless backend storing what it got); records never written show the service's own
+   * form (the dealAmount and unmapped variants). 'parsed': always the service's own form.
+   */
+  writtenForm: 'parsed' | 'kept';
   /**
    * How values are stored: as sent, or in the service's own form as a PHP/MySQL backend does
    * (whitespace trimmed and collapsed, state upper-cased, e-mail lower-cased, text HTML-escaped
@@ -26,6 +36,9 @@ export const DEFAULT_VARIANTS: Variants = {
   timezoneType: 3,
   unmapped: 'null',
   dealAmount: 'number',
+  timezone: 'default',
+  timestampFraction: 'none',
+  writtenForm: 'parsed',
   store: 'as-sent',
 };
 

@@ -1,5 +1,6 @@
 // Checks variant settings (they may come from CLI flags) before the service uses them.
-import type { Variants } from './types';
+import { timezoneMismatch, TIMEZONE_VARIANTS } from './timestamps';
+import { DEFAULT_VARIANTS, type Variants } from './types';
 
 export const VARIANT_CHOICES: { [K in keyof Variants]: readonly Variants[K][] } = {
   createMessage: ['with-id', 'without-id'],
@@ -9,11 +10,20 @@ export const VARIANT_CHOICES: { [K in keyof Variants]: readonly Variants[K][] } 
   timezoneType: [1, 2, 3],
   unmapped: ['null', 'zero'],
   dealAmount: ['number', 'string'],
+  timezone: TIMEZONE_VARIANTS,
+  timestampFraction: ['none', 'micro'],
+  writtenForm: ['parsed', 'kept'],
   store: ['as-sent', 'normalising'],
 };
 
-/** Throws when a given variant is unknown or has a value outside its choices. */
-export function checkVariants(variants: Partial<Variants>): Partial<Variants> {
+/**
+ * Throws when a given variant is unknown, has a value outside its choices, or does not fit the
+ * variants it is applied over (`current`): a timezone must be a designator of the timezone_type.
+ */
+export function checkVariants(
+  variants: Partial<Variants>,
+  current: Variants = DEFAULT_VARIANTS,
+): Partial<Variants> {
   for (const [key, value] of Object.entries(variants)) {
     const choices = VARIANT_CHOICES[key as keyof Variants] as readonly unknown[] | undefined;
     if (!choices) throw new Error(`unknown variant "${key}"`);
@@ -21,5 +31,8 @@ export function checkVariants(variants: Partial<Variants>): Partial<Variants> {
       throw new Error(`variant ${key} must be one of ${choices.join(', ')}`);
     }
   }
+  const merged = { ...current, ...variants };
+  const mismatch = timezoneMismatch(merged.timezoneType, merged.timezone);
+  if (mismatch) throw new Error(mismatch);
   return variants;
 }

@@ -3,6 +3,7 @@
 // spec's gaps (timezone_type 1/2/3, dealAmount number or string, unmapped as null or 0)
 // and keep unknown extra fields, but refuse wrong types.
 import * as v from 'valibot';
+import { TIMESTAMP_DATE_RE } from './time';
 
 /** Longest text a single field may hold before a response is treated as bad. */
 export const MAX_FIELD_CHARS = 100_000;
@@ -16,9 +17,17 @@ const Int = v.pipe(v.number(), v.integer());
 /** Server object id: an opaque, non-empty string. */
 export const ServerIdSchema = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
 
-/** Timestamp object of the spec: `{ date: "YYYY-MM-DD HH:MM:SS", timezone_type, timezone }`. */
+/**
+ * Timestamp object of the spec, as PHP's DateTime writes it: `{ date: "YYYY-MM-DD HH:MM:SS"
+ * (PHP adds ".ffffff"), timezone_type: 1 offset | 2 abbreviation | 3 IANA zone, timezone }`.
+ * Any zone text is accepted and kept as received: one the app cannot convert is shown as sent
+ * (see readTimestamp in time.ts), never a reason to refuse a sign-in.
+ */
 export const TimestampSchema = v.looseObject({
-  date: v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)),
+  date: v.pipe(
+    v.string(),
+    v.regex(TIMESTAMP_DATE_RE, 'expected "YYYY-MM-DD HH:MM:SS" with optional fraction digits'),
+  ),
   timezone_type: v.pipe(Int, v.minValue(1), v.maxValue(3)),
   timezone: v.pipe(v.string(), v.maxLength(64)),
 });

@@ -21,6 +21,23 @@ const readings: Array<[string, Partial<Variants>, Partial<HarnessOptions>]> = [
   ['unmapped as 0/0', { unmapped: 'zero' }, {}],
   ['dealAmount as number', { dealAmount: 'number' }, {}],
   ['dealAmount as string', { dealAmount: 'string' }, {}],
+  // PHP's DateTime JSON: microseconds, in each timezone_type.
+  [
+    'PHP timestamps at +02:00',
+    { timestampFraction: 'micro', timezoneType: 1, timezone: '+02:00' },
+    {},
+  ],
+  ['PHP timestamps in EST', { timestampFraction: 'micro', timezoneType: 2, timezone: 'EST' }, {}],
+  [
+    'PHP timestamps in Europe/Oslo',
+    { timestampFraction: 'micro', timezoneType: 3, timezone: 'Europe/Oslo' },
+    {},
+  ],
+  [
+    'values given back as written',
+    { writtenForm: 'kept', dealAmount: 'string', unmapped: 'zero' },
+    {},
+  ],
 ];
 
 let h: Harness | undefined;
