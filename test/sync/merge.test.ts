@@ -62,7 +62,7 @@ describe('threeWayMerge', () => {
     expect(m.body).toMatchObject({ name: 'Created', city: 'Milan' });
   });
 
-  it('returns the complete record of writable fields, normalised', () => {
+  it('returns the complete record of writable fields, untouched ones exactly as received', () => {
     const server = record('a', {
       name: 'Old',
       dealAmount: '5',
@@ -72,8 +72,24 @@ describe('threeWayMerge', () => {
     });
     const m = threeWayMerge(base, { notes: 'm' }, server);
     expect(Object.keys(m.body).sort()).toEqual(Object.keys(emptyCustomerFields()).sort());
-    expect(m.body).toMatchObject({ dealAmount: 5, remindAt: 0, latitude: null, longitude: null });
+    expect(m.body).toMatchObject({ dealAmount: '5', remindAt: null, latitude: 0, longitude: 0 });
     expect(m.body).not.toHaveProperty('id');
+  });
+
+  it("sends the rep's changes, and a moved position as a pair", () => {
+    const server = record('a', { name: 'Old', dealAmount: '5', latitude: 0, longitude: 0 });
+    const m = threeWayMerge(server, { latitude: 59.9, dealAmount: 7 }, server);
+    // Half a position is no position: the customer stays unmapped, as received.
+    expect(m.body).toMatchObject({ dealAmount: 7, latitude: 0, longitude: 0 });
+    const mapped = record('a', { latitude: 48.85, longitude: 2.35 });
+    const cleared = threeWayMerge(mapped, { latitude: null }, mapped);
+    expect(cleared.body).toMatchObject({ latitude: null, longitude: null });
+    const moved = threeWayMerge(server, { latitude: 59.9, longitude: 10.7 }, server);
+    expect(moved.body).toMatchObject({ dealAmount: '5', latitude: 59.9, longitude: 10.7 });
+    // Unchanged values resent in another spelling are no change: nothing to send.
+    const same = threeWayMerge(server, { dealAmount: 5, latitude: null, longitude: null }, server);
+    expect(same.changed).toBe(false);
+    expect(same.body).toMatchObject({ dealAmount: '5', latitude: 0, longitude: 0 });
   });
 });
 

@@ -21,7 +21,11 @@ export interface FieldConflict {
 }
 
 export interface MergeResult {
-  /** The complete merged record of writable fields: the PUT body. */
+  /**
+   * The complete record of writable fields: the PUT body. Fields the rep did not change are
+   * the server's values exactly as received (its spelling: "353.27", 0/0, null times); only
+   * the rep's changes are in the app's canonical form.
+   */
   body: CustomerFields;
   conflicts: FieldConflict[];
   /** False when the server already holds the merged record (nothing to send). */
@@ -73,7 +77,9 @@ export function applyChanges(record: CustomerFields, changes: CustomerChanges): 
 
 /**
  * Merges the rep's edit (base + changes) with the server record. Base null means the rep
- * edited a record created offline: the server record is then the base.
+ * edited a record created offline: the server record is then the base. Comparisons use the
+ * canonical forms; the body starts from the server record as received, so a field the rep did
+ * not change goes back byte for byte.
  */
 export function threeWayMerge(
   base: Customer | CustomerFields | null,
@@ -83,13 +89,17 @@ export function threeWayMerge(
   const theirs = normaliseFields(server);
   const ancestor = base === null ? theirs : normaliseFields(base);
   const mine = normaliseFields(applyChanges(ancestor, changes));
-  const body = { ...theirs } as Record<string, unknown>;
+  const body = writableFieldsOf(server) as Record<string, unknown>;
   const conflicts: FieldConflict[] = [];
+  const changedLocally = (field: CustomerWritableField) =>
+    !valueEqual(mine[field], ancestor[field]);
+  // Latitude and longitude travel as a pair: a half-edited position is not a position.
+  const positionChanged = changedLocally('latitude') || changedLocally('longitude');
   for (const field of CUSTOMER_WRITABLE_FIELDS) {
-    const changedLocally = !valueEqual(mine[field], ancestor[field]);
-    if (!changedLocally) continue;
+    const isPosition = field === 'latitude' || field === 'longitude';
+    if (isPosition ? !positionChanged : !changedLocally(field)) continue;
     const changedOnServer = !valueEqual(theirs[field], ancestor[field]);
-    if (changedOnServer && !valueEqual(theirs[field], mine[field])) {
+    if (changedLocally(field) && changedOnServer && !valueEqual(theirs[field], mine[field])) {
       conflicts.push({
         field,
         baseValue: ancestor[field],
@@ -100,7 +110,6 @@ export function threeWayMerge(
     // The rep's value wins by default; a conflict is logged so the rep can choose otherwise.
     body[field] = mine[field];
   }
-  // Latitude and longitude travel as a pair: a half-edited position is not a position.
-  const merged = normaliseFields(body as CustomerFields);
+  const merged = body as CustomerFields;
   return { body: merged, conflicts, changed: !fieldsEqual(merged, theirs) };
 }
