@@ -48,11 +48,12 @@ export function parseGroups(cell: string): string[] | null {
         .filter((g) => g !== '');
 }
 
-/** A createdAt/updatedAt object as an ISO instant ('' when unreadable). */
+/** A createdAt/updatedAt object as an ISO instant; one the app cannot read, as sent. */
 export function timestampCell(value: unknown): string {
   if (!value || typeof value !== 'object') return '';
-  const ms = timestampToEpochMs(value as Customer['createdAt']);
-  return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
+  const ts = value as Customer['createdAt'];
+  const ms = timestampToEpochMs(ts);
+  return Number.isNaN(ms) ? guardText(`${ts.date} ${ts.timezone}`) : new Date(ms).toISOString();
 }
 
 /** A lastVisit/remindAt value as an ISO instant, whatever unit stored it; '' when unset. */

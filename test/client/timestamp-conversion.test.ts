@@ -2,6 +2,7 @@
 // clear error naming the field for the forms it cannot read (the app then shows them as sent).
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Timestamp } from '../../src-shared/domain';
+import { timestampCell } from '../../src-shared/csv-cells';
 import { readTimestamp, timestampToEpochMs } from '../../src-shared/time';
 
 const ts = (date: string, timezone_type: number, timezone: string): Timestamp => ({
@@ -157,5 +158,16 @@ describe('Intl.DateTimeFormat instances are cached per zone', () => {
     // An unknown zone is tried once, not once per call.
     for (let i = 0; i < 100; i++) timestampToEpochMs(ts('2026-01-01 00:00:00', 3, 'Mars/Base'));
     expect(built).toBeLessThanOrEqual(zones.length + 1);
+  });
+});
+
+describe('CSV export of timestamps', () => {
+  it('writes the instant in ISO form, and an unreadable one as sent rather than dropping it', () => {
+    expect(timestampCell(ts('2026-11-23 02:47:23.417000', 2, 'EST'))).toBe(
+      '2026-11-23T07:47:23.417Z',
+    );
+    expect(timestampCell(ts('2026-11-23 02:47:23.000000', 3, 'Mars/Olympus'))).toBe(
+      '2026-11-23 02:47:23.000000 Mars/Olympus',
+    );
   });
 });
