@@ -7,10 +7,20 @@ import { join } from 'node:path';
 import { bytesToHeader } from 'pmtiles';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { areaTileIds } from '../../src-main/core/basemap/region-plan';
+import { BasemapService } from '../../src-main/core/basemap/service';
+import { launchBrowser } from '../renderer/support/browser';
 import { REPO_ROOT } from '../renderer/support/bundle';
 import { startRangeServer, type RangeServer } from './range-server';
 import { leftovers, openDownloads, readArchive, tileOf } from './region-download-support';
-import { AREA_BOUNDS, DATA_DATE, patchHeader, townArchive } from './streets-fixture';
+import {
+  AREA_BOUNDS,
+  DATA_DATE,
+  MAIN_STREET_LAT,
+  MAIN_STREET_NAME,
+  patchHeader,
+  townArchive,
+} from './streets-fixture';
+import { buildPage, call, luminance, openPage, serve, type Rgb } from './support';
 
 const area = { kind: 'bbox' as const, bounds: AREA_BOUNDS };
 let source: Uint8Array;
@@ -202,6 +212,59 @@ describe('region download', () => {
     ).rejects.toThrow(/too large/);
     expect(server.requests.length).toBe(before);
     expect(await leftovers(dir)).toEqual([]);
+  });
+});
+
+describe('a downloaded region in Chromium, every outside request blocked', () => {
+  it('draws a street line and a street label at z15 inside the area', async () => {
+    const dir = await dataDir();
+    const { regions } = await download(dir, 'Downtown');
+    const [region] = regions.list();
+    const basemap = await BasemapService.open({
+      dataDir: dir,
+      fetch: () => Promise.reject(new Error('offline')),
+    });
+    const built = await buildPage();
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext({
+        viewport: { width: 512, height: 512 },
+        deviceScaleFactor: 1,
+      });
+      const served = await serve(context, built.dir, () => basemap);
+      const page = await openPage(context);
+      const lon = (AREA_BOUNDS[0] + AREA_BOUNDS[2]) / 2 + 0.0021;
+      const source = { id: region!.id, url: `regions/${region!.id}.pmtiles` };
+      await call(page, 'show', { center: [lon, MAIN_STREET_LAT], zoom: 15, regions: [source] });
+      if (process.env['FIELDMAP_SHOT'])
+        await page.screenshot({ path: process.env['FIELDMAP_SHOT'] });
+      // The street: white road pixels across Main Street, plain land a little north of it.
+      const across = await call<Rgb[]>(
+        page,
+        'column',
+        lon,
+        MAIN_STREET_LAT - 0.0002,
+        MAIN_STREET_LAT + 0.0002,
+      );
+      expect(across.some((c) => c[0] > 250 && c[1] > 250 && c[2] > 250)).toBe(true);
+      const north = await call<Rgb>(page, 'colorAt', lon, MAIN_STREET_LAT + 0.0015);
+      expect(luminance(north)).toBeLessThan(240);
+      // The label: its name is drawn by the roads label layer, as dark text pixels along the street.
+      expect(await call<string[]>(page, 'renderedRoadLabels')).toContain(MAIN_STREET_NAME);
+      // Dark text pixels in a band along the street, across the whole view (earth and road
+      // are light; the label's text is the only dark thing there).
+      let dark = 0;
+      for (let dx = -0.004; dx <= 0.004; dx += 0.001) {
+        const band = await call<Rgb[]>(page, 'colorsAround', lon + dx, MAIN_STREET_LAT, 23);
+        dark += band.filter((c) => luminance(c) < 190).length;
+      }
+      expect(dark).toBeGreaterThan(30);
+      expect(await call<string>(page, 'attribution')).toMatch(/OpenStreetMap contributors/);
+      expect(served.blocked).toEqual([]);
+    } finally {
+      await browser.close();
+      await built.remove();
+    }
   });
 });
 

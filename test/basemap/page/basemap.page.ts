@@ -152,6 +152,16 @@ const api = {
     return document.querySelector('.maplibregl-ctrl-attrib-inner')?.textContent ?? '';
   },
 
+  /** Names of the street labels drawn from region sources (Protomaps roads label layers). */
+  renderedRoadLabels(): string[] {
+    const m = current();
+    const layers = m
+      .getStyle()
+      .layers.filter((l) => l.id.startsWith('region-') && l.id.includes('roads_labels'))
+      .map((l) => l.id);
+    return m.queryRenderedFeatures({ layers }).map((f) => String(f.properties['name']));
+  },
+
   renderedPlaceNames(): string[] {
     if (!map) return [];
     return map
