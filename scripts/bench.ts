@@ -65,6 +65,11 @@ const TARGETS: Array<{ file: string; what: string; check: (r: Results) => boolea
     what: 'nearby_100k_p95_ms < 20',
     check: (r) => cmp(r.nearby_100k_p95_ms, (v) => v < 20),
   },
+  {
+    file: 'region-download',
+    what: 'region_download_requests <= 1.5 x region_download_min_ranges',
+    check: (r) => ratio(r.region_download_requests, r.region_download_min_ranges, 1.5),
+  },
 ];
 
 function cmp(value: unknown, ok: (v: number) => boolean): boolean | null {
