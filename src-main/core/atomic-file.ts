@@ -9,7 +9,8 @@ import { dirname } from 'node:path';
 
 export async function writeFileAtomic(file: string, content: Uint8Array | string): Promise<void> {
   const dir = dirname(file);
-  await mkdir(dir, { recursive: true });
+  // The rep's data is the rep's only: folders 0700, files 0600, whatever the umask.
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await open(tmp, 'w', 0o600);
   try {

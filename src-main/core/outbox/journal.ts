@@ -5,7 +5,7 @@
 // length cover the JSON bytes. JSON.stringify never emits a raw newline, so a line is one record.
 // A kill mid-append leaves at most one torn last line: recovery detects it (bad length, bad crc or
 // no newline), drops it and truncates the file back to the last whole record before appending.
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -120,7 +120,8 @@ export class Journal {
 
   /** Opens (creating) the files under `dir`, recovers their records and cuts a torn tail. */
   static async open(dir: string): Promise<{ journal: Journal; recovered: RecoveredFiles }> {
-    await mkdir(dir, { recursive: true });
+    // Queued changes are the rep's only: folder 0700, files 0600 (atomic-file.ts does the same).
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     // A temp snapshot is a compaction that died before its rename: the journal still holds it all.
     await rm(join(dir, SNAPSHOT_TEMP), { force: true });
 
@@ -136,12 +137,14 @@ export class Journal {
         );
       }
       snapshot = decoded.records[0];
+      await chmod(join(dir, SNAPSHOT_FILE), 0o600);
     }
 
     const journalPath = join(dir, JOURNAL_FILE);
     const existed = (await readIfExists(journalPath)) !== null;
-    const handle = await open(journalPath, 'a+');
+    const handle = await open(journalPath, 'a+', 0o600);
     try {
+      await handle.chmod(0o600); // a journal an older version created 0644
       if (!existed) await fsyncDir(dir);
       const decoded = decodeJournal(await readFile(journalPath));
       if (decoded.tornTailBytes > 0) {
@@ -198,7 +201,7 @@ export class Journal {
    */
   async compact(record: unknown): Promise<void> {
     const tempPath = join(this.dir, SNAPSHOT_TEMP);
-    const temp = await open(tempPath, 'w');
+    const temp = await open(tempPath, 'w', 0o600);
     try {
       await writeAll(temp, encodeLine(record));
       await temp.sync();
