@@ -81,6 +81,18 @@ describe('bad responses become BadResponse naming the field', () => {
     });
   });
 
+  it('a timestamp date in another format names its path; an unknown zone is accepted as sent', async () => {
+    respond = json([customer({ updatedAt: { ...ts, date: '23/11/2026 02:47' } })]);
+    expect(await errorOf(clientFor(url).listCustomers())).toMatchObject({
+      kind: 'BadResponse',
+      field: '[0].updatedAt.date',
+    });
+    const odd = { date: '2026-11-23 02:47:23.000000', timezone_type: 3, timezone: 'Mars/Olympus' };
+    respond = json([customer({ createdAt: odd })]);
+    const [got] = await clientFor(url).listCustomers();
+    expect(got!.createdAt).toEqual(odd);
+  });
+
   it('a missing field names it', async () => {
     const { name: _name, ...nameless } = customer();
     respond = json(nameless);
