@@ -44,21 +44,35 @@ async function readHeader(file: string): Promise<ReturnType<typeof bytesToHeader
   }
 }
 
+/** Most bytes one read answers (PMTiles clients ask for a header, directories or a tile). */
+export const DEFAULT_MAX_RANGE_BYTES = 16 * 1024 * 1024;
+
 export class OfflineRegions {
   readonly #dir: string;
   readonly #registry: string;
   readonly #now: () => number;
+  readonly #maxRangeBytes: number;
   #regions: OfflineRegion[] = [];
   #queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(dataDir: string, now: () => number) {
+  private constructor(dataDir: string, now: () => number, maxRangeBytes: number) {
     this.#dir = join(dataDir, 'regions');
     this.#registry = join(dataDir, 'regions.json');
     this.#now = now;
+    this.#maxRangeBytes = maxRangeBytes;
   }
 
-  static async open(options: { dataDir: string; now?: () => number }): Promise<OfflineRegions> {
-    const regions = new OfflineRegions(options.dataDir, options.now ?? Date.now);
+  static async open(options: {
+    dataDir: string;
+    now?: () => number;
+    /** Cap of one read's span (default DEFAULT_MAX_RANGE_BYTES). */
+    maxRangeBytes?: number;
+  }): Promise<OfflineRegions> {
+    const regions = new OfflineRegions(
+      options.dataDir,
+      options.now ?? Date.now,
+      options.maxRangeBytes ?? DEFAULT_MAX_RANGE_BYTES,
+    );
     const parsed = v.safeParse(RegistrySchema, await readJsonFile(regions.#registry));
     // A region whose file went missing is dropped rather than served as errors.
     if (parsed.success) {
@@ -128,7 +142,12 @@ export class OfflineRegions {
     });
   }
 
-  /** Answers `GET regions/<id>.pmtiles` with a `Range: bytes=a-b` header (206), or the whole file (200). */
+  /**
+   * Answers `GET regions/<id>.pmtiles` with a `Range: bytes=a-b` header (206), or the whole file
+   * (200). One read holds at most the cap in memory: a longer range gets its first cap bytes
+   * (the Content-Range says which; HTTP clients ask again for the rest), a whole-file read of an
+   * archive over the cap is refused (413).
+   */
   async serveRange(id: string, rangeHeader: string | null): Promise<BasemapResponse> {
     if (!this.#regions.some((r) => r.id === id)) return textResponse(404, 'no such region');
     const file = this.fileOf(id);
@@ -163,6 +182,10 @@ export class OfflineRegions {
         };
       }
     }
+    if (rangeHeader === null && size > this.#maxRangeBytes) {
+      return textResponse(413, 'the region is read with Range requests');
+    }
+    end = Math.min(end, start + this.#maxRangeBytes - 1);
     const length = end - start + 1;
     const body = Buffer.alloc(length);
     const handle = await open(file, 'r');
