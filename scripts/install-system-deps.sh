@@ -8,6 +8,7 @@
 #   dbus-x11, dbus     dbus-run-session, the throwaway session bus of `npm test`
 #   python3 make g++ pkg-config   node-gyp, when keytar has no prebuilt binary for this platform
 #   fonts-dejavu-core  a known font, so screenshots render text the same way everywhere
+# `--list-missing` only prints the missing ones (space-separated; nothing when all are there).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 
@@ -18,6 +19,11 @@ for package in "${packages[@]}"; do
   status="$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)"
   [ "$status" = "install ok installed" ] || missing+=("$package")
 done
+
+if [ "${1:-}" = "--list-missing" ]; then
+  echo "${missing[*]}"
+  exit 0
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "system deps: all ${#packages[@]} packages already installed"
