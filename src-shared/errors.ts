@@ -49,6 +49,30 @@ export const ErrorInfoSchema = v.object({
 });
 export type ErrorInfo = v.InferOutput<typeof ErrorInfoSchema>;
 
+/**
+ * The one error type of the taxonomy: whatever layer throws it (service client, outbox, app,
+ * IPC), it carries a serialisable ErrorInfo, so the sync engine and the IPC router read its kind
+ * and message the same way. Layers subclass it only to name where it came from.
+ */
+export class TaxonomyError extends Error {
+  readonly info: ErrorInfo;
+
+  constructor(info: ErrorInfo, message: string = info.message) {
+    super(message);
+    this.name = 'TaxonomyError';
+    this.info = info;
+  }
+
+  get kind(): ErrorKind {
+    return this.info.kind;
+  }
+}
+
+/** True when `e` is an error of the taxonomy (of the given kind, when one is given). */
+export function isTaxonomyError(e: unknown, kind?: ErrorKind): e is TaxonomyError {
+  return e instanceof TaxonomyError && (kind === undefined || e.info.kind === kind);
+}
+
 /** Builds an ErrorInfo with the standard message for its kind. */
 export function errorInfo(
   kind: ErrorKind,

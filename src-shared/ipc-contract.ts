@@ -20,7 +20,7 @@ import {
   TILE_CACHE_MIN_BYTES,
 } from './basemap';
 import { ImportStatusSchema, StartImportRequestSchema } from './csv-customers';
-import { ERROR_MESSAGES, ErrorInfoSchema } from './errors';
+import { ERROR_MESSAGES, ErrorInfoSchema, TaxonomyError } from './errors';
 import { ConflictSchema, EditablePayloadSchema, NewOpSchema, OpSchema } from './outbox-types';
 import { SyncStateSchema } from './sync-state';
 
@@ -294,10 +294,11 @@ export type FieldmapApi = {
 };
 
 /** A refused window.fieldmap call, as the renderer handles it: `toFieldmapError(rejection)`. */
-export class FieldmapError extends Error {
-  constructor(readonly info: v.InferOutput<typeof ErrorInfoSchema>) {
-    super(info.message);
-    this.name = 'FieldmapError';
+export class FieldmapError extends TaxonomyError {
+  override readonly name = 'FieldmapError';
+
+  constructor(info: v.InferOutput<typeof ErrorInfoSchema>) {
+    super(info);
   }
 }
 

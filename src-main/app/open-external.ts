@@ -1,15 +1,14 @@
 // window.fieldmap.openExternal: opens a link in the user's browser, only for https URLs and only
 // while the page has a live user click (the preload reports navigator.userActivation.isActive).
-import { errorInfo, type ErrorInfo } from '../../src-shared/errors';
+import { errorInfo, TaxonomyError } from '../../src-shared/errors';
 import type { IpcHandlers } from '../ipc/handle';
 
 /** A refusal the IPC router passes to the renderer as it is. */
-export class ExternalLinkRefused extends Error {
-  readonly info: ErrorInfo;
+export class ExternalLinkRefused extends TaxonomyError {
+  override readonly name = 'ExternalLinkRefused';
+
   constructor(reason: string) {
-    super(reason);
-    this.name = 'ExternalLinkRefused';
-    this.info = errorInfo('InvalidRequest', { message: `Refused: ${reason}` });
+    super(errorInfo('InvalidRequest', { message: `Refused: ${reason}` }), reason);
   }
 }
 

@@ -1,12 +1,13 @@
 // Errors the outbox throws: typed values of the app's taxonomy, never bare strings, so the IPC
 // layer can hand `info` to the renderer as is.
 import * as v from 'valibot';
-import type { ErrorInfo } from '../../../src-shared/errors';
+import { TaxonomyError, type ErrorInfo } from '../../../src-shared/errors';
 
-export class OutboxError extends Error {
-  constructor(readonly info: ErrorInfo) {
-    super(info.message);
-    this.name = 'OutboxError';
+export class OutboxError extends TaxonomyError {
+  override readonly name = 'OutboxError';
+
+  constructor(info: ErrorInfo) {
+    super(info);
   }
 }
 

@@ -1,19 +1,18 @@
 // The typed error every ServiceClient call throws, and the mapping from transport failures and
 // HTTP statuses to the closed taxonomy of src-shared/errors.ts.
-import { errorInfo, type ErrorInfo, type ErrorKind } from '../../../src-shared/errors';
+import {
+  errorInfo,
+  TaxonomyError,
+  type ErrorInfo,
+  type ErrorKind,
+} from '../../../src-shared/errors';
 
 /** A failure of a service call, carrying a serialisable ErrorInfo (never a secret). */
-export class ServiceError extends Error {
+export class ServiceError extends TaxonomyError {
   override readonly name = 'ServiceError';
-  readonly info: ErrorInfo;
 
   constructor(info: ErrorInfo) {
-    super(info.detail ? `${info.kind}: ${info.detail}` : `${info.kind}: ${info.message}`);
-    this.info = info;
-  }
-
-  get kind(): ErrorKind {
-    return this.info.kind;
+    super(info, info.detail ? `${info.kind}: ${info.detail}` : `${info.kind}: ${info.message}`);
   }
 }
 

@@ -23,7 +23,7 @@ import type {
 } from '../ports';
 import { ServiceError } from '../service/errors';
 import type { PushContext } from './context';
-import { infoOf, kindOf } from './errors';
+import { infoOf, kindOf, messageOf } from './errors';
 import { SyncLedger } from './creates/ledger';
 import { createCandidates, decideCreate } from './creates/decide';
 import type { Customer } from '../../../src-shared/domain';
@@ -259,7 +259,7 @@ export class SyncEngine implements SyncEnginePort {
       this.#setState(
         kind === 'NotSignedIn'
           ? { kind: 'auth-required' }
-          : stateAfterError('Internal', infoOf(e).detail ?? '', null),
+          : { kind: 'error', message: messageOf(e), nextTryAt: null },
       );
       return;
     }
@@ -272,7 +272,9 @@ export class SyncEngine implements SyncEnginePort {
     // 401 waits for new credentials; other errors retry with backoff (the status shows when).
     const delay = kind === 'Unauthorized' ? null : this.#retry.next();
     const nextTryAt = delay === null ? null : this.#o.clock.now() + delay;
-    this.#setState(stateAfterError(kind, infoOf(e).detail ?? '', nextTryAt));
+    // A bug (Internal) shows its own message; a service failure its detail (status, code).
+    const detail = kind === 'Internal' ? messageOf(e) : (infoOf(e).detail ?? '');
+    this.#setState(stateAfterError(kind, detail, nextTryAt));
     if (delay !== null) this.#schedule(delay);
   }
 

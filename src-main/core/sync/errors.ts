@@ -1,14 +1,31 @@
 // How the sync engine reads a failure: its kind in the taxonomy, and whether it stops the push.
-import { errorInfo, type ErrorInfo, type ErrorKind } from '../../../src-shared/errors';
+// Any TaxonomyError counts as what it says (the client's, the outbox's, the app's); anything
+// else is a bug: Internal.
+import {
+  ERROR_MESSAGES,
+  errorInfo,
+  isTaxonomyError,
+  type ErrorInfo,
+  type ErrorKind,
+} from '../../../src-shared/errors';
 import { isServiceError } from '../service/errors';
 
 export function kindOf(e: unknown): ErrorKind {
-  return isServiceError(e) ? e.info.kind : 'Internal';
+  return isTaxonomyError(e) ? e.info.kind : 'Internal';
 }
 
 export function infoOf(e: unknown): ErrorInfo {
-  if (isServiceError(e)) return e.info;
+  if (isTaxonomyError(e)) return e.info;
   return errorInfo('Internal', { detail: e instanceof Error ? e.message : String(e) });
+}
+
+/**
+ * What the status shows for a failure the engine cannot retry its way out of: the error's own
+ * message (an outbox refusal, "The outbox is closed."), or for a bug its detail.
+ */
+export function messageOf(e: unknown): string {
+  const info = infoOf(e);
+  return info.message !== ERROR_MESSAGES.Internal ? info.message : (info.detail ?? info.message);
 }
 
 /** Failures that concern every op (no network, wrong network, bad credentials): stop pushing. */
