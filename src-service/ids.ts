@@ -3,7 +3,6 @@ import { randomInt } from 'node:crypto';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const ID_LENGTH = 10;
-export const ID_PATTERN = /^[A-Za-z0-9]{10}$/;
 
 /** A fresh id from `next` (a 0..1 random source) or the crypto RNG. */
 export function newId(next?: () => number): string {

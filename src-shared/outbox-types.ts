@@ -62,7 +62,6 @@ export const NewOpSchema = v.variant('kind', [
   }),
 ]);
 export type NewOp = v.InferOutput<typeof NewOpSchema>;
-export type OpKind = NewOp['kind'];
 
 /** A replacement payload for an op the rep edits in the Changes view (checked against the op's kind in main). */
 export const EditablePayloadSchema = v.union([

@@ -262,24 +262,6 @@ export class Outbox implements OutboxPort {
     return this.entries.get(opId)?.op;
   }
 
-  /** Ops waiting to be sent (state 'pending'). */
-  pendingCount(): number {
-    let count = 0;
-    for (const { op } of this.entries.values()) if (op.state === 'pending') count += 1;
-    return count;
-  }
-
-  /** Every temp id a queued op mentions: targets (customers and routes) and routes' customerIds. */
-  tempIdsInUse(): Set<string> {
-    const ids = new Set<string>();
-    for (const { op } of this.entries.values()) {
-      if (isTempId(op.target)) ids.add(op.target);
-      if (op.kind === 'createRoute')
-        for (const id of op.payload.customerIds) if (isTempId(id)) ids.add(id);
-    }
-    return ids;
-  }
-
   /**
    * pending -> in-flight; records when it was sent and counts the attempt. Resolves with the op
    * as it is now: edits coalesced into it since the caller last read it are part of what must be

@@ -71,15 +71,6 @@ export class ConflictLog {
     return updated;
   }
 
-  /** Follows a temp id's resolution (conflicts are only logged for server ids, but be safe). */
-  async rewriteCustomerId(from: string, to: string): Promise<void> {
-    await this.#update((current) =>
-      current.some((c) => c.customerId === from)
-        ? current.map((c) => (c.customerId === from ? { ...c, customerId: to } : c))
-        : current,
-    );
-  }
-
   /**
    * One change at a time, each computed from the list as it is when its turn comes: two
    * decisions made at once (two radio buttons) must both survive.

@@ -12,11 +12,6 @@ export class SyncProgress {
     this.#ratePerSecond = ratePerSecond;
   }
 
-  /** More requests than planned (retries, a second round): grow the total, never shrink it. */
-  plan(moreRequests: number): void {
-    this.#total += Math.max(0, moreRequests);
-  }
-
   step(requests = 1): void {
     this.#done += requests;
     if (this.#done > this.#total) this.#total = this.#done;
@@ -28,9 +23,4 @@ export class SyncProgress {
     const etaMs = this.#ratePerSecond > 0 ? Math.round((left * 1_000) / this.#ratePerSecond) : 0;
     return { kind: 'syncing', done: this.#done, total: this.#total, etaMs };
   }
-}
-
-/** Requests a push of these ops is expected to take: one each, plus one list GET per round. */
-export function plannedRequests(opCount: number, rounds: number): number {
-  return opCount + rounds;
 }

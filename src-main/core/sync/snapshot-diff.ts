@@ -22,7 +22,3 @@ export function diffRecords<T extends { id: string }>(
   const deleted = [...previous.keys()].filter((id) => !nextPrints.has(id));
   return { upserted, deleted };
 }
-
-export function isEmptyDiff(diff: RecordDiff<unknown>): boolean {
-  return diff.upserted.length === 0 && diff.deleted.length === 0;
-}

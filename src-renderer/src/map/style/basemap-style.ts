@@ -4,7 +4,7 @@
 import type { StyleSpecification } from 'maplibre-gl';
 import { bundledGroundLayers, bundledLabelLayers, bundledSources } from './bundled-layers';
 import type { OnlineBase } from './online-style';
-import { FONT_REGULAR, PALETTES, type BasemapTheme } from './palette';
+import { PALETTES, type BasemapTheme } from './palette';
 import { registerPmtilesProtocol, regionSpecs, type RegionSource } from './regions';
 
 export { applyRegions, registerPmtilesProtocol, type RegionSource } from './regions';
@@ -55,6 +55,3 @@ export function buildBaseStyle(options: BaseStyleOptions = {}): StyleSpecificati
   style.layers.push(...bundledLabelLayers(palette));
   return style;
 }
-
-/** The font MapView's own labels (territory names, cluster counts) should use. */
-export const LABEL_FONT = [FONT_REGULAR];
