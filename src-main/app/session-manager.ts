@@ -13,6 +13,7 @@ import type {
 import { accountKeyOf } from '../core/service/credential-store';
 import { AccountsIndex, accountDirOf, type AccountIndexEntry } from './accounts-index';
 import { AppError } from './app-error';
+import { signInFailure } from './sign-in-errors';
 
 /** One open account: its client, outbox and engine. */
 export interface AccountRuntime {
@@ -101,7 +102,9 @@ export class SessionManager {
       const accountKey = accountKeyOf(url, username);
       const client = factory.createClient({ baseUrl: url, username, password });
       // One GET /user before anything is stored: a wrong password leaves no trace.
-      await client.getUser({ priority: 'user' });
+      await client.getUser({ priority: 'user' }).catch((e: unknown) => {
+        throw signInFailure(e, url);
+      });
       await credentialStore.save(url, username, password);
       const entry = {
         accountKey,

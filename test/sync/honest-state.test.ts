@@ -33,3 +33,23 @@ describe('the sync state after a transient failure', () => {
     expect((await h.engine.syncNow()).kind).toBe('synced');
   });
 });
+
+describe('the message of a failed sync', () => {
+  it('a pull cut off has no write-side wording; a BadResponse names what was wrong', async () => {
+    const clock = new FakeClock(Date.now());
+    h = await Harness.start({ engine: { clock }, clientBackoff: { baseMs: 1, capMs: 2 } });
+    h.service.configure({ faults: { resetAfterRate: 1 } });
+    const cut = await h.engine.syncNow();
+    expect(cut.kind).toBe('error');
+    const cutMessage = cut.kind === 'error' ? cut.message : '';
+    expect(cutMessage).not.toMatch(/whether the change arrived/);
+    expect(cutMessage).toMatch(/Nothing was lost/);
+
+    h.service.configure({
+      faults: { resetAfterRate: 0, redirectStatus: 302, redirectTo: 'http://127.0.0.1:9/' },
+    });
+    const bad = await h.engine.syncNow();
+    expect(bad.kind).toBe('error');
+    expect(bad.kind === 'error' ? bad.message : '').toMatch(/redirect \(302\)/);
+  });
+});

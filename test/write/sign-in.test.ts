@@ -40,8 +40,8 @@ describe('sign-in', () => {
       .poll(() => page.textContent('#si-url-msg'), { timeout: 20_000 })
       .toContain('https://');
     expect(await page.getAttribute('#si-url', 'aria-invalid')).toBe('true');
-    // The password field is emptied after every attempt.
-    expect(await page.inputValue('#si-pass')).toBe('');
+    // Refused before anything was sent: the password stays for the corrected address.
+    expect(await page.inputValue('#si-pass')).toBe('whatever');
   });
 
   it('shows a clear message for a wrong password and stores nothing', async () => {

@@ -62,6 +62,19 @@ export function stateAfterError(
       return { kind: 'auth-required' };
     case 'Internal':
       return { kind: 'error', message: detail || ERROR_MESSAGES.Internal, nextTryAt };
+    // A sync stops on a failed read (an unsure write waits on its op): no write-side wording.
+    case 'Ambiguous':
+      return {
+        kind: 'error',
+        message: `The connection to the service dropped before it answered${detail ? ` (${detail})` : ''}. Nothing was lost; Fieldmap tries again.`,
+        nextTryAt,
+      };
+    case 'BadResponse':
+      return {
+        kind: 'error',
+        message: `The service sent an answer Fieldmap cannot read${detail ? `: ${detail}` : ''}. Nothing was changed on this laptop.`,
+        nextTryAt,
+      };
     default:
       return { kind: 'error', message: ERROR_MESSAGES[kind], nextTryAt };
   }
