@@ -2,9 +2,8 @@
 // before the call resolves and before memory changes, so what a caller saw acknowledged is on
 // disk and what is on disk is all that was acknowledged (plus at most the op being written).
 //
-// Recovery: snapshot, then the journal's records after it, minus a torn last line. Ops that were
-// 'in-flight' when the process died stay 'in-flight': nobody knows whether the service got them,
-// so the sync engine treats them as ambiguous and reconciles before any resend.
+// Recovery on open (./recovery.ts): snapshot, then the journal's records after it, minus a torn
+// last line; ops that were in flight stay in flight, for the engine to reconcile.
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import * as v from 'valibot';
@@ -21,7 +20,8 @@ import { dropCreate, planEnqueue, rewriteTempIdIn, type ChangeSet, type Entry } 
 import { invalidRequest, OutboxError, outboxInternal, parseOrThrow } from './errors';
 import { acquireOutboxLock, type OutboxLock } from './lock';
 import { Journal } from './journal';
-import { EDIT_SCHEMAS, RecordSchema, SnapshotSchema } from './records';
+import { EDIT_SCHEMAS } from './records';
+import { applyRecord, recover, type Recovered, type RecoveryReport } from './recovery';
 
 export { OutboxError } from './errors';
 
@@ -35,37 +35,19 @@ export interface OutboxOptions {
   compactAfterRecords?: number;
 }
 
-/** What recovery found on open (for logs and the crash test). */
-export interface RecoveryReport {
-  snapshotOps: number;
-  journalRecords: number;
-  /** Bytes of a torn last line that were dropped (a kill during an append). */
-  tornTailBytes: number;
-  /** Damaged lines in the middle of the journal (disk corruption), skipped. */
-  corruptLines: number;
-  /** Ops found in flight: outcome unknown, to be reconciled by the engine. */
-  inFlight: number;
-}
-
-/** Ops are shared with callers by reference: frozen, so no caller can change the queue behind its back. */
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
+export type { RecoveryReport } from './recovery';
 
 export class Outbox implements OutboxPort {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: Map<string, Entry>;
   private sorted: Entry[] | null = null;
   private readonly listeners = new Set<(ops: Op[]) => void>();
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
   private closing: Promise<void> | null = null;
-  private seq = 0;
-  private nextPos = 0;
-  private recordsSinceSnapshot = 0;
+  private seq: number;
+  private nextPos: number;
+  private recordsSinceSnapshot: number;
+  readonly recovery: RecoveryReport;
 
   private constructor(
     private readonly accountKey: string,
@@ -74,8 +56,14 @@ export class Outbox implements OutboxPort {
     private readonly clock: Clock,
     private readonly newOpId: () => string,
     private readonly compactAfterRecords: number,
-    readonly recovery: RecoveryReport,
-  ) {}
+    recovered: Recovered,
+  ) {
+    this.entries = recovered.entries;
+    this.seq = recovered.seq;
+    this.nextPos = recovered.nextPos;
+    this.recordsSinceSnapshot = recovered.recordsSinceSnapshot;
+    this.recovery = recovered.report;
+  }
 
   /** Opens the outbox of `accountKey` under `dir`: takes the lock, recovers, compacts if due. */
   static async open(options: OutboxOptions): Promise<Outbox> {
@@ -86,13 +74,7 @@ export class Outbox implements OutboxPort {
     const lock = await acquireOutboxLock(options.dir);
     try {
       const { journal, recovered } = await Journal.open(options.dir);
-      const report: RecoveryReport = {
-        snapshotOps: 0,
-        journalRecords: 0,
-        tornTailBytes: recovered.tornTailBytes,
-        corruptLines: recovered.corruptLines,
-        inFlight: 0,
-      };
+      const state = recover(recovered, options.accountKey);
       const outbox = new Outbox(
         options.accountKey,
         journal,
@@ -100,10 +82,8 @@ export class Outbox implements OutboxPort {
         options.clock ?? systemClock,
         options.newOpId ?? randomUUID,
         options.compactAfterRecords ?? 500,
-        report,
+        state,
       );
-      outbox.replay(recovered.snapshot, recovered.records);
-      report.inFlight = outbox.list().filter((op) => op.state === 'in-flight').length;
       if (outbox.recordsSinceSnapshot >= outbox.compactAfterRecords) await outbox.compact();
       return outbox;
     } catch (error) {
@@ -112,47 +92,8 @@ export class Outbox implements OutboxPort {
     }
   }
 
-  private replay(snapshot: unknown, records: unknown[]): void {
-    if (snapshot !== null) {
-      const parsed = v.safeParse(SnapshotSchema, snapshot);
-      if (!parsed.success) {
-        throw outboxInternal(
-          'The outbox snapshot has an unknown shape.',
-          v.summarize(parsed.issues),
-        );
-      }
-      this.seq = parsed.output.seq;
-      for (const entry of parsed.output.entries) this.entries.set(entry.op.opId, entry);
-      this.recovery.snapshotOps = parsed.output.entries.length;
-    }
-    for (const raw of records) {
-      const parsed = v.safeParse(RecordSchema, raw);
-      if (!parsed.success) {
-        throw outboxInternal(
-          'An outbox journal record has an unknown shape.',
-          v.summarize(parsed.issues),
-        );
-      }
-      // Records at or below the snapshot's seq survived a compaction that died before truncating.
-      if (parsed.output.seq <= this.seq) continue;
-      this.apply(parsed.output);
-      this.recovery.journalRecords += 1;
-      this.recordsSinceSnapshot += 1;
-    }
-    for (const { pos, op } of this.entries.values()) {
-      this.nextPos = Math.max(this.nextPos, pos + 1);
-      if (op.accountKey !== this.accountKey) {
-        throw outboxInternal(
-          'This outbox holds changes of another account; refusing to mix them.',
-          `${op.accountKey} is not ${this.accountKey}`,
-        );
-      }
-    }
-  }
-
   private apply(record: { seq: number } & ChangeSet): void {
-    for (const opId of record.del) this.entries.delete(opId);
-    for (const entry of record.put) this.entries.set(entry.op.opId, deepFreeze(entry));
+    applyRecord(this.entries, record);
     this.seq = record.seq;
     this.sorted = null;
   }
