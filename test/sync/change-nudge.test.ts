@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock, settle } from '../client/fake-clock';
 import { Harness, USER } from './harness';
+import { until } from '../support/until';
 
 /** Longer than the engine's change debounce (500 ms), far shorter than its 10 min period. */
 const DEBOUNCE_PASSED_MS = 1_000;
@@ -17,14 +18,6 @@ afterEach(async () => {
 });
 
 /** Waits for real I/O (HTTP on loopback, files) to reach a state; the bound only ends a hang. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1_000; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`never reached: ${what}`);
-}
-
 describe('SyncEngine after a queued change', () => {
   it('pushes a change queued while idle, after the debounce, without an explicit sync', async () => {
     const clock = new FakeClock();

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createdButNotFound } from '../../src-main/core/sync/errors';
 import { FakeClock } from '../client/fake-clock';
 import { Harness, newFields, tempId, USER } from './harness';
+import { until } from '../support/until';
 
 /** The client gives up on an answer this soon (the gate holds the POST until released). */
 const CLIENT_TIMEOUT_MS = 250;
@@ -20,14 +21,6 @@ afterEach(async () => {
 });
 
 /** Waits for real I/O (HTTP on loopback, files) to reach a state; the bound only ends a hang. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1_000; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`never reached: ${what}`);
-}
-
 describe('a create the service commits after the client gave up', () => {
   it('is never resent: the temp id resolves to the one record, by itself', async () => {
     const clock = new FakeClock();

@@ -6,20 +6,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock, settle } from '../client/fake-clock';
 import { Harness, newFields, tempId } from './harness';
+import { until } from '../support/until';
 
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.dispose();
   h = undefined;
 });
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`never reached: ${what}`);
-}
 
 async function stateFiles(dir: string): Promise<string[]> {
   return readdir(path.join(dir, 'state')).catch(() => []);
