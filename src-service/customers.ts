@@ -1,6 +1,6 @@
 // Validation of customer bodies (create and update) and the stored customer record.
 import {
-  CUSTOM_FIELD_KEYS,
+  CUSTOMER_TEXT_FIELDS,
   CUSTOMER_WRITABLE_FIELDS,
   emptyCustomerFields,
   MAX_FIELD_CHARS,
@@ -47,20 +47,7 @@ export interface StoredCustomer {
 export type StoredFields = Omit<StoredCustomer, 'id' | 'createdAtMs' | 'updatedAtMs'>;
 export type FieldChanges = Partial<StoredFields>;
 
-const TEXT_FIELDS = new Set<string>([
-  'name',
-  'company',
-  'address',
-  'city',
-  'state',
-  'zip',
-  'country',
-  'email',
-  'phone',
-  'notes',
-  'remindType',
-  ...CUSTOM_FIELD_KEYS,
-]);
+const TEXT_FIELDS = new Set<string>(CUSTOMER_TEXT_FIELDS);
 const INT_FIELDS = new Set<string>(['lastVisit', 'numVisits', 'remindAt']);
 const READ_ONLY_FIELDS = new Set(['id', 'createdAt', 'updatedAt']);
 const WRITABLE = new Set<string>(CUSTOMER_WRITABLE_FIELDS);

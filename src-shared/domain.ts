@@ -73,6 +73,22 @@ export const CUSTOMER_WRITABLE_FIELDS = [
 ] as const;
 export type CustomerWritableField = (typeof CUSTOMER_WRITABLE_FIELDS)[number];
 
+/** The writable fields that hold free text (the custom fields included). */
+export const CUSTOMER_TEXT_FIELDS = [
+  'name',
+  'company',
+  'address',
+  'city',
+  'state',
+  'zip',
+  'country',
+  'email',
+  'phone',
+  'notes',
+  'remindType',
+  ...CUSTOM_FIELD_KEYS,
+] as const satisfies readonly CustomerWritableField[];
+
 /** The fields the service searches, case-insensitively. */
 export const CUSTOMER_SEARCH_FIELDS = [
   'name',

@@ -1,7 +1,7 @@
 // The customer editor's form as plain data: every writable field as the text the rep types,
 // the checks with their messages, and the conversion to the fields an op carries.
 import {
-  CUSTOM_FIELD_KEYS,
+  CUSTOMER_TEXT_FIELDS,
   emptyCustomerFields,
   writableFieldsOf,
   type Customer,
@@ -11,20 +11,8 @@ import {
 } from '../../../../src-shared';
 import { fromAccountTime, toAccountTime, type TimeUnit } from '../../../../src-shared/time-units';
 
-export const TEXT_FIELDS = [
-  'name',
-  'company',
-  'address',
-  'city',
-  'state',
-  'zip',
-  'country',
-  'email',
-  'phone',
-  'notes',
-  'remindType',
-  ...CUSTOM_FIELD_KEYS,
-] as const;
+/** The fields the form edits as plain text inputs. */
+export const TEXT_FIELDS = CUSTOMER_TEXT_FIELDS;
 export type TextField = (typeof TEXT_FIELDS)[number];
 
 /** What the inputs hold. Dates are `YYYY-MM-DD` / `YYYY-MM-DDTHH:MM` in local time. */
