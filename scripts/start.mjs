@@ -58,6 +58,8 @@ function handOver(command, commandArgs) {
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
+// keytar (the keychain) is built on first use; when it cannot be, ensure-keytar says why.
+spawnSync(process.execPath, [join(root, 'scripts', 'ensure-keytar.mjs')], { stdio: 'inherit' });
 const why = electronBinary() ? null : fetchElectron();
 if (!noBuild) run('npx', ['electron-vite', 'build']);
 if (why === null) {

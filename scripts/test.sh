@@ -24,13 +24,9 @@ else
   echo "npm test: not a Debian system; make sure chromium, libsecret, gnome-keyring and dbus-run-session are installed" >&2
 fi
 
-# 2. keytar, the one native addon: npm (11+) installs it without running its build script, and
-#    its build needs libsecret-1-dev from step 1. Built once, here.
-if ! node -e "require('keytar')" 2>/dev/null; then
-  echo "npm test: building keytar (npm rebuild keytar)"
-  npm rebuild keytar >/dev/null
-  node -e "require('keytar')" || { echo "npm test: keytar does not load after npm rebuild keytar" >&2; exit 1; }
-fi
+# 2. keytar, the one native addon: `npm install` does not run its build script (.npmrc), and
+#    the build needs the packages of step 1. Built once, here.
+node scripts/ensure-keytar.mjs
 
 npx electron-vite build >/dev/null
 
