@@ -6,7 +6,7 @@ import { AllowList, LOOPBACK_ALLOW } from './allow-list';
 import { FaultInjector } from './faults';
 import { RequestGates } from './gates';
 import { DebouncedSaver, loadSnapshot, saveSnapshot } from './persistence';
-import { SlidingWindowLimiter } from './rate-limit';
+import { FailedSignInThrottle, SlidingWindowLimiter } from './rate-limit';
 import { requestListener, type PipelineState } from './server';
 import { DEFAULT_ACCOUNTS, ServiceStore } from './store';
 import { selfSignedCertificate, type TlsMaterial } from './tls';
@@ -53,7 +53,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     ),
     faults: new FaultInjector(options.faults),
     gates: new RequestGates(),
-    stats: { requests: 0, rateLimited: 0 },
+    signIns: new FailedSignInThrottle(() => (options.clock ?? Date).now()),
+    stats: { requests: 0, rateLimited: 0, passwordChecks: 0 },
     customerPosts: {},
   };
 
@@ -93,6 +94,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     resetStats() {
       state.stats.requests = 0;
       state.stats.rateLimited = 0;
+      state.stats.passwordChecks = 0;
       state.customerPosts = {};
     },
     stop() {

@@ -1,11 +1,11 @@
 // The request pipeline: allow-list, Basic auth, rate limit, routing, body, faults, endpoint.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AllowList } from './allow-list';
-import { parseBasicAuth } from './auth';
+import { signIn } from './auth';
 import type { FaultInjector } from './faults';
 import type { RequestGates } from './gates';
 import { HttpError } from './http-error';
-import type { SlidingWindowLimiter } from './rate-limit';
+import type { FailedSignInThrottle, SlidingWindowLimiter } from './rate-limit';
 import { route } from './router';
 import type { ServiceStore } from './store';
 import type { ServiceStats, Variants } from './types';
@@ -17,6 +17,8 @@ export interface PipelineState {
   variants: Variants;
   allow: AllowList;
   limiter: SlidingWindowLimiter;
+  /** Failed sign-ins per client IP: refused before hashing past the limit. */
+  signIns: FailedSignInThrottle;
   faults: FaultInjector;
   /** Requests tests hold until they release them. */
   gates: RequestGates;
@@ -84,30 +86,39 @@ function isJsonContentType(header: string | undefined): boolean {
   return type === 'application/json';
 }
 
+const tooLarge = () =>
+  new HttpError(413, 'payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes.`, {
+    // The rest of the body is not read: the connection closes after the answer.
+    headers: { Connection: 'close' },
+  });
+
 /**
- * Reads the body up to MAX_BODY_BYTES; rejects with 413 beyond it (after draining the rest, so
- * the client can read the answer) and with 400 for malformed JSON.
+ * Reads the body up to MAX_BODY_BYTES; rejects with 413 as soon as it is known to be larger (a
+ * Content-Length over the limit, or the bytes passing it), without reading the rest, and with
+ * 400 for malformed JSON.
  */
 function readJson(req: IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length']) > MAX_BODY_BYTES) {
+      reject(tooLarge());
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('error', reject);
-    req.on('end', () => {
-      if (size > MAX_BODY_BYTES) {
-        reject(
-          new HttpError(
-            413,
-            'payload_too_large',
-            `The body is larger than ${MAX_BODY_BYTES} bytes.`,
-          ),
-        );
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
         return;
       }
+      req.off('data', onData);
+      chunks.length = 0;
+      reject(tooLarge());
+    };
+    req.on('data', onData);
+    req.on('error', reject);
+    req.on('end', () => {
+      if (size > MAX_BODY_BYTES) return;
       try {
         resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
       } catch {
@@ -136,9 +147,18 @@ export async function handleRequest(
   const { store, variants } = state;
   if (!state.allow.allows(req.socket.remoteAddress)) return forbidden(res, variants);
 
-  const credentials = parseBasicAuth(req.headers.authorization);
-  const account = credentials && store.authenticate(credentials.username, credentials.password);
-  if (!account) {
+  const ip = req.socket.remoteAddress ?? '';
+  const signedIn = await signIn(store, state.signIns, ip, req.headers.authorization, state.stats);
+  if (!signedIn.ok && signedIn.status === 429) {
+    const seconds = Math.max(1, Math.ceil(signedIn.retryAfterMs / 1000));
+    return send(
+      res,
+      429,
+      { error: 'too_many_sign_ins', message: 'Too many failed sign-ins; try again later.' },
+      { 'Retry-After': String(seconds) },
+    );
+  }
+  if (!signedIn.ok) {
     return send(
       res,
       401,
@@ -147,6 +167,7 @@ export async function handleRequest(
     );
   }
 
+  const account = signedIn.account;
   const admission = state.limiter.admit(account.username);
   if (!admission.ok) {
     state.stats.rateLimited++;

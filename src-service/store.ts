@@ -71,11 +71,11 @@ export class ServiceStore implements ServiceStoreApi {
     return [...this.accounts.values()];
   }
 
-  /** The account whose credentials match; else undefined. */
-  authenticate(username: string, password: string): Account | undefined {
+  /** The account whose credentials match; else undefined. Hashes on async scrypt. */
+  async authenticate(username: string, password: string): Promise<Account | undefined> {
     const account = this.accounts.get(username);
     // Hash even for an unknown user so both answers take the same time.
-    const same = verifyPassword(password, account?.passwordHash ?? UNKNOWN_USER_HASH);
+    const same = await verifyPassword(password, account?.passwordHash ?? UNKNOWN_USER_HASH);
     return account && same ? account : undefined;
   }
 

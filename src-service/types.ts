@@ -106,6 +106,8 @@ export interface ServiceOptions {
 export interface ServiceStats {
   requests: number;
   rateLimited: number;
+  /** Password hashes checked (sign-ins a throttle refused are not). */
+  passwordChecks: number;
 }
 
 /** Where a gate holds a request: before the endpoint applies it, or after (answer held). */

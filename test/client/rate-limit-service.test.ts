@@ -31,7 +31,7 @@ describe('rate limit against the service at 3 requests per second', () => {
           ),
     );
     await Promise.all(calls);
-    expect(service.stats()).toEqual({ requests: 12, rateLimited: 0 });
+    expect(service.stats()).toMatchObject({ requests: 12, rateLimited: 0 });
   });
 
   it('a user read overtakes queued background writes', async () => {

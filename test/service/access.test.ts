@@ -136,9 +136,9 @@ describe('reference service: rate limit', () => {
       expect(retryAfter).toMatch(/^\d+$/);
       expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
     }
-    expect(s.stats()).toEqual({ requests: 20, rateLimited: 17 });
+    expect(s.stats()).toEqual({ requests: 20, rateLimited: 17, passwordChecks: 20 });
     s.resetStats();
-    expect(s.stats()).toEqual({ requests: 0, rateLimited: 0 });
+    expect(s.stats()).toEqual({ requests: 0, rateLimited: 0, passwordChecks: 0 });
   });
 
   it('limits each account on its own', async () => {
