@@ -1,28 +1,13 @@
 // Map interaction in real Chromium: hover/selection feature-state, clicks, the text-only
 // popup, cluster zoom, focus requests, fit to data, and data updates without a new map.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Territory } from '../../src-shared';
-import { customer, makeCustomers } from './map-fixtures/customers';
-import { launchBrowser } from '../support/chromium';
-import { serveMapPages, type MapPages } from './map-fixtures/pages';
-import { openMap } from './map-fixtures/session';
+import { customer, makeCustomers, STAMP } from './map-fixtures/customers';
+import { mapHarness } from './map-fixtures/session';
 
-const STAMP = { date: '2026-01-01 00:00:00', timezone_type: 3, timezone: 'UTC' };
 const XSS = '<img src=x onerror=alert(1)>';
 
-let pages: MapPages;
-let browser: Browser;
-
-beforeAll(async () => {
-  pages = await serveMapPages();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await pages?.close();
-});
+const map = mapHarness();
 
 describe('MapView interaction in Chromium', () => {
   it('shows hover and selection through feature-state, both ways', async () => {
@@ -30,7 +15,7 @@ describe('MapView interaction in Chromium', () => {
       customer({ id: 'one', latitude: 45, longitude: 0 }),
       customer({ id: 'two', latitude: 45, longitude: 0.5 }),
     ];
-    const { page, h } = await openMap(browser, pages.url, { customers, echo: true });
+    const { page, h } = await map.open({ customers, echo: true });
     await h('jumpTo', [0.25, 45], 9);
     await h('set', { selectedId: 'one' });
     expect(await h('featureState', 'one')).toMatchObject({ selected: true });
@@ -67,7 +52,7 @@ describe('MapView interaction in Chromium', () => {
         longitude: 0.5,
       }),
     ];
-    const { page, h, dialogs, errors } = await openMap(browser, pages.url, {
+    const { page, h, dialogs, errors } = await map.open({
       customers,
       echo: true,
     });
@@ -102,7 +87,7 @@ describe('MapView interaction in Chromium', () => {
 
   it('zooms into a cluster on click', async () => {
     const customers = makeCustomers(300, 3, { box: [5, 45, 6, 46] });
-    const { page, h } = await openMap(browser, pages.url, { customers });
+    const { page, h } = await map.open({ customers });
     await h('jumpTo', [5.5, 45.5], 6);
     const clusters = await h('clusterPixels');
     expect(clusters.length).toBeGreaterThan(0);
@@ -131,7 +116,7 @@ describe('MapView interaction in Chromium', () => {
       customer({ id: 'near', latitude: 45, longitude: 0 }),
       customer({ id: 'far', latitude: 60, longitude: 25 }),
     ];
-    const { page, h } = await openMap(browser, pages.url, {
+    const { page, h } = await map.open({
       customers,
       territories: [territory],
       routes: [route],
@@ -166,7 +151,7 @@ describe('MapView interaction in Chromium', () => {
   it('updates data in place with setData, and fits to data on request', async () => {
     const a = customer({ id: 'a', latitude: 45, longitude: 0 });
     const b = customer({ id: 'b', latitude: 45, longitude: 1 });
-    const { page, h } = await openMap(browser, pages.url, { customers: [a, b], selectedId: 'b' });
+    const { page, h } = await map.open({ customers: [a, b], selectedId: 'b' });
     await h('jumpTo', [1, 45], 8);
     expect((await h('renderedAt', 1, 45, ['fm-customers-pins'])).map((f) => f.props['id'])).toEqual(
       ['b'],
@@ -197,7 +182,7 @@ describe('MapView interaction in Chromium', () => {
   });
 
   it('fits itself to the first customers when it was created before the data arrived', async () => {
-    const { page, h } = await openMap(browser, pages.url, {});
+    const { page, h } = await map.open({});
     const customers = makeCustomers(50, 9, { box: [10, 50, 12, 52] });
     await h('set', { customers });
     const v = (await h('view')).bounds;
@@ -219,7 +204,7 @@ describe('MapView interaction in Chromium', () => {
     };
     const route = { ...territory, id: 'r', points: ['45,-1', '45,1'] };
     const customers = [customer({ id: 'a', latitude: 45, longitude: 0 })];
-    const { page, h } = await openMap(browser, pages.url, { customers });
+    const { page, h } = await map.open({ customers });
     expect(await h('layerIds')).not.toContain('fm-territories-fill');
     await page.getByLabel('Routes').uncheck();
     await h('set', { territories: [territory], routes: [route] });

@@ -1,31 +1,16 @@
 // Map labels on the app's offline basemap (its bundled glyphs): cluster counts, route stop
 // numbers, territory and customer names, drawn as text even when the text looks like markup.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Route, Territory } from '../../src-shared';
 import { CUSTOMER_LAYER } from '../../src-renderer/src/map/layers/customer-layer';
 import { ROUTE_LAYER } from '../../src-renderer/src/map/layers/route-layer';
 import { TERRITORY_LAYER } from '../../src-renderer/src/map/layers/territory-layer';
-import { customer, makeCustomers } from './map-fixtures/customers';
-import { launchBrowser } from '../support/chromium';
-import { serveMapPages, type MapPages } from './map-fixtures/pages';
-import { openMap } from './map-fixtures/session';
+import { customer, makeCustomers, STAMP } from './map-fixtures/customers';
+import { mapHarness } from './map-fixtures/session';
 
-const STAMP = { date: '2026-01-01 00:00:00', timezone_type: 3, timezone: 'UTC' };
 const XSS = '<img src=x onerror=alert(1)>';
 
-let pages: MapPages;
-let browser: Browser;
-
-beforeAll(async () => {
-  pages = await serveMapPages();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await pages?.close();
-});
+const map = mapHarness();
 
 describe('map labels on the offline basemap', () => {
   it('draws cluster counts, stop numbers, and territory and customer names as text', async () => {
@@ -47,7 +32,7 @@ describe('map labels on the offline basemap', () => {
       ...makeCustomers(300, 4, { box: [2.0, 48.5, 2.6, 49.0] }),
       customer({ id: 'xss', name: XSS, latitude: 45, longitude: 10 }),
     ];
-    const { page, h, dialogs, errors } = await openMap(browser, pages.url, {
+    const { page, h, dialogs, errors } = await map.open({
       customers,
       territories: [territory],
       routes: [route],

@@ -1,6 +1,5 @@
 // The map in real Chromium: pin counts, lat/lng order, colours, territories, routes, toggles.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PALETTE, type Route, type Territory } from '../../src-shared';
 import { COLOR_HEX, FALLBACK_HEX } from '../../src-renderer/src/map/style/colors';
 import { CUSTOMER_LAYER, PENDING_STROKE } from '../../src-renderer/src/map/layers/customer-layer';
@@ -8,26 +7,12 @@ import { MAP_DRAWN_MARK } from '../../src-renderer/src/map/drawn-mark';
 import type { MapController } from '../../src-renderer/src/map/map-controller';
 import { ROUTE_LAYER } from '../../src-renderer/src/map/layers/route-layer';
 import { TERRITORY_LAYER } from '../../src-renderer/src/map/layers/territory-layer';
-import { customer, makeCustomers } from './map-fixtures/customers';
-import { launchBrowser } from '../support/chromium';
-import { serveMapPages, type MapPages } from './map-fixtures/pages';
-import { openMap } from './map-fixtures/session';
+import { customer, makeCustomers, STAMP } from './map-fixtures/customers';
+import { mapHarness } from './map-fixtures/session';
 
-const STAMP = { date: '2026-01-01 00:00:00', timezone_type: 3, timezone: 'UTC' };
 const PINS = [CUSTOMER_LAYER.pins, CUSTOMER_LAYER.clusters];
 
-let pages: MapPages;
-let browser: Browser;
-
-beforeAll(async () => {
-  pages = await serveMapPages();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await pages?.close();
-});
+const map = mapHarness();
 
 function rgbOf(hex: string): [number, number, number] {
   const n = parseInt(hex.slice(1), 16);
@@ -52,7 +37,7 @@ describe('MapView in Chromium', () => {
     const mapped = customers.filter((c) => c.position !== null);
     expect(mapped.length).toBeLessThan(960);
     expect(mapped.length).toBeGreaterThan(880);
-    const { page, h } = await openMap(browser, pages.url, { customers });
+    const { page, h } = await map.open({ customers });
     const counts = await h('countRendered');
     expect(counts.clusters).toBeGreaterThan(0);
     expect(counts.pins + counts.clusteredPoints).toBe(mapped.length);
@@ -83,7 +68,7 @@ describe('MapView in Chromium', () => {
 
   it('puts a customer at latitude 48.85, longitude 2.35 on Paris, not off Somalia', async () => {
     const paris = customer({ id: 'paris', name: 'Paris', latitude: 48.85, longitude: 2.35 });
-    const { page, h } = await openMap(browser, pages.url, { customers: [paris] });
+    const { page, h } = await map.open({ customers: [paris] });
     await h('jumpTo', [20, 25], 2);
     const [x, y] = await h('project', 2.35, 48.85);
     expect(x).toBeGreaterThan(0);
@@ -102,7 +87,7 @@ describe('MapView in Chromium', () => {
     const customers = names.map((color, i) =>
       customer({ id: `k${i}`, color, longitude: at(i)[0], latitude: at(i)[1] }),
     );
-    const { page, h } = await openMap(browser, pages.url, { customers });
+    const { page, h } = await map.open({ customers });
     await h('jumpTo', [-9.55, 45.45], 8);
     expect((await h('countRendered')).pins).toBe(names.length);
     for (const [i, color] of names.entries()) {
@@ -120,7 +105,7 @@ describe('MapView in Chromium', () => {
       customer({ id: 'synced', color: 'blue', latitude: 45, longitude: 0 }),
       customer({ id: 'pending', color: 'blue', latitude: 45, longitude: 1 }, true),
     ];
-    const { page, h } = await openMap(browser, pages.url, { customers });
+    const { page, h } = await map.open({ customers });
     await h('jumpTo', [0.5, 45], 8);
     // 7 px right of the centre is in the stroke ring (radius 6, stroke 1.5-2.5 px outside it).
     const pendingRing = await h('pixelAt', 1, 45, 7);
@@ -147,7 +132,7 @@ describe('MapView in Chromium', () => {
       createdAt: STAMP,
       updatedAt: STAMP,
     };
-    const { page, h } = await openMap(browser, pages.url, {
+    const { page, h } = await map.open({
       territories: [territory],
       routes: [route],
     });
@@ -190,7 +175,7 @@ describe('MapView in Chromium', () => {
       updatedAt: STAMP,
     };
     const customers = [customer({ id: 'a', latitude: 45, longitude: 0 })];
-    const { page, h } = await openMap(browser, pages.url, {
+    const { page, h } = await map.open({
       customers,
       territories: [territory],
       routes: [route],

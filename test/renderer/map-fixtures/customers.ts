@@ -3,7 +3,8 @@ import { emptyCustomerFields, PALETTE, positionOf, type Customer } from '../../.
 import type { CustomerView } from '../../../src-renderer/src/types';
 import { mulberry32 } from '../../support/prng';
 
-const STAMP = { date: '2026-01-01 00:00:00', timezone_type: 3, timezone: 'UTC' };
+/** The createdAt/updatedAt of every fixture customer. */
+export const STAMP = { date: '2026-01-01 00:00:00', timezone_type: 3, timezone: 'UTC' };
 
 /** A complete customer record with the given fields; position follows latitude/longitude. */
 export function customer(
