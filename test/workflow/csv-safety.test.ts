@@ -8,18 +8,11 @@ import {
   exportTable,
   MAX_IMPORT_ROWS,
 } from '../../src-shared/csv-customers';
-import { emptyCustomerFields, MAX_FIELD_CHARS, type Customer } from '../../src-shared/domain';
+import { MAX_FIELD_CHARS, type Customer } from '../../src-shared/domain';
 import { parseCsv, toCsv } from '../../src-renderer/src/features/import-export/csv-io';
+import { customerRecord } from '../support/customer-record';
 
-const stamp = { date: '2026-01-02 03:04:05', timezone_type: 3, timezone: 'UTC' };
-const customer = (changes: Partial<Customer>): Customer => ({
-  ...emptyCustomerFields(),
-  id: 'Ab3dE5gH9k',
-  name: 'Acme',
-  createdAt: stamp,
-  updatedAt: stamp,
-  ...changes,
-});
+const customer = customerRecord;
 
 /** Export then re-import through the real CSV text (papaparse both ways). */
 function roundTrip(customers: Customer[], unit: 'seconds' | 'milliseconds' = 'seconds') {

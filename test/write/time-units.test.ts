@@ -1,22 +1,14 @@
 // One time-unit rule for lastVisit and remindAt: the editor, the visit dialog, the panels and
 // the CSV all write in the account's unit and read a stored value the same way.
 import { describe, expect, it } from 'vitest';
-import { emptyCustomerFields, type Customer } from '../../src-shared';
 import { visitChanges } from '../../src-shared/visits';
 import { fromAccountTime, type TimeUnit } from '../../src-shared/time-units';
 import { fieldsOf, formValuesOf } from '../../src-renderer/src/features/editor/customer-form';
 import { CustomerIndex } from '../../src-renderer/src/features/customers/customer-index';
 import { formatVisitDate } from '../../src-renderer/src/ui/format';
+import { customerRecord } from '../support/customer-record';
 
-const stamp = { date: '2026-01-02 03:04:05', timezone_type: 3, timezone: 'UTC' };
-const record = (changes: Partial<Customer>): Customer => ({
-  ...emptyCustomerFields(),
-  id: 'Ab3dE5gH9k',
-  name: 'Acme',
-  createdAt: stamp,
-  updatedAt: stamp,
-  ...changes,
-});
+const record = customerRecord;
 
 /** Local midnight and a local date-time, as the editor's date inputs hold them. */
 const day = new Date(2026, 2, 14).getTime();
