@@ -1,43 +1,31 @@
 // The bundled basemap in real Chromium with every outside request blocked: the rendered pixels
 // show land and water where they are, borders and labels, under a pin, at world, country and
 // city zoom, in both themes.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PALETTES } from '../../src-renderer/src/map/style/palette';
-import { launchBrowser } from '../renderer/support/browser';
 import {
-  buildPage,
   call,
   distance,
   hex,
   luminance,
-  openPage,
-  serve,
+  openBasemapPage,
+  type BasemapPage,
   type Rgb,
   type Served,
 } from './support';
 
-let browser: Browser;
-let context: BrowserContext;
+let session: BasemapPage;
 let page: Page;
 let served: Served;
-let removePage: () => Promise<void>;
 
 beforeAll(async () => {
-  const built = await buildPage();
-  removePage = built.remove;
-  browser = await launchBrowser();
-  context = await browser.newContext({
-    viewport: { width: 512, height: 512 },
-    deviceScaleFactor: 1,
-  });
-  served = await serve(context, built.dir, () => null);
-  page = await openPage(context);
+  session = await openBasemapPage(() => null);
+  ({ page, served } = session);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await removePage?.();
+  await session?.close();
 });
 
 const light = PALETTES.light;

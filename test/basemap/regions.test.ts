@@ -4,14 +4,21 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BasemapService } from '../../src-main/core/basemap/service';
 import { OfflineRegions } from '../../src-main/core/basemap/offline-regions';
 import { PALETTES } from '../../src-renderer/src/map/style/palette';
-import { launchBrowser } from '../renderer/support/browser';
 import { LAKE_CENTER, REGION_BOUNDS, regionArchive } from './fixture-tiles';
-import { buildPage, call, distance, hex, openPage, serve, type Rgb, type Served } from './support';
+import {
+  call,
+  distance,
+  hex,
+  openBasemapPage,
+  type BasemapPage,
+  type Rgb,
+  type Served,
+} from './support';
 
 /** The Protomaps light flavour's water colour (@protomaps/basemaps 5). */
 const PROTOMAPS_WATER = '#80deea';
@@ -19,11 +26,9 @@ const PROTOMAPS_WATER = '#80deea';
 let dataDir: string;
 let archivePath: string;
 let basemap: BasemapService;
-let browser: Browser;
-let context: BrowserContext;
+let session: BasemapPage;
 let page: Page;
 let served: Served;
-let removePage: () => Promise<void>;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'fieldmap-regions-'));
@@ -33,20 +38,12 @@ beforeAll(async () => {
     dataDir,
     fetch: () => Promise.reject(new Error('offline')),
   });
-  const built = await buildPage();
-  removePage = built.remove;
-  browser = await launchBrowser();
-  context = await browser.newContext({
-    viewport: { width: 512, height: 512 },
-    deviceScaleFactor: 1,
-  });
-  served = await serve(context, built.dir, () => basemap);
-  page = await openPage(context);
+  session = await openBasemapPage(() => basemap);
+  ({ page, served } = session);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await removePage?.();
+  await session?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 

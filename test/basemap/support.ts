@@ -2,10 +2,11 @@
 // with every other request blocked and counted, plus colour helpers for the pixel checks.
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import type { BrowserContext, Page, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import type { BasemapService } from '../../src-main/core/basemap/service';
 import { buildBundle, REPO_ROOT } from '../renderer/support/bundle';
 import { tempDir } from '../renderer/support/browser';
+import { launchBrowser } from '../support/chromium';
 
 export const ORIGIN = 'http://fieldmap-basemap.localhost';
 export const PUBLIC_DIR = resolve(REPO_ROOT, 'src-renderer/public');
@@ -94,6 +95,42 @@ export async function openPage(context: BrowserContext): Promise<Page> {
 }
 
 /** Calls basemapTest[name](...args) in the page. */
+/** A Chromium page (512×512) on the built test page, served with `basemap` as main's side. */
+export interface BasemapPage {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  served: Served;
+  close(): Promise<void>;
+}
+
+export async function openBasemapPage(basemap: () => BasemapService | null): Promise<BasemapPage> {
+  const built = await buildPage();
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({
+      viewport: { width: 512, height: 512 },
+      deviceScaleFactor: 1,
+    });
+    const served = await serve(context, built.dir, basemap);
+    const page = await openPage(context);
+    return {
+      browser,
+      context,
+      page,
+      served,
+      async close() {
+        await browser.close();
+        await built.remove();
+      },
+    };
+  } catch (error) {
+    await browser.close();
+    await built.remove();
+    throw error;
+  }
+}
+
 export function call<T>(page: Page, name: string, ...args: unknown[]): Promise<T> {
   return page.evaluate(
     ([n, a]) => {
