@@ -12,7 +12,6 @@ import type { IpcHandlers } from '../ipc/handle';
 import { AppError } from './app-error';
 import {
   createRegionDownloadHandlers,
-  unavailableRegionDownloadHandlers,
   type RegionDownloadChannel,
 } from './region-download-handlers';
 
@@ -184,21 +183,5 @@ export function createBasemapHandlers({
       changed();
       return settingsView();
     },
-  };
-}
-
-/** For a handler table built without a basemap (some tests): every basemap call is refused. */
-export function unavailableBasemapHandlers(): BasemapHandlers {
-  const refuse = async (): Promise<never> => {
-    throw new AppError('Internal', { detail: 'the basemap is not available' });
-  };
-  return {
-    ...unavailableRegionDownloadHandlers(),
-    'regions:list': refuse,
-    'regions:add': refuse,
-    'regions:pick': refuse,
-    'regions:remove': refuse,
-    'basemap:settings': refuse,
-    'basemap:set-settings': refuse,
   };
 }

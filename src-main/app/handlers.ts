@@ -4,11 +4,7 @@ import type { Op } from '../../src-shared/outbox-types';
 import type { IpcHandlers } from '../ipc/handle';
 import { createOpenExternalHandler } from './open-external';
 import { AppError } from './app-error';
-import {
-  createBasemapHandlers,
-  unavailableBasemapHandlers,
-  type BasemapHandlerDeps,
-} from './basemap-handlers';
+import { createBasemapHandlers, type BasemapHandlerDeps } from './basemap-handlers';
 import type { ImportJobs } from './import-jobs';
 import type { CurrentSession, SessionManager } from './session-manager';
 
@@ -21,7 +17,7 @@ export interface HandlerDeps {
   /** CSV imports queued in main (import-jobs.ts). */
   imports?: ImportJobs;
   /** Offline regions and basemap settings (basemap-handlers.ts). */
-  basemap?: BasemapHandlerDeps;
+  basemap: BasemapHandlerDeps;
 }
 
 export function createHandlers({
@@ -92,7 +88,7 @@ export function createHandlers({
     'import:list': async () => needImports().list(),
     'import:dismiss': async ({ importId }) => needImports().dismiss(importId),
 
-    ...(basemap ? createBasemapHandlers(basemap) : unavailableBasemapHandlers()),
+    ...createBasemapHandlers(basemap),
 
     // One implementation of the link checks (https only, only from a click): the shell's.
     'shell:open-external': openExternal

@@ -70,17 +70,3 @@ export function createRegionDownloadHandlers(
       }),
   };
 }
-
-export function unavailableRegionDownloadHandlers(): Pick<IpcHandlers, RegionDownloadChannel> {
-  const refuse = async (): Promise<never> => {
-    throw new AppError('Internal', { detail: 'the basemap is not available' });
-  };
-  return {
-    'regions:estimate': refuse,
-    'regions:download': refuse,
-    'regions:downloads': refuse,
-    'regions:pause': refuse,
-    'regions:resume': refuse,
-    'regions:cancel': refuse,
-  };
-}
