@@ -5,13 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { invokeChannels } from '../../src-shared/ipc-contract';
-import type { IpcResult } from '../../src-shared/ipc-contract';
-import { startShell, type MainServices, type ShellHandle } from '../../src-main/shell/start-shell';
-import { createFakeElectron, FakeEvent, type FakeElectron } from './fake-electron';
-import { handlerTable } from './handler-table';
-import { createOpenExternalHandler } from '../../src-main/app/open-external';
-
-const APP_FRAME = { url: 'app://fieldmap/index.html', parent: null };
+import { startShell } from '../../src-main/shell/start-shell';
+import { createFakeElectron, FakeEvent } from './fake-electron';
+import { APP_FRAME, invoke, startWithFake } from './shell-harness';
 
 let rendererDir: string;
 beforeEach(() => {
@@ -22,78 +18,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(rendererDir, { recursive: true, force: true }));
 
-interface Started {
-  fake: FakeElectron;
-  handle: ShellHandle;
-  services: MainServices & {
-    online: number;
-    resumed: number;
-    disposed: number;
-    emit?: (e: never, p: never) => void;
-  };
-  log: string[];
-  poll: { callback: (() => void) | null; ms: number | null; cleared: boolean };
-}
-
-async function start(
-  options: { lock?: boolean; online?: boolean; platform?: string } = {},
-): Promise<Started> {
-  const fake = createFakeElectron(options);
-  if (options.platform) fake.deps.platform = options.platform;
-  const log: string[] = [];
-  const poll: Started['poll'] = { callback: null, ms: null, cleared: false };
-  const services: Started['services'] = {
-    handlers: handlerTable({ 'accounts:list': async () => [] }),
-    online: 0,
-    resumed: 0,
-    disposed: 0,
-    onOnline() {
-      this.online += 1;
-    },
-    onResume() {
-      this.resumed += 1;
-    },
-    dispose() {
-      this.disposed += 1;
-    },
-  };
-  const handle = startShell(fake.deps, {
-    rendererDir,
-    preloadPath: '/app/out/preload/index.cjs',
-    createServices: ({ emit, openExternal }) => {
-      services.emit = emit as never;
-      // The real handler (app/open-external.ts) over the shell's opener, as createMainServices does.
-      services.handlers['shell:open-external'] = createOpenExternalHandler(openExternal);
-      return services;
-    },
-    log: (message) => log.push(message),
-    timers: {
-      setInterval: (callback, ms) => {
-        poll.callback = callback;
-        poll.ms = ms;
-        return 'poll-timer';
-      },
-      clearInterval: () => {
-        poll.cleared = true;
-      },
-    },
-  });
-  if (!handle) return { fake, handle: null as unknown as ShellHandle, services, log, poll };
-  fake.fireReady();
-  await handle.ready;
-  return { fake, handle, services, log, poll };
-}
-
-function invoke(
-  fake: FakeElectron,
-  channel: string,
-  request: unknown,
-  frame: { url: string; parent: unknown } | null = APP_FRAME,
-) {
-  const listener = fake.ipcHandlers.get(channel);
-  if (!listener) throw new Error(`no ipc handler for ${channel}`);
-  return listener({ senderFrame: frame }, request) as Promise<IpcResult<unknown>>;
-}
+const start = (options?: Parameters<typeof startWithFake>[1]) =>
+  startWithFake(rendererDir, options);
 
 describe('process-wide switches', () => {
   it('enables the sandbox for every renderer before ready, then takes the single-instance lock', async () => {
