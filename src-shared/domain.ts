@@ -48,8 +48,8 @@ export const CUSTOM_FIELD_KEYS = [
 ] as const;
 export type CustomFieldKey = (typeof CUSTOM_FIELD_KEYS)[number];
 
-/** Fields a client may send on create and update (everything but id and timestamps). */
-export const CUSTOMER_WRITABLE_FIELDS = [
+/** The fields the service searches, case-insensitively. */
+export const CUSTOMER_SEARCH_FIELDS = [
   'name',
   'company',
   'address',
@@ -57,8 +57,14 @@ export const CUSTOMER_WRITABLE_FIELDS = [
   'state',
   'zip',
   'country',
-  'email',
-  'phone',
+] as const;
+
+/** Who and where a customer is: the searched fields, then how to reach them. */
+const CONTACT_FIELDS = [...CUSTOMER_SEARCH_FIELDS, 'email', 'phone'] as const;
+
+/** Fields a client may send on create and update (everything but id and timestamps). */
+export const CUSTOMER_WRITABLE_FIELDS = [
+  ...CONTACT_FIELDS,
   'color',
   'groups',
   'dealAmount',
@@ -75,30 +81,11 @@ export type CustomerWritableField = (typeof CUSTOMER_WRITABLE_FIELDS)[number];
 
 /** The writable fields that hold free text (the custom fields included). */
 export const CUSTOMER_TEXT_FIELDS = [
-  'name',
-  'company',
-  'address',
-  'city',
-  'state',
-  'zip',
-  'country',
-  'email',
-  'phone',
+  ...CONTACT_FIELDS,
   'notes',
   'remindType',
   ...CUSTOM_FIELD_KEYS,
 ] as const satisfies readonly CustomerWritableField[];
-
-/** The fields the service searches, case-insensitively. */
-export const CUSTOMER_SEARCH_FIELDS = [
-  'name',
-  'company',
-  'address',
-  'city',
-  'state',
-  'zip',
-  'country',
-] as const;
 
 const customFieldEntries = Object.fromEntries(CUSTOM_FIELD_KEYS.map((k) => [k, Text])) as Record<
   CustomFieldKey,
