@@ -49,7 +49,7 @@ export function cutTiles(
   return tiles;
 }
 
-const square = (
+export const square = (
   w: number,
   s: number,
   e: number,

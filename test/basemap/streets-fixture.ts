@@ -3,7 +3,7 @@
 // directories make downloads walk leaves as they do on the planet archive.
 import type { Feature, FeatureCollection } from 'geojson';
 import { writePmtilesArchive } from '../../scripts/basemap/pmtiles-writer';
-import { cutTiles, type Bounds } from './fixture-tiles';
+import { cutTiles, square, type Bounds } from './fixture-tiles';
 
 /** The source archive's extent: a 0.2° square near Wichita, Kansas. */
 export const TOWN_BOUNDS: Bounds = [-97.5, 37.6, -97.3, 37.8];
@@ -20,18 +20,7 @@ const feature = (properties: Record<string, unknown>, geometry: Feature['geometr
   geometry,
 });
 
-const box = (w: number, s: number, e: number, n: number): Feature['geometry'] => ({
-  type: 'Polygon',
-  coordinates: [
-    [
-      [w, s],
-      [e, s],
-      [e, n],
-      [w, n],
-      [w, s],
-    ],
-  ],
-});
+const box = square;
 
 const line = (coordinates: Array<[number, number]>): Feature['geometry'] => ({
   type: 'LineString',

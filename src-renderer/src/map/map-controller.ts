@@ -97,7 +97,8 @@ export class MapController {
       ...(data.bounds
         ? { bounds: data.bounds, fitBoundsOptions: { padding: FIT_PADDING, maxZoom: FOCUS_ZOOM } }
         : { center: [0, 20], zoom: 1.5 }),
-      attributionControl: false,
+      // The credits of every drawn source (OpenStreetMap for regions: ODbL), always expanded.
+      attributionControl: { compact: false },
       // Labels (cluster counts above all) appear with their circles instead of fading in for
       // 300 ms after them; the fade also held back 'idle' by that much.
       fadeDuration: 0,

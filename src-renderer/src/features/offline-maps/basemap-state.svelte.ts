@@ -7,6 +7,7 @@ import {
   type BasemapSettingsView,
   type FieldmapApi,
   type OfflineRegion,
+  type RegionDownloadStatus,
 } from '../../../../src-shared';
 import {
   applyRegions,
@@ -20,6 +21,8 @@ export class BasemapState {
   #regions = $state.raw<OfflineRegion[]>([]);
   #settings = $state.raw<BasemapSettingsView | null>(null);
   #onlineProblem = $state<string | null>(null);
+  /** Downloads under way or paused, and those that ended since (failed ones say why). */
+  #downloads = $state.raw<RegionDownloadStatus[]>([]);
   #map: MapLibreMap | null = null;
   /** What the map shows now, so an unrelated change (the cache cap) redraws nothing. */
   #drawnRegions: string | null = null;
@@ -45,13 +48,32 @@ export class BasemapState {
     return this.#onlineProblem;
   }
 
+  get downloads(): RegionDownloadStatus[] {
+    return this.#downloads;
+  }
+
   /** Loads the state and follows main's changes; returns the unsubscribe function. */
   start(): () => void {
     const off = this.api.on('basemap:changed', ({ regions, settings }) =>
       this.#update(regions, settings),
     );
+    const offProgress = this.api.on('regions:progress', (status) => this.#progress(status));
     void this.refresh();
-    return off;
+    return () => {
+      off();
+      offProgress();
+    };
+  }
+
+  #progress(status: RegionDownloadStatus): void {
+    const others = this.#downloads.filter((d) => d.id !== status.id);
+    // A finished download is in the region list now (basemap:changed).
+    this.#downloads = status.state === 'done' ? others : [...others, status];
+  }
+
+  /** Forgets a download that ended (done or failed). */
+  dismissDownload(id: string): void {
+    this.#downloads = this.#downloads.filter((d) => d.id !== id);
   }
 
   async refresh(): Promise<void> {
@@ -61,6 +83,8 @@ export class BasemapState {
         this.api.basemapSettings(),
       ]);
       this.#update(regions ?? [], settings ?? null);
+      const downloads = (await this.api.listRegionDownloads()) ?? [];
+      for (const status of downloads) this.#progress(status);
     } catch (error) {
       console.warn('[basemap] could not load the offline maps:', toFieldmapError(error).message);
     }
@@ -80,6 +104,42 @@ export class BasemapState {
 
   removeRegion(id: string): ReturnType<FieldmapApi['removeRegion']> {
     return this.api.removeRegion({ id });
+  }
+
+  estimateRegion(
+    request: Parameters<FieldmapApi['estimateRegion']>[0],
+  ): ReturnType<FieldmapApi['estimateRegion']> {
+    return this.api.estimateRegion(request);
+  }
+
+  async downloadRegion(request: Parameters<FieldmapApi['downloadRegion']>[0]): Promise<void> {
+    this.#progress(await this.api.downloadRegion(request));
+  }
+
+  async pauseDownload(id: string): Promise<void> {
+    this.#progress(await this.api.pauseRegionDownload({ id }));
+  }
+
+  async resumeDownload(id: string): Promise<void> {
+    this.#progress(await this.api.resumeRegionDownload({ id }));
+  }
+
+  async cancelDownload(id: string): Promise<void> {
+    await this.api.cancelRegionDownload({ id });
+    this.dismissDownload(id);
+  }
+
+  /** The map's current view as [west, south, east, north], or null before the map exists. */
+  currentView(): [number, number, number, number] | null {
+    const bounds = this.#map?.getBounds();
+    if (!bounds) return null;
+    const clamp = (v: number, max: number) => Math.max(-max, Math.min(max, v));
+    return [
+      clamp(bounds.getWest(), 180),
+      clamp(bounds.getSouth(), 85),
+      clamp(bounds.getEast(), 180),
+      clamp(bounds.getNorth(), 85),
+    ];
   }
 
   saveSettings(

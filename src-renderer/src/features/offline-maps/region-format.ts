@@ -36,3 +36,24 @@ export function formatArea(bounds: readonly [number, number, number, number]): s
   const rounded = km2 >= 1000 ? Math.round(km2 / 100) * 100 : Math.round(km2);
   return `about ${rounded.toLocaleString('en-US')} km²`;
 }
+
+/** "about 3 min left", "less than a minute left"; empty while there is no rate yet. */
+export function formatTimeLeft(seconds: number | null): string {
+  if (seconds === null) return '';
+  if (seconds < 60) return 'less than a minute left';
+  if (seconds < 3600) return `about ${Math.round(seconds / 60)} min left`;
+  return `about ${(seconds / 3600).toFixed(1)} h left`;
+}
+
+/** A data date as "1 Nov 2026" (UTC), or "unknown". */
+export function formatDataDate(iso: string | null | undefined): string {
+  if (!iso) return 'unknown';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return 'unknown';
+  return date.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}

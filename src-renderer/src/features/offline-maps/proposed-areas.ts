@@ -1,0 +1,153 @@
+// The areas the Offline maps panel proposes to download, from the account's own data: one per
+// cluster of customers (customers closer than LINK_KM join a cluster) and one per territory,
+// each with a margin around it. No area spans more than MAX_SPAN_KM: a wider cluster or
+// territory is cut in two along its longer side until every part fits, so a rep with customers
+// across the country gets one area per metro, never a bbox spanning the continent.
+import type { LngLat } from '../../../../src-shared';
+
+export type Bounds = [number, number, number, number];
+
+export interface ProposedArea {
+  name: string;
+  bounds: Bounds;
+  /** Customers or territory points inside. */
+  count: number;
+  kind: 'customers' | 'territory';
+}
+
+export const LINK_KM = 15;
+export const MARGIN_KM = 5;
+export const MAX_SPAN_KM = 120;
+const KM_PER_DEG_LAT = 111.32;
+
+const kmPerDegLon = (lat: number) =>
+  KM_PER_DEG_LAT * Math.max(0.01, Math.cos((lat * Math.PI) / 180));
+
+function boundsOf(points: readonly LngLat[]): Bounds {
+  let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [lng, lat] of points) {
+    w = Math.min(w, lng);
+    e = Math.max(e, lng);
+    s = Math.min(s, lat);
+    n = Math.max(n, lat);
+  }
+  return [w, s, e, n];
+}
+
+function spanKm([w, s, e, n]: Bounds): { x: number; y: number } {
+  return { x: (e - w) * kmPerDegLon((s + n) / 2), y: (n - s) * KM_PER_DEG_LAT };
+}
+
+export function withMargin([w, s, e, n]: Bounds, km = MARGIN_KM): Bounds {
+  const dLat = km / KM_PER_DEG_LAT;
+  const dLon = km / kmPerDegLon((s + n) / 2);
+  return [
+    Math.max(-180, w - dLon),
+    Math.max(-85, s - dLat),
+    Math.min(180, e + dLon),
+    Math.min(85, n + dLat),
+  ];
+}
+
+/** Splits points along the longer side at the median until each part spans at most MAX_SPAN_KM. */
+function splitWide(points: LngLat[]): LngLat[][] {
+  const span = spanKm(boundsOf(points));
+  if ((span.x <= MAX_SPAN_KM && span.y <= MAX_SPAN_KM) || points.length < 2) return [points];
+  const axis = span.x >= span.y ? 0 : 1;
+  const sorted = [...points].sort((a, b) => a[axis] - b[axis]);
+  const half = Math.ceil(sorted.length / 2);
+  return [...splitWide(sorted.slice(0, half)), ...splitWide(sorted.slice(half))];
+}
+
+/** A box cut into a grid of boxes no wider or taller than MAX_SPAN_KM. */
+function gridSplit(bounds: Bounds): Bounds[] {
+  const span = spanKm(bounds);
+  const nx = Math.max(1, Math.ceil(span.x / MAX_SPAN_KM));
+  const ny = Math.max(1, Math.ceil(span.y / MAX_SPAN_KM));
+  const [w, s, e, n] = bounds;
+  const out: Bounds[] = [];
+  for (let j = 0; j < ny; j++) {
+    for (let i = 0; i < nx; i++) {
+      const x0 = w + ((e - w) * i) / nx;
+      const y0 = s + ((n - s) * j) / ny;
+      out.push([x0, y0, x0 + (e - w) / nx, y0 + (n - s) / ny]);
+    }
+  }
+  return out;
+}
+
+/** Single-linkage clusters of points closer than LINK_KM, on a grid of LINK_KM cells. */
+export function clusterPoints(points: readonly LngLat[]): LngLat[][] {
+  const parent = points.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  const cellDeg = LINK_KM / KM_PER_DEG_LAT;
+  const cells = new Map<string, number[]>();
+  const key = (cx: number, cy: number) => `${cx}:${cy}`;
+  const cellOf = ([lng, lat]: LngLat) => {
+    const cy = Math.floor(lat / cellDeg);
+    return [Math.floor((lng * kmPerDegLon(lat)) / LINK_KM), cy] as const;
+  };
+  points.forEach((p, i) => {
+    const [cx, cy] = cellOf(p);
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (const j of cells.get(key(cx + dx, cy + dy)) ?? []) {
+          const q = points[j]!;
+          const x = (p[0] - q[0]) * kmPerDegLon((p[1] + q[1]) / 2);
+          const y = (p[1] - q[1]) * KM_PER_DEG_LAT;
+          if (x * x + y * y <= LINK_KM * LINK_KM) parent[find(i)] = find(j);
+        }
+      }
+    }
+    const list = cells.get(key(cx, cy)) ?? [];
+    list.push(i);
+    cells.set(key(cx, cy), list);
+  });
+  const groups = new Map<number, LngLat[]>();
+  points.forEach((p, i) => {
+    const root = find(i);
+    groups.set(root, [...(groups.get(root) ?? []), p]);
+  });
+  return [...groups.values()].sort((a, b) => b.length - a.length);
+}
+
+const lat = (v: number) => `${Math.abs(v).toFixed(2)}°${v < 0 ? 'S' : 'N'}`;
+const lon = (v: number) => `${Math.abs(v).toFixed(2)}°${v < 0 ? 'W' : 'E'}`;
+
+export function proposeAreas(
+  customers: readonly LngLat[],
+  territories: ReadonlyArray<{ name: string; points: readonly LngLat[] }>,
+): ProposedArea[] {
+  const areas: ProposedArea[] = [];
+  for (const cluster of clusterPoints(customers)) {
+    for (const part of splitWide(cluster)) {
+      const b = boundsOf(part);
+      const noun = part.length === 1 ? 'customer' : 'customers';
+      areas.push({
+        name: `${part.length} ${noun} near ${lat((b[1] + b[3]) / 2)}, ${lon((b[0] + b[2]) / 2)}`,
+        bounds: withMargin(b),
+        count: part.length,
+        kind: 'customers',
+      });
+    }
+  }
+  for (const territory of territories) {
+    if (territory.points.length === 0) continue;
+    const parts = gridSplit(withMargin(boundsOf(territory.points)));
+    parts.forEach((bounds, i) => {
+      areas.push({
+        name:
+          parts.length > 1
+            ? `${territory.name} (part ${i + 1} of ${parts.length})`
+            : territory.name,
+        bounds,
+        count: territory.points.length,
+        kind: 'territory',
+      });
+    });
+  }
+  return areas;
+}

@@ -1,0 +1,81 @@
+// The areas Offline maps proposes from the account's data: one per cluster of customers and per
+// territory, with a margin, and never one box spanning the continent.
+import { describe, expect, it } from 'vitest';
+import {
+  MARGIN_KM,
+  MAX_SPAN_KM,
+  proposeAreas,
+} from '../../src-renderer/src/features/offline-maps/proposed-areas';
+import type { LngLat } from '../../src-shared/geo';
+
+const spanKm = ([w, s, e, n]: number[]) => ({
+  x: (e! - w!) * 111.32 * Math.cos((((s! + n!) / 2) * Math.PI) / 180),
+  y: (n! - s!) * 111.32,
+});
+const near = ([lng, lat]: LngLat, i: number): LngLat => [lng + (i % 3) * 0.02, lat + i * 0.01];
+
+describe('proposed areas', () => {
+  it('proposes one area per metro for customers spread across the country', () => {
+    const wichita: LngLat = [-97.33, 37.69];
+    const denver: LngLat = [-104.99, 39.74];
+    const nyc: LngLat = [-74.0, 40.71];
+    const customers = [
+      ...Array.from({ length: 5 }, (_, i) => near(wichita, i)),
+      ...Array.from({ length: 3 }, (_, i) => near(denver, i)),
+      ...Array.from({ length: 2 }, (_, i) => near(nyc, i)),
+    ];
+    const areas = proposeAreas(customers, []);
+    expect(areas.map((a) => a.count)).toEqual([5, 3, 2]);
+    expect(areas[0]!.name).toMatch(/^5 customers near 37\.71°N, 97\.31°W$/);
+    for (const area of areas) {
+      const span = spanKm(area.bounds);
+      expect(Math.max(span.x, span.y)).toBeLessThan(MAX_SPAN_KM + 2 * MARGIN_KM + 1);
+    }
+    // The margin: every customer is at least MARGIN_KM inside its area.
+    const [w, s] = areas[0]!.bounds;
+    expect((37.69 - s) * 111.32).toBeCloseTo(MARGIN_KM, 1);
+    expect(w).toBeLessThan(-97.33);
+  });
+
+  it('cuts a chain of customers 400 km long into areas that each fit', () => {
+    const chain = Array.from({ length: 41 }, (_, i): LngLat => [-100 + i * 0.1125, 38]);
+    const areas = proposeAreas(chain, []);
+    expect(areas.length).toBeGreaterThanOrEqual(4);
+    expect(areas.reduce((n, a) => n + a.count, 0)).toBe(41);
+    for (const area of areas)
+      expect(spanKm(area.bounds).x).toBeLessThan(MAX_SPAN_KM + 2 * MARGIN_KM + 1);
+  });
+
+  it('proposes territories by name, a wide one in parts, and none for an empty one', () => {
+    const areas = proposeAreas(
+      [],
+      [
+        {
+          name: 'Downtown',
+          points: [
+            [-97.4, 37.6],
+            [-97.3, 37.7],
+            [-97.35, 37.75],
+          ],
+        },
+        {
+          name: 'The Plains',
+          points: [
+            [-102, 37],
+            [-95, 40],
+          ],
+        },
+        { name: 'Empty', points: [] },
+      ],
+    );
+    expect(areas[0]).toMatchObject({ name: 'Downtown', kind: 'territory', count: 3 });
+    const plains = areas.filter((a) => a.name.startsWith('The Plains'));
+    expect(plains.length).toBeGreaterThan(4);
+    expect(plains[0]!.name).toMatch(/The Plains \(part 1 of \d+\)/);
+    for (const area of plains) {
+      const span = spanKm(area.bounds);
+      expect(Math.max(span.x, span.y)).toBeLessThanOrEqual(MAX_SPAN_KM + 1);
+    }
+    expect(areas.some((a) => a.name === 'Empty')).toBe(false);
+  });
+});

@@ -1,0 +1,95 @@
+// "Download my area" in the whole app (real main services, built renderer in Chromium, every
+// request leaving the app's origin blocked; the map source is a loopback range server): the rep
+// saves the source, takes the current view, sees its size, tile count and data date, downloads
+// it, and with the source gone sees streets and street names at z15 with the OSM credit shown.
+// FIELDMAP_DOCS_SHOT=<path> also saves the screenshot used in the README (docs/offline-streets.png).
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { signIn } from '../write/support';
+import { blockOutside, colorsAround, showMap } from './app-map';
+import { startRangeServer, type RangeServer } from './range-server';
+import { AREA_BOUNDS, MAIN_STREET_LAT, townArchive } from './streets-fixture';
+import { luminance } from './support';
+
+const PANEL = 'dialog[aria-labelledby]:has(h2:text("Offline maps"))';
+const CENTER: [number, number] = [(AREA_BOUNDS[0] + AREA_BOUNDS[2]) / 2, MAIN_STREET_LAT];
+
+let service: TestService;
+let app: AppHandle;
+let source: RangeServer;
+const blocked: string[] = [];
+
+async function openPanel(page: Page): Promise<void> {
+  await page.click('button:has-text("Offline maps")');
+  await page.waitForSelector(PANEL);
+}
+
+beforeAll(async () => {
+  source = await startRangeServer(townArchive());
+  service = await startTestService({ customers: 5, seed: 14 });
+  app = await launchApp({ serviceUrl: service.url });
+  await blockOutside(app, blocked);
+  await signIn(app, service);
+  await app.page.waitForSelector('html[data-ready]', { state: 'attached', timeout: 60_000 });
+  await app.page.waitForSelector('.top-bar');
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  await service?.stop();
+  await source?.close();
+});
+
+describe('Download my area', () => {
+  it('estimates, downloads and draws streets offline at z15', async () => {
+    const { page } = app;
+    for (const group of ['customers', 'territories', 'routes'])
+      await page.uncheck(`.fm-map-toggles input[name=${group}]`);
+    await showMap(page, CENTER, 14);
+    await openPanel(page);
+    // The areas proposed from the account's customers are listed before any source is set.
+    expect(await page.isVisible('[aria-label="Areas to download"] li:has-text("customer")')).toBe(
+      true,
+    );
+    await page.fill('#om-source', 'http://tiles.example.com/planet.pmtiles');
+    await page.click('button:has-text("Save source")');
+    expect(await page.textContent(`${PANEL} [role=alert]`)).toMatch(/must start with https:\/\//);
+    await page.fill('#om-source', source.url);
+    await page.click('button:has-text("Save source")');
+    await page.waitForSelector('[role=status]:has-text("Map source saved")');
+
+    await page.click('button:has-text("Use current view")');
+    const row = '[aria-label="Areas to download"] li:has-text("Current view")';
+    await page.click(`${row} button:has-text("Check size")`);
+    const estimate = (
+      (await page.textContent(`${row} .estimate`, { timeout: 30_000 })) ?? ''
+    ).replace(/\s+/g, ' ');
+    expect(estimate).toMatch(/MB · [\d,]+ tiles · data of 1 Nov 2026/);
+    await page.click(`${row} button:has-text("Download")`);
+    const region = await page.waitForSelector(
+      '[aria-label="Offline regions"] li:has-text("Current view")',
+      { timeout: 60_000 },
+    );
+    expect(await region.textContent()).toContain('Data of 1 Nov 2026');
+    expect(await page.isVisible('button[aria-label="Update Current view"]')).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector(PANEL, { state: 'detached' });
+
+    // The network is cut: the source is gone, every outside request is blocked.
+    await source.close();
+    await showMap(page, CENTER, 15);
+    const across = await colorsAround(page, CENTER[0], MAIN_STREET_LAT, 3);
+    expect(across.some((c) => c[0] > 250 && c[1] > 250 && c[2] > 250)).toBe(true);
+    let dark = 0;
+    for (let dx = -0.004; dx <= 0.004; dx += 0.001)
+      dark += (await colorsAround(page, CENTER[0] + dx, MAIN_STREET_LAT, 20)).filter(
+        (c) => luminance(c) < 190,
+      ).length;
+    expect(dark).toBeGreaterThan(30);
+    expect(await page.textContent('.maplibregl-ctrl-attrib')).toMatch(/OpenStreetMap contributors/);
+    if (process.env['FIELDMAP_DOCS_SHOT'])
+      await page.screenshot({ path: process.env['FIELDMAP_DOCS_SHOT'] });
+    expect(blocked).toEqual([]);
+  });
+});
