@@ -97,6 +97,24 @@ export const invokeChannels = {
     response: OpSchema,
   },
   'outbox:discard': { method: 'discardOp', request: OpIdRequest, response: v.boolean() },
+  /**
+   * The records offered for a create whose outcome stayed ambiguous ("Is this the customer you
+   * created?"); null when the op is not waiting for that answer.
+   */
+  'outbox:create-candidates': {
+    method: 'createCandidates',
+    request: OpIdRequest,
+    response: v.nullable(v.array(CustomerSchema)),
+  },
+  /** The rep's answer: one candidate's id (adopted, nothing sent), or null ("create it"). */
+  'outbox:choose-created': {
+    method: 'chooseCreated',
+    request: v.strictObject({
+      opId: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+      customerId: v.nullable(ServerIdSchema),
+    }),
+    response: v.boolean(),
+  },
   'conflicts:list': { method: 'listConflicts', request: Empty, response: v.array(ConflictSchema) },
   'conflicts:resolve': {
     method: 'resolveConflict',

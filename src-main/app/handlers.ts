@@ -76,6 +76,12 @@ export function createHandlers({
       return op;
     },
     'outbox:discard': async ({ opId }) => need().runtime.outbox.discard(findOp(need(), opId).opId),
+    'outbox:create-candidates': async ({ opId }) =>
+      need().runtime.engine.createCandidates(findOp(need(), opId).opId),
+    'outbox:choose-created': async ({ opId, customerId }) => {
+      await need().runtime.engine.decideCreate(findOp(need(), opId).opId, customerId);
+      return true;
+    },
 
     'conflicts:list': async () => sessions.session?.runtime.engine.conflicts() ?? [],
     'conflicts:resolve': async ({ conflictId, choice }) =>

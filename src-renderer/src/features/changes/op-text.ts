@@ -24,6 +24,16 @@ export function stateLabel(op: Op): string {
   return STATE_LABELS[op.state];
 }
 
+/**
+ * What the rep is told while new customers were sent but their arrival is not confirmed yet
+ * (the answer was lost, or an error that may hide a commit): empty when there are none.
+ */
+export function checkingText(ops: readonly Op[]): string {
+  const n = ops.filter((op) => op.kind === 'createCustomer' && op.state === 'in-flight').length;
+  if (n === 0) return '';
+  return `Checking whether ${n === 1 ? '1 new customer' : `${n} new customers`} arrived on the service.`;
+}
+
 /** Any value as one line of text (strings as they are). */
 export function valueText(value: unknown): string {
   if (value === null || value === undefined || value === '') return '(empty)';

@@ -3,6 +3,7 @@
 import {
   toFieldmapError,
   type Conflict,
+  type Customer,
   type FieldmapApi,
   type Op,
   type RequestOf,
@@ -59,6 +60,16 @@ export class OutboxActions {
 
   edit(op: Op, payload: RequestOf<'outbox:edit'>['payload']): Promise<Op | null> {
     return this.#run(() => this.api.editOp({ opId: op.opId, payload }));
+  }
+
+  /** The records offered for an ambiguous create (null: not one, or the call failed). */
+  candidates(op: Op): Promise<Customer[] | null> {
+    return this.#run(() => this.api.createCandidates({ opId: op.opId }));
+  }
+
+  /** The rep's answer for an ambiguous create: a candidate's id, or null to create it. */
+  chooseCreated(op: Op, customerId: string | null): Promise<boolean | null> {
+    return this.#run(() => this.api.chooseCreated({ opId: op.opId, customerId }));
   }
 
   discard(op: Op): Promise<boolean | null> {
