@@ -11,6 +11,31 @@ afterEach(async () => {
   h = undefined;
 });
 
+/**
+ * Runs `action` once, on the client's first `method` call, before that request goes: the rep
+ * acting while the engine waits for the service. Returns whether it ran.
+ */
+function beforeFirst(
+  harness: Harness,
+  method: 'getCustomer' | 'listCustomers',
+  action: () => Promise<unknown>,
+): () => boolean {
+  const client = harness.client as unknown as Record<
+    string,
+    (...args: unknown[]) => Promise<unknown>
+  >;
+  const original = client[method]!.bind(harness.client);
+  let ran = false;
+  client[method] = async (...args) => {
+    if (!ran) {
+      ran = true;
+      await action();
+    }
+    return original(...args);
+  };
+  return () => ran;
+}
+
 describe('edits queued while the engine prepares a send', () => {
   it('sends a field edited while the update op waits for its fresh server record', async () => {
     h = await Harness.start();
@@ -23,23 +48,17 @@ describe('edits queued while the engine prepares a send', () => {
       base: h.base(id),
     });
     const harness = h;
-    const getCustomer = h.client.getCustomer.bind(h.client);
-    let hooked = false;
-    h.client.getCustomer = async (...args) => {
-      if (!hooked) {
-        hooked = true;
-        // The rep saves the form again while the engine's GET is on its way.
-        await harness.outbox.enqueue({
-          kind: 'updateCustomer',
-          target: id,
-          payload: { city: 'Second Edit City' },
-          base: harness.base(id),
-        });
-      }
-      return getCustomer(...args);
-    };
+    const hooked = beforeFirst(h, 'getCustomer', async () => {
+      // The rep saves the form again while the engine's GET is on its way.
+      await harness.outbox.enqueue({
+        kind: 'updateCustomer',
+        target: id,
+        payload: { city: 'Second Edit City' },
+        base: harness.base(id),
+      });
+    });
     await h.drain();
-    expect(hooked).toBe(true);
+    expect(hooked()).toBe(true);
     const server = h.service.store.customer(USER, id);
     expect(server?.notes).toBe('first edit');
     expect(server?.city).toBe('Second Edit City');
@@ -57,22 +76,16 @@ describe('edits queued while the engine prepares a send', () => {
       base: null,
     });
     const harness = h;
-    const listCustomers = h.client.listCustomers.bind(h.client);
-    let hooked = false;
-    h.client.listCustomers = async (...args) => {
-      if (!hooked) {
-        hooked = true;
-        await harness.outbox.enqueue({
-          kind: 'updateCustomer',
-          target: tmp,
-          payload: { city: 'Edited City' },
-          base: null,
-        });
-      }
-      return listCustomers(...args);
-    };
+    const hooked = beforeFirst(h, 'listCustomers', async () => {
+      await harness.outbox.enqueue({
+        kind: 'updateCustomer',
+        target: tmp,
+        payload: { city: 'Edited City' },
+        base: null,
+      });
+    });
     await h.drain();
-    expect(hooked).toBe(true);
+    expect(hooked()).toBe(true);
     const created = h.serverCustomers().filter((c) => c.name === 'Edited Before Send');
     expect(h.serverCustomers()).toHaveLength(before + 1);
     expect(created).toHaveLength(1);
@@ -91,22 +104,16 @@ describe('edits queued while the engine prepares a send', () => {
       base: null,
     });
     const harness = h;
-    const listCustomers = h.client.listCustomers.bind(h.client);
-    let hooked = false;
-    h.client.listCustomers = async (...args) => {
-      if (!hooked) {
-        hooked = true;
-        await harness.outbox.enqueue({
-          kind: 'deleteCustomer',
-          target: tmp,
-          payload: null,
-          base: null,
-        });
-      }
-      return listCustomers(...args);
-    };
+    const hooked = beforeFirst(h, 'listCustomers', async () => {
+      await harness.outbox.enqueue({
+        kind: 'deleteCustomer',
+        target: tmp,
+        payload: null,
+        base: null,
+      });
+    });
     const state = await h.engine.syncNow();
-    expect(hooked).toBe(true);
+    expect(hooked()).toBe(true);
     expect(state.kind).toBe('synced');
     expect(h.serverCustomers()).toHaveLength(before);
     expect(h.outbox.list()).toEqual([]);
