@@ -104,6 +104,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
       // Imports stop between rows first, so their progress on disk is exact.
       await imports.dispose();
       await sessions.dispose();
+      await basemap.downloads.pauseAll();
       await basemap.tiles.flush();
     },
   };

@@ -175,6 +175,11 @@ export class RegionDownloads {
     this.#options.onChange?.({ ...job.status, state: 'failed', error: 'Cancelled.' });
   }
 
+  /** Pauses every running download (the app is closing): each resumes at the next start. */
+  async pauseAll(): Promise<void> {
+    for (const [id, job] of this.#jobs) if (job.status.state === 'running') await this.pause(id);
+  }
+
   /** Resolves when the download stops (done, paused or failed); for tests and the bench. */
   async settled(id: string): Promise<DownloadStatus> {
     const job = this.#job(id);
