@@ -1,12 +1,9 @@
 // Helpers for basemap tests on the whole app (test/e2e/harness.ts): reach the app's MapLibre map
-// through its element, read rendered pixels, block every request that leaves the app's origin,
-// and a style + tile server on loopback for the online style.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// through its element, read rendered pixels, block every request that leaves the app's origin.
+// The style + tile server on loopback for the online style is style-server.ts.
 import type { Page } from 'playwright-core';
 import { RUNNER_ORIGIN } from '../../scripts/browser-runner/renderer-files';
 import type { AppHandle } from '../e2e/harness';
-import { onlineTiles } from './fixture-tiles';
 import type { Rgb } from './support';
 
 /** Aborts (and records) every browser request that is not for the app's own origin. */
@@ -98,61 +95,4 @@ export function layerIds(page: Page, prefix: string): Promise<string[]> {
   }, prefix);
 }
 
-export const ONLINE_RED = '#d03030';
-
-/** A style.json and /tiles/z/x/y.pbf of one red square (fixture-tiles.ts), on 127.0.0.1. */
-export async function startStyleServer(): Promise<{
-  styleUrl: string;
-  requests: string[];
-  stop: () => Promise<void>;
-}> {
-  const maxZoom = 8;
-  const tiles = new Map(
-    onlineTiles(maxZoom).map((t) => [`/tiles/${t.z}/${t.x}/${t.y}.pbf`, t.data]),
-  );
-  const requests: string[] = [];
-  let origin = '';
-  const server: Server = createServer((req, res) => {
-    requests.push(req.url ?? '');
-    if (req.url === '/style.json') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          version: 8,
-          sources: {
-            fixture: {
-              type: 'vector',
-              tiles: [`${origin}/tiles/{z}/{x}/{y}.pbf`],
-              maxzoom: maxZoom,
-              attribution: 'Fixture tiles',
-            },
-          },
-          layers: [
-            {
-              id: 'areas',
-              type: 'fill',
-              source: 'fixture',
-              'source-layer': 'areas',
-              paint: { 'fill-color': ONLINE_RED },
-            },
-          ],
-        }),
-      );
-      return;
-    }
-    const tile = tiles.get(req.url ?? '');
-    res.writeHead(tile ? 200 : 404, { 'content-type': 'application/x-protobuf' });
-    res.end(tile ? Buffer.from(tile) : undefined);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    styleUrl: `${origin}/style.json`,
-    requests,
-    stop: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  };
-}
+export { ONLINE_RED, startStyleServer } from './style-server';

@@ -1,11 +1,9 @@
 // The online style and its tile cache: a style and tiles served by a local server on 127.0.0.1
 // are loaded once through main's cache, then shown again with the server stopped; the cache keeps
 // to its size cap, least recently used out, and its index survives a reopen.
-import { createServer, type Server } from 'node:http';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BasemapService } from '../../src-main/core/basemap/service';
@@ -13,67 +11,10 @@ import { TileCache } from '../../src-main/core/basemap/tile-cache';
 import { PALETTES } from '../../src-renderer/src/map/style/palette';
 import { launchBrowser } from '../renderer/support/browser';
 import { ONLINE_SQUARE_CENTER, onlineTiles } from './fixture-tiles';
+import { ONLINE_MAX_ZOOM as MAX_ZOOM, ONLINE_RED, startStyleServer } from './style-server';
 import { buildPage, call, distance, hex, openPage, serve, type Rgb, type Served } from './support';
 
-const RED = '#d03030';
-const MAX_ZOOM = 8;
-
-/** A tile server on loopback: style.json plus /tiles/z/x/y.pbf of one red square. */
-async function startTileServer(): Promise<{
-  url: string;
-  requests: string[];
-  stop: () => Promise<void>;
-}> {
-  const tiles = new Map(
-    onlineTiles(MAX_ZOOM).map((t) => [`/tiles/${t.z}/${t.x}/${t.y}.pbf`, t.data]),
-  );
-  const requests: string[] = [];
-  let origin = '';
-  const server: Server = createServer((req, res) => {
-    requests.push(req.url ?? '');
-    if (req.url === '/style.json') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          version: 8,
-          sources: {
-            fixture: {
-              type: 'vector',
-              tiles: [`${origin}/tiles/{z}/{x}/{y}.pbf`],
-              maxzoom: MAX_ZOOM,
-              attribution: 'Fixture tiles',
-            },
-          },
-          layers: [
-            { id: 'bg', type: 'background', paint: { 'background-color': '#000000' } },
-            {
-              id: 'areas',
-              type: 'fill',
-              source: 'fixture',
-              'source-layer': 'areas',
-              paint: { 'fill-color': RED },
-            },
-          ],
-        }),
-      );
-      return;
-    }
-    const tile = tiles.get(req.url ?? '');
-    res.writeHead(tile ? 200 : 404, { 'content-type': 'application/x-protobuf' });
-    res.end(tile ? Buffer.from(tile) : undefined);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: origin,
-    requests,
-    stop: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
-  };
-}
+const RED = ONLINE_RED;
 
 let dataDir: string;
 let browser: Browser;
@@ -107,7 +48,7 @@ async function newPage(
 
 describe('online style through the tile cache', () => {
   it('shows the tiles seen online again with the tile server stopped', async () => {
-    const server = await startTileServer();
+    const server = await startStyleServer({ background: '#000000' });
     const styleUrl = `${server.url}/style.json`;
     const dir = join(dataDir, 'online');
     const basemap = await BasemapService.open({ dataDir: dir });
@@ -160,7 +101,7 @@ describe('online style through the tile cache', () => {
 
 describe('TileCache', () => {
   it('keeps to its size cap, evicting the least recently used, and survives a reopen', async () => {
-    const server = await startTileServer();
+    const server = await startStyleServer({ background: '#000000' });
     const dir = join(dataDir, 'lru');
     const urls = onlineTiles(MAX_ZOOM)
       .filter((t) => t.z === MAX_ZOOM)
@@ -204,7 +145,7 @@ describe('TileCache', () => {
   });
 
   it('serves an expired copy when the network fails, and refreshes it when it is back', async () => {
-    const server = await startTileServer();
+    const server = await startStyleServer({ background: '#000000' });
     let now = 1_000_000;
     const cache = await TileCache.open({
       dir: join(dataDir, 'stale'),
