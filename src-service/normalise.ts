@@ -1,20 +1,16 @@
 // The "normalising store" variant: values kept in the service's own form, the way a PHP/MySQL
 // backend plausibly stores them. A client must recognise its record in this form: it is what
 // every list and get returns after a create.
+import { CUSTOM_FIELD_KEYS, CUSTOMER_SEARCH_FIELDS } from '../src-shared/domain';
 import type { FieldChanges } from './customers';
 
 /** Single-line text columns: VARCHAR(255), whitespace trimmed and collapsed. */
 const LINE_FIELDS = [
-  'name',
-  'company',
-  'address',
-  'city',
-  'state',
-  'zip',
-  'country',
+  ...CUSTOMER_SEARCH_FIELDS,
   'email',
   'phone',
   'remindType',
+  ...CUSTOM_FIELD_KEYS,
 ] as const;
 const VARCHAR = 255;
 
