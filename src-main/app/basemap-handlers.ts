@@ -168,6 +168,7 @@ export function createBasemapHandlers({
         else {
           try {
             source = checkSourceUrl(source);
+            await basemap.downloads.checkSource(source);
           } catch (error) {
             if (error instanceof RegionDownloadError)
               throw invalid(error.message, 'regionSourceUrl');

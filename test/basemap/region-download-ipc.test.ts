@@ -12,7 +12,7 @@ import { APP_ORIGIN, createIpcRouter, topFrameOfOrigins } from '../../src-main/i
 import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
 import { instantClock } from './region-download-support';
 import { startRangeServer, type RangeServer } from './range-server';
-import { AREA_BOUNDS, DATA_DATE, townArchive } from './streets-fixture';
+import { AREA_BOUNDS, DATA_DATE, patchHeader, townArchive } from './streets-fixture';
 
 const SENDER = { url: `${APP_ORIGIN}/index.html`, isTopFrame: true };
 const area = { kind: 'bbox', bounds: AREA_BOUNDS };
@@ -72,6 +72,11 @@ describe('region download channels', () => {
     });
     expect(http).toMatchObject({ field: 'regionSourceUrl' });
     expect(http.message).toMatch(/must start with https/);
+    // A raster archive is refused when it is set, with the reason.
+    server.setArchive(patchHeader(townArchive(), { 99: 2 }));
+    const raster = await refused('basemap:set-settings', { regionSourceUrl: server.url });
+    expect(raster.message).toMatch(/raster images, not vector tiles/);
+    server.setArchive(townArchive());
     const settings = await ok<{ regionSourceUrl: string }>('basemap:set-settings', {
       regionSourceUrl: server.url,
     });

@@ -18,7 +18,7 @@ import {
   type FreeSpace,
 } from './region-download';
 import { MAX_REGION_BYTES, planDownload, type DownloadPlan } from './region-plan';
-import { RangeReader, RegionDownloadError } from './region-source';
+import { openArchive, RangeReader, RegionDownloadError } from './region-source';
 
 export interface RegionEstimate {
   tileCount: number;
@@ -102,6 +102,23 @@ export class RegionDownloads {
       ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
       ...(signal ? { signal } : {}),
     });
+  }
+
+  /**
+   * Reads the source's header: throws the RegionDownloadError that says why it is not a
+   * clustered vector PMTiles v3 archive; an unreachable source passes (it is checked again on use).
+   */
+  async checkSource(url: string): Promise<void> {
+    try {
+      await openArchive(this.#reader(url));
+    } catch (error) {
+      if (
+        error instanceof RegionDownloadError &&
+        (error.code === 'network' || error.code === 'http')
+      )
+        return;
+      throw error;
+    }
   }
 
   /** The exact size and tile count of an area, from the source's directories. */
