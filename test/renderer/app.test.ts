@@ -42,8 +42,11 @@ async function openApp(): Promise<Page> {
   return p;
 }
 
-/** Local reads of main's own state (offline regions, map settings, imports) are not data requests. */
-const BASEMAP_CALLS = ['listRegions', 'basemapSettings', 'listImports'];
+/**
+ * Local reads of main's own state (offline regions and their downloads, map settings, imports)
+ * are not data requests.
+ */
+const BASEMAP_CALLS = ['listRegions', 'listRegionDownloads', 'basemapSettings', 'listImports'];
 const calls = async (p: Page) =>
   (
     await p.evaluate(() => [...(globalThis as unknown as { fake: { calls: string[] } }).fake.calls])
