@@ -8,7 +8,6 @@ import { bytesToHeader } from 'pmtiles';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { areaTileIds } from '../../src-main/core/basemap/region-plan';
 import { BasemapService } from '../../src-main/core/basemap/service';
-import { launchBrowser } from '../renderer/support/browser';
 import { REPO_ROOT } from '../renderer/support/bundle';
 import { startRangeServer, type RangeServer } from './range-server';
 import { leftovers, openDownloads, readArchive, tileOf } from './region-download-support';
@@ -20,7 +19,7 @@ import {
   patchHeader,
   townArchive,
 } from './streets-fixture';
-import { buildPage, call, luminance, openPage, serve, type Rgb } from './support';
+import { call, luminance, openBasemapPage, type Rgb } from './support';
 
 const area = { kind: 'bbox' as const, bounds: AREA_BOUNDS };
 let source: Uint8Array;
@@ -224,15 +223,9 @@ describe('a downloaded region in Chromium, every outside request blocked', () =>
       dataDir: dir,
       fetch: () => Promise.reject(new Error('offline')),
     });
-    const built = await buildPage();
-    const browser = await launchBrowser();
+    const session = await openBasemapPage(() => basemap);
     try {
-      const context = await browser.newContext({
-        viewport: { width: 512, height: 512 },
-        deviceScaleFactor: 1,
-      });
-      const served = await serve(context, built.dir, () => basemap);
-      const page = await openPage(context);
+      const { page, served } = session;
       const lon = (AREA_BOUNDS[0] + AREA_BOUNDS[2]) / 2 + 0.0021;
       const source = { id: region!.id, url: `regions/${region!.id}.pmtiles` };
       await call(page, 'show', { center: [lon, MAIN_STREET_LAT], zoom: 15, regions: [source] });
@@ -262,8 +255,7 @@ describe('a downloaded region in Chromium, every outside request blocked', () =>
       expect(await call<string>(page, 'attribution')).toMatch(/OpenStreetMap contributors/);
       expect(served.blocked).toEqual([]);
     } finally {
-      await browser.close();
-      await built.remove();
+      await session.close();
     }
   });
 });
