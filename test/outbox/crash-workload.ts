@@ -7,7 +7,6 @@ import { emptyCustomerFields } from '../../src-shared/domain';
 import type { ErrorInfo } from '../../src-shared/errors';
 import type { NewOp, Op } from '../../src-shared/outbox-types';
 import { serverCustomer, tempId } from './fixtures';
-import { mulberry32 } from '../support/prng';
 
 /** Small, so kills also land during compactions. */
 export const CRASH_COMPACT_AFTER = 25;
