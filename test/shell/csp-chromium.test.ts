@@ -10,6 +10,7 @@ import { launchBrowser } from '../support/chromium';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppProtocolHandler } from '../../src-main/shell/app-protocol';
 import { buildContentSecurityPolicy } from '../../src-main/shell/csp';
+import { invokeChannels, type InvokeChannel, type ResponseOf } from '../../src-shared/ipc-contract';
 
 const root = join(import.meta.dirname, '..', '..');
 const rendererDir = join(root, 'out', 'renderer');
@@ -41,36 +42,37 @@ beforeAll(async () => {
     });
   });
   // Record violations from the first script on, and stand in for the preload's window.fieldmap
-  // (signed out; every call refused) so the app renders its first screen.
-  await context.addInitScript(() => {
+  // (signed out; every other call refused) so the app renders its first screen. Its methods are
+  // the contract's, and the answers are typed by it; the page gets them as data.
+  const answers: { [C in InvokeChannel]?: ResponseOf<C> } = {
+    'accounts:list': [],
+    'session:current': null,
+    'sync:state': { kind: 'signed-out' },
+    'outbox:list': [],
+    'conflicts:list': [],
+  };
+  const methods = (Object.keys(invokeChannels) as InvokeChannel[]).map((channel) => ({
+    name: invokeChannels[channel].method,
+    answered: channel in answers,
+    answer: answers[channel] ?? null,
+  }));
+  await context.addInitScript((methods) => {
     const w = window as unknown as { cspViolations: string[]; fieldmap: unknown };
     w.cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) =>
       w.cspViolations.push(`${e.effectiveDirective} ${e.blockedURI}`),
     );
-    const answers: Record<string, unknown> = {
-      listAccounts: [],
-      currentAccount: null,
-      syncState: { kind: 'signed-out' },
-      listOps: [],
-      listConflicts: [],
+    const refused = {
+      name: 'FieldmapError',
+      message: 'Sign in first.',
+      info: { kind: 'NotSignedIn', message: 'Sign in first.' },
     };
     const api: Record<string, unknown> = { on: () => () => {} };
-    for (const name of Object.keys(answers)) api[name] = async () => answers[name];
-    w.fieldmap = Object.freeze(
-      new Proxy(api, {
-        get: (target, key) =>
-          key in target
-            ? target[key as string]
-            : async () =>
-                Promise.reject({
-                  name: 'FieldmapError',
-                  message: 'Sign in first.',
-                  info: { kind: 'NotSignedIn', message: 'Sign in first.' },
-                }),
-      }),
-    );
-  });
+    for (const { name, answered, answer } of methods) {
+      api[name] = async () => (answered ? answer : Promise.reject(refused));
+    }
+    w.fieldmap = Object.freeze(api);
+  }, methods);
   page = await context.newPage();
   await page.goto(`${ORIGIN}/index.html`);
   await page.waitForFunction(
