@@ -25,6 +25,17 @@ afterAll(async () => {
   await out?.remove();
 });
 
+/** The only secondary index left: the outbox mirror's order (`orderBy('seq')`). */
+const CURRENT_INDICES = {
+  customers: [],
+  server: [],
+  routes: [],
+  territories: [],
+  user: [],
+  meta: [],
+  pending: ['seq'],
+};
+
 type Summary = {
   count: number;
   prefixes: string[];
@@ -153,14 +164,42 @@ describe('CustomerCache', () => {
     expect(r.byTarget).toBe(2);
   });
 
-  it('upgrades a version-1 cache in place', async () => {
-    const r = await scenario<Record<string, unknown>>(page, 'migrate');
+  it('upgrades a version-1 cache in place to the current schema', async () => {
+    const r = await scenario<Record<string, unknown>>(page, 'migrateV1');
     expect(r.v1Version).toBe(1);
-    expect(r.version).toBe(2);
+    expect(r.version).toBe(3);
+    expect(r.same).toBe(true);
     expect(r.customers).toBe(10);
-    expect(r.byTarget).toBe(1); // the v2 index on pending.target works on v1 rows
-    expect(r.schemaVersion).toBe(2);
-    expect(r.byGroup).toBeGreaterThan(0);
+    expect(r.pending).toBe(1);
+    expect(r.schemaVersion).toBe(3);
+    expect(r.indices).toEqual(CURRENT_INDICES);
+  });
+
+  // v2 was the schema of every cache written before the indices were trimmed.
+  it('upgrades a version-2 cache with queued ops in place: every row kept, unused indices dropped', async () => {
+    const r = await scenario<Record<string, unknown>>(page, 'upgradeWithPendingOps', 2);
+    expect(r.oldVersion).toBe(2);
+    expect((r.oldIndices as Record<string, string[]>).customers).toHaveLength(9);
+    expect((r.oldIndices as Record<string, string[]>).pending).toEqual(['seq', 'target']);
+    expect(r.version).toBe(3);
+    expect(r.schemaVersion).toBe(3);
+    expect(r.same).toBe(true);
+    // 500 server customers, +1 created and -1 deleted by the queued ops; 3 originals kept.
+    expect(r.counts).toMatchObject({ customers: 500, server: 3, pending: 4, routes: 4 });
+    expect(r.pendingOps).toEqual(['op1', 'op2', 'op3', 'op4']);
+    expect(r.c1).toBe('Local name');
+    expect(r.indices).toEqual(CURRENT_INDICES);
+    expect(r.afterClear).toEqual({ c1: true, customers: 500, server: 0 });
+  });
+
+  it('reopens a cache of the current schema with queued ops unchanged', async () => {
+    const r = await scenario<Record<string, unknown>>(page, 'upgradeWithPendingOps', 3);
+    expect(r.oldVersion).toBe(3);
+    expect(r.version).toBe(3);
+    expect(r.same).toBe(true);
+    expect(r.pendingOps).toEqual(['op1', 'op2', 'op3', 'op4']);
+    expect(r.indices).toEqual(CURRENT_INDICES);
+    expect(r.afterClear).toEqual({ c1: true, customers: 500, server: 0 });
   });
 });
 

@@ -34,7 +34,7 @@ export type FieldmapDb = Dexie & {
 };
 
 /** The newest schema version this build writes. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Every schema version, oldest first. */
 export function declareVersions(db: Dexie, upTo: number = SCHEMA_VERSION): void {
@@ -57,7 +57,22 @@ export function declareVersions(db: Dexie, upTo: number = SCHEMA_VERSION): void 
         await tx.table('meta').put({ key: 'schemaVersion', value: 2 });
       });
   }
-  // Version 3 goes here: `if (upTo >= 3) db.version(3).stores({...}).upgrade(...)`.
+  if (upTo >= 3) {
+    // v3: a table keeps only the indices a query uses; every other index made each write of
+    // 100k customers pay for B-trees nothing reads (search, filters and sorts run in memory).
+    // Kept, with the query that uses each:
+    // - every primary key (`id`, `key`, `opId`): get/bulkGet/bulkPut/bulkDelete by id.
+    // - `pending.seq`: `orderBy('seq')` in app/account-data.svelte.ts (the outbox in its order).
+    // Dropped: customers' name, company, address, city, state, zip, country, color and *groups
+    // (no where/orderBy uses them), and pending.target (resolveId rewrites every op it holds).
+    // Dropping an index rewrites no row, so the step is quick even for a large cache.
+    db.version(3)
+      .stores({ customers: 'id', pending: 'opId, seq' })
+      .upgrade(async (tx) => {
+        await tx.table('meta').put({ key: 'schemaVersion', value: 3 });
+      });
+  }
+  // Version 4 goes here: `if (upTo >= 4) db.version(4).stores({...}).upgrade(...)`.
 }
 
 /** Database name of an account: `fieldmap-<first 16 hex chars of sha256(accountKey)>`. */
