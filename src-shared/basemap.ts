@@ -49,6 +49,13 @@ export const BasemapSettingsViewSchema = v.object({
   filePicker: v.boolean(),
   /** The PMTiles v3 archive (Protomaps schema) areas are downloaded from; null until set. */
   regionSourceUrl: v.nullable(v.string()),
+  /**
+   * The administrator's default map source (FIELDMAP_REGION_SOURCE), used while the rep has set
+   * none: its URL, or why it is refused (then the URL itself is not shown: it may hold a secret).
+   */
+  adminRegionSource: v.nullable(
+    v.union([v.strictObject({ url: v.string() }), v.strictObject({ problem: v.string() })]),
+  ),
 });
 export type BasemapSettingsView = v.InferOutput<typeof BasemapSettingsViewSchema>;
 

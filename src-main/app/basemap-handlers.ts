@@ -9,6 +9,7 @@ import { RegionError } from '../core/basemap/offline-regions';
 import { checkSourceUrl, RegionDownloadError } from '../core/basemap/region-source';
 import type { EmitEvent } from '../core/ports';
 import type { IpcHandlers } from '../ipc/handle';
+import { adminSourceView } from './admin-defaults';
 import { AppError } from './app-error';
 import {
   createRegionDownloadHandlers,
@@ -97,6 +98,7 @@ export function createBasemapHandlers({
       cacheEntries: usage.entries,
       filePicker: pickFile !== undefined,
       regionSourceUrl: settings.regionSourceUrl,
+      adminRegionSource: adminSourceView(basemap.adminRegionSource()),
     };
   };
   const changed = () =>

@@ -4,6 +4,7 @@
 import { BasemapService } from '../core/basemap/service';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
+import { adminRegionSourceOf } from './admin-defaults';
 import type { PickFile } from './basemap-handlers';
 import { createDemoLauncher } from './demo';
 import { createHandlers, type AppHandlers } from './handlers';
@@ -28,6 +29,8 @@ export interface MainServicesOptions {
   restore?: boolean;
   /** Main's native file dialog (the Electron shell); without it, regions are added by path. */
   pickFile?: PickFile;
+  /** Where the administrator's defaults are read (admin-defaults.ts); default process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface MainServices {
@@ -84,6 +87,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     dataDir: options.dataDir,
     clock,
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    adminRegionSource: adminRegionSourceOf(options.env ?? process.env),
   });
   const handlers = createHandlers({
     sessions,

@@ -5,6 +5,7 @@ import { DEFAULT_DOWNLOAD_MAX_ZOOM } from '../../src-shared/basemap';
 import type { BasemapService } from '../core/basemap/service';
 import { RegionDownloadError } from '../core/basemap/region-source';
 import type { IpcHandlers } from '../ipc/handle';
+import { adminSourceView } from './admin-defaults';
 import { AppError } from './app-error';
 
 export type RegionDownloadChannel =
@@ -26,14 +27,17 @@ async function explained<T>(task: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The rep's source, else the administrator's default; refused with the reason when neither. */
 function sourceOf(basemap: BasemapService): string {
-  const url = basemap.settings().regionSourceUrl;
-  if (!url)
-    throw new AppError('InvalidRequest', {
-      message: 'Set the map source (a PMTiles archive URL) in Offline maps first.',
-      field: 'regionSourceUrl',
-    });
-  return url;
+  const url = basemap.regionSource();
+  if (url) return url;
+  const admin = adminSourceView(basemap.adminRegionSource());
+  if (admin && 'problem' in admin)
+    throw new AppError('InvalidRequest', { message: admin.problem, field: 'regionSourceUrl' });
+  throw new AppError('InvalidRequest', {
+    message: 'Set the map source (a PMTiles archive URL) in Offline maps first.',
+    field: 'regionSourceUrl',
+  });
 }
 
 export function createRegionDownloadHandlers(

@@ -7,7 +7,7 @@ import { readJsonFile, writeFileAtomic } from '../atomic-file';
 import { textResponse, type BasemapResponse } from './files';
 import { OfflineRegions } from './offline-regions';
 import { RegionDownloads, type DownloadStatus } from './region-downloads';
-import { checkSourceUrl } from './region-source';
+import { checkSourceUrl, RegionDownloadError } from './region-source';
 import { systemClock, type Clock } from '../ports';
 import { checkStyleUrl, mayFetchFor, proxyContentHeaders } from './remote-policy';
 import { TileCache } from './tile-cache';
@@ -28,6 +28,21 @@ export interface BasemapServiceOptions {
   now?: () => number;
   /** For the region downloads' retries and time left. */
   clock?: Clock;
+  /** The administrator's default map source, used while the rep has set none (unchecked). */
+  adminRegionSource?: string | undefined;
+}
+
+/** The administrator's default map source: its checked URL, or why it is refused. */
+export type AdminRegionSource = { url: string } | { problem: string };
+
+function adminSource(raw: string | undefined): AdminRegionSource | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  try {
+    return { url: checkSourceUrl(raw) };
+  } catch (error) {
+    if (error instanceof RegionDownloadError) return { problem: error.message };
+    throw error;
+  }
 }
 
 export { checkStyleUrl } from './remote-policy';
@@ -38,6 +53,7 @@ export class BasemapService {
   readonly downloads: RegionDownloads;
   readonly #downloadListeners: Set<(status: DownloadStatus) => void>;
   readonly #settingsFile: string;
+  readonly #admin: AdminRegionSource | null;
   #settings: BasemapSettings;
   /** Origins main fetches for the renderer: the style's own, then those its sources name. */
   #origins = new Set<string>();
@@ -49,6 +65,7 @@ export class BasemapService {
     downloadListeners: Set<(status: DownloadStatus) => void>,
     settingsFile: string,
     settings: BasemapSettings,
+    admin: AdminRegionSource | null,
   ) {
     this.regions = regions;
     this.tiles = tiles;
@@ -56,6 +73,7 @@ export class BasemapService {
     this.#downloadListeners = downloadListeners;
     this.#settingsFile = settingsFile;
     this.#settings = settings;
+    this.#admin = admin;
     this.#resetOrigins();
   }
 
@@ -83,7 +101,8 @@ export class BasemapService {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       onChange: (status) => listeners.forEach((listener) => listener(status)),
     });
-    return new BasemapService(regions, tiles, downloads, listeners, settingsFile, settings);
+    const admin = adminSource(options.adminRegionSource);
+    return new BasemapService(regions, tiles, downloads, listeners, settingsFile, settings, admin);
   }
 
   /** Subscribes to every download's progress and end; returns the unsubscribe function. */
@@ -94,6 +113,17 @@ export class BasemapService {
 
   settings(): BasemapSettings {
     return { ...this.#settings };
+  }
+
+  /** The administrator's default map source, or null when none is set. */
+  adminRegionSource(): AdminRegionSource | null {
+    return this.#admin ? { ...this.#admin } : null;
+  }
+
+  /** The source downloads use: the rep's own, else the administrator's default when valid. */
+  regionSource(): string | null {
+    const admin = this.#admin;
+    return this.#settings.regionSourceUrl ?? (admin && 'url' in admin ? admin.url : null);
   }
 
   async setSettings(changes: Partial<BasemapSettings>): Promise<BasemapSettings> {

@@ -61,6 +61,7 @@ const basemapSettings = {
   cacheEntries: 0,
   filePicker: false,
   regionSourceUrl: null,
+  adminRegionSource: null,
 };
 
 /** Main's answers, typed by the contract: each is the response its channel's schema allows. */
