@@ -1,81 +1,100 @@
-// The in-memory index behind search-as-you-type: customers in display order with their
-// precomputed haystacks (the service's search rule), rebuilt once per data or sort change and
-// scanned per keystroke. 100k substring checks take a few milliseconds; IndexedDB is never queried.
-import { matchesSearch, normaliseSearchTerm, searchHaystack } from '../../../../src-shared';
-import { fromAccountTime } from '../../../../src-shared/time-units';
+// The list's view of the customers: display order for one sort, search-as-you-type over the
+// precomputed haystacks (the service's search rule), and the colour, group and visit filters
+// over typed-array keys (list-keys.ts). One pass over the order per change; IndexedDB is never
+// queried and nothing is re-sorted or re-lowercased on a filter or search change.
+import { matchesSearch, normaliseSearchTerm } from '../../../../src-shared';
+import type { VisitFilter } from '../../../../src-shared/visits';
 import type { CustomerView } from '../../types';
+import { ListKeys, type SortDirection, type SortKey } from './list-keys';
 
-export type SortKey = 'name' | 'company' | 'city' | 'lastVisit';
-export type SortDirection = 'asc' | 'desc';
+export type { SortDirection, SortKey } from './list-keys';
 
 export type CustomerFilter = {
   term: string;
   color: string | null;
   group: string | null;
+  /** The visit filter and the "now" it is read at (none: every visit date). */
+  visit?: { filter: VisitFilter; nowMs: number };
 };
 
 const SEPARATOR = '\u0000';
 
 export class CustomerIndex {
-  private constructor(
-    /** Customers in display order. */
-    readonly rows: readonly CustomerView[],
-    /** `searchHaystack` of each row, same order. */
-    private readonly haystacks: readonly string[],
-  ) {}
+  /** Indices into `keys.rows`, in display order. */
+  readonly order: Uint32Array;
+  #rows: CustomerView[] | null = null;
+
+  constructor(
+    readonly keys: ListKeys,
+    key: SortKey = 'name',
+    direction: SortDirection = 'asc',
+  ) {
+    this.order = keys.order(key, direction);
+  }
 
   static build(
     customers: readonly CustomerView[],
     key: SortKey = 'name',
     direction: SortDirection = 'asc',
   ): CustomerIndex {
-    const n = customers.length;
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = i;
-    const sign = direction === 'asc' ? 1 : -1;
-    if (key === 'lastVisit') {
-      // Read by the one unit rule, so seconds and milliseconds values sort together.
-      const keys = customers.map((c) => fromAccountTime(c.lastVisit) ?? 0);
-      order.sort((a, b) => sign * (keys[a]! - keys[b]!) || a - b);
-    } else {
-      // Precomputed sort keys: a plain `<` over 100k strings is far faster than a collator.
-      const keys = customers.map((c) => String(c[key] ?? '').toLowerCase());
-      order.sort((a, b) => {
-        const ka = keys[a]!;
-        const kb = keys[b]!;
-        return ka === kb ? a - b : ka < kb ? -sign : sign;
-      });
+    return new CustomerIndex(ListKeys.build(customers), key, direction);
+  }
+
+  /** Customers in display order. */
+  get rows(): readonly CustomerView[] {
+    if (!this.#rows) this.#rows = this.#pick(() => true);
+    return this.#rows;
+  }
+
+  #pick(keep: (i: number) => boolean): CustomerView[] {
+    const { order } = this;
+    const { rows } = this.keys;
+    const out: CustomerView[] = [];
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      if (keep(i)) out.push(rows[i]!);
     }
-    const rows = new Array<CustomerView>(n);
-    const haystacks = new Array<string>(n);
-    for (let i = 0; i < n; i++) {
-      const c = customers[order[i]!]!;
-      rows[i] = c;
-      haystacks[i] = searchHaystack(c);
-    }
-    return new CustomerIndex(rows, haystacks);
+    return out;
   }
 
   /** Customers matching the service's search rule (an empty term matches nothing, like the service). */
   search(term: string): CustomerView[] {
-    const needle = normaliseSearchTerm(term);
-    if (needle === '') return [];
-    // A needle holding the separator could match across two fields: use the exact rule then.
-    if (needle.includes(SEPARATOR)) return this.rows.filter((c) => matchesSearch(c, term));
-    const out: CustomerView[] = [];
-    const { rows, haystacks } = this;
-    for (let i = 0; i < haystacks.length; i++)
-      if (haystacks[i]!.includes(needle)) out.push(rows[i]!);
-    return out;
+    const test = this.#searchTest(term);
+    return test === null ? [] : this.#pick(test);
   }
 
-  /** The list's view: search (when a non-blank term is typed), color and group filters, in display order. */
-  filter({ term, color, group }: CustomerFilter): CustomerView[] {
+  #searchTest(term: string): ((i: number) => boolean) | null {
+    const needle = normaliseSearchTerm(term);
+    if (needle === '') return null;
+    const { rows, haystacks } = this.keys;
+    // A needle holding the separator could match across two fields: use the exact rule then.
+    if (needle.includes(SEPARATOR)) return (i) => matchesSearch(rows[i]!, term);
+    return (i) => haystacks[i]!.includes(needle);
+  }
+
+  /** Records (indices) passing the colour, group and visit filters; null when none is set. */
+  filterTest({
+    color,
+    group,
+    visit,
+  }: Omit<CustomerFilter, 'term'>): ((i: number) => boolean) | null {
+    const { rows } = this.keys;
+    const bits = group === null ? null : this.keys.groupBits(group);
+    const visitTest = visit ? this.keys.visitTest(visit.filter, visit.nowMs) : null;
+    if (color === null && bits === null && visitTest === null) return null;
+    return (i) =>
+      (color === null || rows[i]!.color === color) &&
+      (bits === null || bits[i] === 1) &&
+      (visitTest === null || visitTest(i));
+  }
+
+  /** The list's view: search (when a non-blank term is typed) and the filters, in display order. */
+  filter(filter: CustomerFilter): CustomerView[] {
     // Blank is "no search" (the service refuses a blank term); any other term searches as typed.
-    const searched = term.trim() === '' ? this.rows : this.search(term);
-    if (color === null && group === null) return searched as CustomerView[];
-    return searched.filter(
-      (c) => (color === null || c.color === color) && (group === null || c.groups.includes(group)),
-    );
+    const search = filter.term.trim() === '' ? null : this.#searchTest(filter.term);
+    if (filter.term.trim() !== '' && search === null) return [];
+    const rest = this.filterTest(filter);
+    if (search === null && rest === null) return this.rows as CustomerView[];
+    return this.#pick((i) => (search === null || search(i)) && (rest === null || rest(i)));
   }
 }

@@ -3,6 +3,8 @@ import { positionOf } from '../../../../src-shared';
 import type { CustomerCache } from '../../cache/customer-cache';
 import type { CustomerRow } from '../../cache/schema';
 import { CustomerIndex, type SortDirection, type SortKey } from './customer-index';
+import { ListKeys } from './list-keys';
+import { VisitFilterState } from '../visits/visit-filter.svelte';
 import type { CustomerView } from '../../types';
 import { LiveQuery } from '../../cache/live-query.svelte';
 
@@ -24,14 +26,36 @@ export class CustomersState {
   #sortKey = $state<SortKey>('name');
   #sortDirection = $state<SortDirection>('asc');
 
+  /** The keys of the data version before, reused for unchanged records (not reactive). */
+  #previousKeys: ListKeys | null = null;
+  #visitFilter = new VisitFilterState();
+
   // Deriveds are lazy: #live is set by the constructor before anything reads them.
   #all = $derived(this.#read());
   #byId = $derived(new Map(this.#all.map((c) => [c.id, c])));
-  #index = $derived(CustomerIndex.build(this.#all, this.#sortKey, this.#sortDirection));
+  #keys = $derived.by(() => {
+    const keys = ListKeys.build(this.#all, this.#previousKeys);
+    this.#previousKeys = keys;
+    return keys;
+  });
+  #index = $derived(new CustomerIndex(this.#keys, this.#sortKey, this.#sortDirection));
+  #visit = $derived.by(() => {
+    const visit = this.#visitFilter;
+    return visit.active ? { filter: visit.filter, nowMs: visit.now } : undefined;
+  });
   #filtered = $derived(
-    this.#index.filter({ term: this.#term, color: this.#color, group: this.#group }),
+    this.#index.filter({
+      term: this.#term,
+      color: this.#color,
+      group: this.#group,
+      visit: this.#visit,
+    }),
   );
   #mapped = $derived(this.#all.filter((c) => c.position !== null));
+  #mappedShown = $derived.by(() => {
+    const test = this.#visit && this.#keys.visitTest(this.#visit.filter, this.#visit.nowMs);
+    return test ? this.#mapped.filter((c) => test(this.#keys.byId.get(c.id)!)) : this.#mapped;
+  });
   #unmapped = $derived(this.#index.rows.filter((c) => c.position === null));
 
   constructor(cache: CustomerCache) {
@@ -59,8 +83,19 @@ export class CustomersState {
     return this.#unmapped;
   }
 
+  /** The list: search, colour, group and visit filters applied, in display order. */
   get filtered(): CustomerView[] {
     return this.#filtered;
+  }
+
+  /** The visit filter of the list and the map (one per account). */
+  get visitFilter(): VisitFilterState {
+    return this.#visitFilter;
+  }
+
+  /** The customers with a position that pass the visit filter: the map's pins. */
+  get mappedShown(): CustomerView[] {
+    return this.#mappedShown;
   }
 
   get index(): CustomerIndex {

@@ -1,5 +1,5 @@
 // The list's and map's visit filter: all, a "days since last visit" bucket, or reminders due.
-import { filterByVisit, type VisitFilter } from '../../../../src-shared/visits';
+import type { VisitFilter } from '../../../../src-shared/visits';
 
 export const VISIT_FILTER_OPTIONS: Array<[string, string]> = [
   ['all', 'Any visit date'],
@@ -15,6 +15,10 @@ export class VisitFilterState {
   value = $state('all');
   /** "Now" for the filter, refreshed when the filter is changed (days are coarse). */
   #now = $state(Date.now());
+
+  get now(): number {
+    return this.#now;
+  }
 
   get filter(): VisitFilter {
     if (this.value === 'due') return { kind: 'due' };
@@ -34,9 +38,5 @@ export class VisitFilterState {
   set(value: string): void {
     this.value = value;
     this.#now = Date.now();
-  }
-
-  apply<T extends { lastVisit: number | null; remindAt: number | null }>(list: T[]): T[] {
-    return this.active ? filterByVisit(list, this.filter, this.#now) : list;
   }
 }

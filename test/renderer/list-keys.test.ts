@@ -1,0 +1,125 @@
+// The list's filters and sorts on precomputed keys (list-keys.ts, customer-index.ts) answer
+// exactly like the plain rules (filterByVisit, a fresh sort, colour and group checks), and a
+// new data version after one edit repairs the cached sort orders without sorting again.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { positionOf, type Customer } from '../../src-shared';
+import { fromAccountTime } from '../../src-shared/time-units';
+import { filterByVisit, type VisitFilter } from '../../src-shared/visits';
+import { CustomerIndex } from '../../src-renderer/src/features/customers/customer-index';
+import { ListKeys, type SortKey } from '../../src-renderer/src/features/customers/list-keys';
+import type { CustomerView } from '../../src-renderer/src/types';
+import { makeCustomers } from './pages/fixtures';
+
+const NOW = 1_700_000_000_000 + 40 * 86_400_000;
+const DAY = 86_400_000;
+
+/** Fresh view objects each call, as every liveQuery answer is. */
+function viewsOf(customers: Customer[]): CustomerView[] {
+  return customers.map((c) => ({ ...c, pending: false, position: positionOf(c) }));
+}
+
+/** Customers with visits and reminders spread over every bucket, in both time units. */
+function customers(n: number): Customer[] {
+  return makeCustomers(n, 9).map((c, i) => {
+    const ms = i % 6 === 5 ? 0 : NOW - (i % 200) * DAY * 0.7 + (i % 3) * 3_600_000;
+    const seconds = i % 2 === 0;
+    const lastVisit = ms === 0 ? 0 : seconds ? Math.floor(ms / 1000) : ms;
+    const remindAt = i % 4 === 0 ? NOW + (i % 9) * DAY - 4 * DAY : 0;
+    return { ...c, lastVisit, remindAt, name: i % 50 === 0 ? c.name.toUpperCase() : c.name };
+  });
+}
+
+const ids = (list: readonly { id: string }[]) => list.map((c) => c.id).join(' ');
+
+/** The display order of the plain rule: lower-cased text or last visit, ties in cache order. */
+function plainSort(list: CustomerView[], key: SortKey, direction: 'asc' | 'desc'): CustomerView[] {
+  const sign = direction === 'asc' ? 1 : -1;
+  const value = (c: CustomerView) =>
+    key === 'lastVisit' ? (fromAccountTime(c.lastVisit) ?? 0) : String(c[key]).toLowerCase();
+  return list
+    .map((c, i) => ({ c, i, k: value(c) }))
+    .sort((a, b) => (a.k === b.k ? a.i - b.i : a.k < b.k ? -sign : sign))
+    .map((e) => e.c);
+}
+
+const VISITS: VisitFilter[] = [
+  { kind: 'due' },
+  ...(['week', 'month', 'quarter', 'older', 'never'] as const).map((bucket): VisitFilter => ({
+    kind: 'age',
+    bucket,
+  })),
+];
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('list keys', () => {
+  it('every sort, visit filter, colour and group answers like the plain rules', () => {
+    const data = customers(3_000);
+    const views = viewsOf(data);
+    const keys = ListKeys.build(views);
+    for (const key of ['name', 'company', 'city', 'lastVisit'] as const) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const index = new CustomerIndex(keys, key, direction);
+        const sorted = plainSort(views, key, direction);
+        expect(ids(index.rows), `${key} ${direction}`).toBe(ids(sorted));
+        for (const visit of VISITS) {
+          const expected = filterByVisit(sorted, visit, NOW);
+          const got = index.filter({
+            term: '',
+            color: null,
+            group: null,
+            visit: { filter: visit, nowMs: NOW },
+          });
+          expect(ids(got), JSON.stringify(visit)).toBe(ids(expected));
+        }
+      }
+    }
+    const index = new CustomerIndex(keys, 'city', 'asc');
+    const sorted = plainSort(views, 'city', 'asc');
+    const color = views[7]!.color;
+    const group = views.find((c) => c.groups.length > 0)!.groups[0]!;
+    const got = index.filter({
+      term: 'a',
+      color,
+      group,
+      visit: { filter: { kind: 'age', bucket: 'quarter' }, nowMs: NOW },
+    });
+    const expected = filterByVisit(sorted, { kind: 'age', bucket: 'quarter' }, NOW).filter(
+      (c) => c.color === color && c.groups.includes(group) && index.search('a').includes(c),
+    );
+    expect(got.length).toBeGreaterThan(0);
+    expect(ids(got)).toBe(ids(expected));
+  });
+
+  it('a new data version after one edit, one create and one delete repairs each cached order without a sort', () => {
+    const data = customers(5_000);
+    const first = ListKeys.build(viewsOf(data));
+    for (const key of ['name', 'lastVisit'] as const) first.order(key, 'asc');
+    first.order('city', 'desc');
+
+    const edited = data.slice();
+    edited[100] = { ...edited[100]!, name: 'Aaaa first now', city: 'Zzz', lastVisit: NOW };
+    edited.splice(2_000, 1);
+    edited.splice(3_000, 0, { ...data[5]!, id: `${data[3_000]!.id}-new`, name: 'mid' });
+    const views = viewsOf(edited);
+    const sort = vi.spyOn(Uint32Array.prototype, 'sort');
+    const next = ListKeys.build(views, first);
+    for (const [key, direction] of [
+      ['name', 'asc'],
+      ['lastVisit', 'asc'],
+      ['city', 'desc'],
+    ] as const) {
+      expect(ids(new CustomerIndex(next, key, direction).rows), key).toBe(
+        ids(plainSort(views, key, direction)),
+      );
+    }
+    expect(sort).not.toHaveBeenCalled();
+    // An order the previous version never built is sorted once, and right.
+    expect(ids(new CustomerIndex(next, 'company', 'desc').rows)).toBe(
+      ids(plainSort(views, 'company', 'desc')),
+    );
+    expect(sort).toHaveBeenCalledTimes(1);
+    // Search follows the edit (the edited record's haystack is new, the others reused).
+    expect(ids(new CustomerIndex(next).search('aaaa first now'))).toBe(edited[100]!.id);
+  });
+});
