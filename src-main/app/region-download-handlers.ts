@@ -1,7 +1,8 @@
 // IPC handlers of region downloads (issue 14): estimate an area, download it from the source set
 // in the basemap settings, list, pause, resume and cancel. Progress goes out as
 // `regions:progress`; a finished download also announces the new region list (basemap:changed).
-import { DEFAULT_DOWNLOAD_MAX_ZOOM } from '../../src-shared/basemap';
+import { ringProblem } from '../../src-shared/area-ring';
+import { DEFAULT_DOWNLOAD_MAX_ZOOM, type RegionAreaInput } from '../../src-shared/basemap';
 import type { BasemapService } from '../core/basemap/service';
 import { RegionDownloadError } from '../core/basemap/region-source';
 import type { IpcHandlers } from '../ipc/handle';
@@ -27,6 +28,13 @@ async function explained<T>(task: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The area, or a refusal saying why a polygon is not one (crosses itself, no surface...). */
+function checkedArea(area: RegionAreaInput): RegionAreaInput {
+  const problem = area.kind === 'polygon' ? ringProblem(area.ring) : null;
+  if (problem) throw new AppError('InvalidRequest', { message: problem, field: 'area' });
+  return area;
+}
+
 /** The rep's source, else the administrator's default; refused with the reason when neither. */
 function sourceOf(basemap: BasemapService): string {
   const url = basemap.regionSource();
@@ -47,7 +55,11 @@ export function createRegionDownloadHandlers(
   return {
     'regions:estimate': ({ area, maxZoom }) =>
       explained(() =>
-        downloads.estimate(sourceOf(basemap), area, maxZoom ?? DEFAULT_DOWNLOAD_MAX_ZOOM),
+        downloads.estimate(
+          sourceOf(basemap),
+          checkedArea(area),
+          maxZoom ?? DEFAULT_DOWNLOAD_MAX_ZOOM,
+        ),
       ),
     'regions:download': ({ area, maxZoom, name, replaces }) =>
       explained(async () => {
@@ -58,7 +70,7 @@ export function createRegionDownloadHandlers(
           });
         return downloads.start({
           url: sourceOf(basemap),
-          area,
+          area: checkedArea(area),
           maxZoom: maxZoom ?? DEFAULT_DOWNLOAD_MAX_ZOOM,
           name,
           ...(replaces ? { replaces } : {}),

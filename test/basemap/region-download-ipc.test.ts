@@ -92,6 +92,46 @@ describe('region download channels', () => {
     await refused('regions:cancel', { id: 42 });
   });
 
+  it('refuses a polygon that crosses itself or has no surface, and cuts one by its outline', async () => {
+    const [w, s, e, n] = AREA_BOUNDS;
+    const bowtie = {
+      kind: 'polygon',
+      ring: [
+        [w, s],
+        [e, n],
+        [e, s],
+        [w, n],
+      ],
+    };
+    const crossing = await refused('regions:estimate', { area: bowtie });
+    expect(crossing).toMatchObject({ field: 'area' });
+    expect(crossing.message).toMatch(/crosses itself/);
+    const line = {
+      kind: 'polygon',
+      ring: [
+        [w, s],
+        [(w + e) / 2, (s + n) / 2],
+        [e, n],
+      ],
+    };
+    expect((await refused('regions:download', { area: line, name: 'Line' })).message).toMatch(
+      /no surface/,
+    );
+    const triangle = {
+      kind: 'polygon',
+      ring: [
+        [w, s],
+        [e, s],
+        [w, n],
+        [w, s],
+      ],
+    };
+    const cut = await ok<ResponseOf<'regions:estimate'>>('regions:estimate', { area: triangle });
+    const whole = await ok<ResponseOf<'regions:estimate'>>('regions:estimate', { area });
+    expect(cut.tileCount).toBeLessThan(whole.tileCount);
+    expect(cut.totalBytes).toBeLessThan(whole.totalBytes);
+  });
+
   it('estimates, downloads with progress events, announces the region, and updates it', async () => {
     const estimate = await ok<ResponseOf<'regions:estimate'>>('regions:estimate', { area });
     expect(estimate).toMatchObject({ dataDate: DATA_DATE });

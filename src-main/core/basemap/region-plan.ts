@@ -14,6 +14,7 @@ import {
   type Entry,
 } from './pmtiles-format';
 import { openArchive, RegionDownloadError, type RangeReader } from './region-source';
+import { insideRing, segmentsIntersect } from '../../../src-shared/area-ring';
 
 export type Bounds = [number, number, number, number];
 export type RegionArea =
@@ -74,37 +75,21 @@ export function areaBounds(area: RegionArea): Bounds {
   return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
 }
 
-function inRing(ring: Array<[number, number]>, lon: number, lat: number): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i]!;
-    const [xj, yj] = ring[j]!;
-    if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
-
-function segmentsCross(a: number[], b: number[], c: number[], d: number[]): boolean {
-  const side = (p: number[], q: number[], r: number[]) =>
-    Math.sign((q[0]! - p[0]!) * (r[1]! - p[1]!) - (q[1]! - p[1]!) * (r[0]! - p[0]!));
-  return side(a, b, c) !== side(a, b, d) && side(c, d, a) !== side(c, d, b);
-}
-
 /** Whether the polygon touches the tile's rectangle [w, s, e, n]. */
 function ringTouches(ring: Array<[number, number]>, w: number, s: number, e: number, n: number) {
   if (ring.some(([x, y]) => x >= w && x <= e && y >= s && y <= n)) return true;
-  const corners = [
+  const corners: Array<[number, number]> = [
     [w, s],
     [e, s],
     [e, n],
     [w, n],
   ];
-  if (corners.some(([x, y]) => inRing(ring, x!, y!))) return true;
+  if (corners.some((corner) => insideRing(corner, ring))) return true;
   for (let i = 0; i < ring.length; i++) {
     const a = ring[i]!;
     const b = ring[(i + 1) % ring.length]!;
     for (let k = 0; k < 4; k++)
-      if (segmentsCross(a, b, corners[k]!, corners[(k + 1) % 4]!)) return true;
+      if (segmentsIntersect(a, b, corners[k]!, corners[(k + 1) % 4]!)) return true;
   }
   return false;
 }

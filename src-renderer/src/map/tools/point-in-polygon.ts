@@ -1,17 +1,6 @@
 // Which customers lie inside a drawn area (lasso or box).
 import type { LngLat } from '../../../../src-shared';
-
-/** Ray casting: true when the point is inside the ring (a closed or open list of [lng, lat]). */
-export function insideRing(point: LngLat, ring: readonly LngLat[]): boolean {
-  const [x, y] = point;
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i]!;
-    const [xj, yj] = ring[j]!;
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
+import { insideRing } from '../../../../src-shared/area-ring';
 
 /** Ids of the items whose position is inside the ring, in the items' order. */
 export function idsInside<T extends { id: string; position: LngLat | null }>(
