@@ -20,6 +20,7 @@ import {
   TILE_CACHE_MIN_BYTES,
 } from './basemap';
 import { ImportStatusSchema, StartImportRequestSchema } from './csv-customers';
+import { DataPieceSchema } from './data-pieces';
 import { ERROR_MESSAGES, ErrorInfoSchema, TaxonomyError } from './errors';
 import { ConflictSchema, EditablePayloadSchema, NewOpSchema, OpSchema } from './outbox-types';
 import { SyncStateSchema } from './sync-state';
@@ -279,6 +280,8 @@ export const eventChannels = {
     routes: RecordDelta(RouteSchema),
     territories: RecordDelta(TerritorySchema),
   }),
+  /** A large 'data:snapshot' or 'data:delta' in bounded pieces (src-shared/data-pieces.ts). */
+  'data:piece': DataPieceSchema,
   'outbox:changed': v.object({ accountKey: v.string(), ops: v.array(OpSchema) }),
   'ids:resolved': v.object({
     accountKey: v.string(),

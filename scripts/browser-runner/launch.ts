@@ -4,7 +4,8 @@
 // harness, so there is one way to run the app without Electron.
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { EventChannel, EventOf } from '../../src-shared/ipc-contract';
+import type { EventChannel } from '../../src-shared/ipc-contract';
+import { sendInPieces } from '../../src-shared/data-pieces';
 import { createDemoLauncher } from '../../src-main/app/demo';
 import { createMainServices, type MainServices } from '../../src-main/app/main-services';
 import type { CredentialStore, EmitEvent } from '../../src-main/core/ports';
@@ -129,7 +130,9 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
 /** Main's EmitEvent for the runner: each event goes, in order, to every app page of the context. */
 function eventDelivery(getContext: () => BrowserContext | null): EmitEvent {
   const chains = new WeakMap<Page, Promise<void>>();
-  return <E extends EventChannel>(event: E, payload: EventOf<E>) => {
+  // Large snapshots and deltas go in bounded pieces, as in Electron (src-shared/data-pieces.ts):
+  // one 76 MB page.evaluate for a 100k snapshot makes Chromium drop the CDP connection.
+  return sendInPieces((event: EventChannel, payload: unknown) => {
     const context = getContext();
     if (!context) return; // no window yet: the renderer asks for a snapshot when it starts
     for (const page of context.pages()) {
@@ -148,5 +151,5 @@ function eventDelivery(getContext: () => BrowserContext | null): EmitEvent {
         .catch(() => undefined); // the page is navigating or closing: the event is moot
       chains.set(page, next);
     }
-  };
+  });
 }

@@ -3,6 +3,7 @@
 // API arrives through ShellDeps, so tests drive this with a fake electron module.
 import type { PickFile } from '../app/basemap-handlers';
 import type { EmitEvent } from '../core/ports';
+import { sendInPieces } from '../../src-shared/data-pieces';
 import { APP_ORIGIN, createIpcRouter, topFrameOfOrigins, type IpcHandlers } from '../ipc/handle';
 import {
   APP_SCHEME,
@@ -100,11 +101,12 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
       window = null;
     });
   };
-  const emit: EmitEvent = (event, payload) => {
+  // Large snapshots and deltas go in bounded pieces (src-shared/data-pieces.ts).
+  const emit: EmitEvent = sendInPieces((event, payload) => {
     if (window && !window.isDestroyed() && !window.webContents.isDestroyed()) {
       window.webContents.send(event, payload);
     }
-  };
+  });
   const checkOnline = () => {
     const online = deps.net.isOnline();
     if (online && !wasOnline) services?.onOnline();

@@ -9,6 +9,7 @@ import {
   type EventOf,
   type FieldmapApi,
 } from '../../../src-shared';
+import type { JoinedEvent } from '../../../src-shared/data-pieces';
 import { CustomerCache } from '../cache/customer-cache';
 import { ChangeWriter } from '../features/editor/change-writer';
 import { AccountData } from './account-data.svelte';
@@ -17,6 +18,7 @@ import { ImportStatusState } from '../features/import-export/import-status.svelt
 import { BasemapState } from '../features/offline-maps/basemap-state.svelte';
 import { VisitFilterState } from '../features/visits/visit-filter.svelte';
 import { AppActions } from './actions';
+import { customersIn, LocalWorkState, type LocalWork } from './local-work.svelte';
 import { Panels } from './panels.svelte';
 import { SelectionState } from './selection.svelte';
 import { SessionState } from './session.svelte';
@@ -42,6 +44,8 @@ export class AppController {
   /** Cache writes run one after another, in event order. */
   #queue: Promise<unknown> = Promise.resolve();
   #unsubscribe: Array<() => void> = [];
+  /** Main's data on its way into the cache and the list (pieces, saves, read-back). */
+  #local = new LocalWorkState();
 
   constructor(
     readonly api: FieldmapApi,
@@ -70,6 +74,12 @@ export class AppController {
     return this.#data;
   }
 
+  /** Data received from main and not yet in the cache and the list, or null. */
+  get localWork(): LocalWork | null {
+    const data = this.#data;
+    return this.#local.current(data?.cache.accountKey ?? null, data?.customers.all.length ?? 0);
+  }
+
   /** True once the remembered account (or the lack of one) is known. */
   get started(): boolean {
     return this.#started;
@@ -80,8 +90,12 @@ export class AppController {
     this.#unsubscribe.push(
       on('sync:state', (s) => this.session.setSync(s)),
       on('session:changed', (a) => this.#enqueue(() => this.#onSession(a))),
-      on('data:snapshot', (p) => this.#enqueue(() => this.#onSnapshot(p))),
-      on('data:delta', (p) => this.#enqueue(() => this.#onDelta(p))),
+      on('data:piece', (p) => {
+        const whole = this.#local.piece(p);
+        if (whole) this.#onData(whole);
+      }),
+      on('data:snapshot', (payload) => this.#onData({ event: 'data:snapshot', payload })),
+      on('data:delta', (payload) => this.#onData({ event: 'data:delta', payload })),
       on('outbox:changed', (p) => this.#enqueue(() => this.#onOutbox(p))),
       on('ids:resolved', (p) => this.#enqueue(() => this.#onIdsResolved(p))),
       on('conflicts:changed', (p) => {
@@ -233,14 +247,21 @@ export class AppController {
     if ((await data.cache.lastSync()) === null) await this.api.requestSnapshot();
   }
 
-  async #onSnapshot(payload: EventOf<'data:snapshot'>): Promise<void> {
-    const data = await this.#openFor(payload.accountKey);
-    await data?.cache.applySnapshot(payload);
-  }
-
-  async #onDelta(payload: EventOf<'data:delta'>): Promise<void> {
-    const data = await this.#openFor(payload.accountKey);
-    await data?.cache.applyDelta(payload);
+  /** A whole snapshot or delta: saved in its turn, with progress, then expected in the list. */
+  #onData(joined: JoinedEvent): void {
+    this.#local.queued(customersIn(joined));
+    const { accountKey } = joined.payload;
+    this.#enqueue(() =>
+      this.#local.save(accountKey, async (progress) => {
+        const data = await this.#openFor(accountKey);
+        if (!data) return null;
+        const applied =
+          joined.event === 'data:snapshot'
+            ? await data.cache.applySnapshot(joined.payload, progress)
+            : await data.cache.applyDelta(joined.payload, progress);
+        return applied ? data.cache.db.customers.count() : null;
+      }),
+    );
   }
 
   async #onOutbox(payload: EventOf<'outbox:changed'>): Promise<void> {

@@ -1,18 +1,25 @@
 // What the status bar says: main's sync state read together with the outbox mirror (the same
 // count the Changes view and the import chip show) and whether this machine has a network.
-// Never "Synced" while a change is queued; "Offline" only when the machine is.
+// Never "Synced" while a change is queued, nor while main's data is still on its way into the
+// cache and the list (a large first sync names its phases with counts); "Offline" only when the
+// machine is.
 import { changesText, type QueueCounts, type SyncState } from '../../../src-shared';
 import { formatTimestampMs } from '../ui/format';
+import type { LocalWork } from './local-work.svelte';
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'busy';
 
 export interface SyncStatusView {
+  /** The state shown (data-sync): main's, or 'saving' while main's data is not yet in the list. */
+  kind: SyncState['kind'] | 'saving';
   text: string;
   tone: Tone;
   /** When the engine tries again by itself (shown as "next try in …"), or null. */
   nextTryAt: number | null;
   /** The button reads "Try now" (the engine is waiting to retry) rather than "Sync now". */
   tryNow: boolean;
+  /** The progress bar of the phase shown, or null. */
+  progress: { done: number; total: number } | null;
 }
 
 export function secondsText(ms: number): string {
@@ -27,13 +34,56 @@ function queuedText(q: QueueCounts): string {
   return parts.join(', ');
 }
 
+/** "Saving 8,000 of 20,000 on this laptop": the renderer's part of a sync. */
+export function localWorkText(work: LocalWork): string {
+  const done = work.done.toLocaleString('en-US');
+  const total = work.total.toLocaleString('en-US');
+  switch (work.phase) {
+    case 'receiving':
+      return `Receiving customers: ${done} of ${total}`;
+    case 'saving':
+      return `Saving ${done} of ${total} on this laptop`;
+    case 'showing':
+      return `Showing ${total} customers…`;
+  }
+}
+
 export function syncStatusView(
   sync: SyncState,
   q: QueueCounts,
-  env: { online: boolean; now: number; lastSync: number | null },
+  env: { online: boolean; now: number; lastSync: number | null; local?: LocalWork | null },
 ): SyncStatusView {
+  const local = env.local ?? null;
+  // Main's data not yet in the list: that phase, never "Synced" nor main's "Syncing".
+  if (local && (sync.kind === 'synced' || sync.kind === 'syncing')) {
+    return {
+      kind: sync.kind === 'synced' ? 'saving' : 'syncing',
+      text: localWorkText(local),
+      tone: 'busy',
+      nextTryAt: null,
+      tryNow: false,
+      progress: local.total > 0 ? { done: local.done, total: local.total } : null,
+    };
+  }
+  const progress = sync.kind === 'syncing' && sync.total > 0 ? sync : null;
+  return {
+    kind: sync.kind,
+    progress: progress && { done: progress.done, total: progress.total },
+    ...mainStateView(sync, q, env),
+  };
+}
+
+function mainStateView(
+  sync: SyncState,
+  q: QueueCounts,
+  env: { online: boolean; now: number; lastSync: number | null },
+): Omit<SyncStatusView, 'kind' | 'progress'> {
   const kept = q.queued > 0 ? ` — ${queuedText(q)}` : ' — changes are kept and sent later';
-  const waitingFor = (text: string, tone: Tone, nextTryAt: number | null): SyncStatusView => {
+  const waitingFor = (
+    text: string,
+    tone: Tone,
+    nextTryAt: number | null,
+  ): Omit<SyncStatusView, 'kind' | 'progress'> => {
     const next =
       nextTryAt !== null ? ` · next try in ${secondsText(Math.max(0, nextTryAt - env.now))}` : '';
     return { text: `${text}${next}`, tone, nextTryAt, tryNow: true };
@@ -69,7 +119,13 @@ export function syncStatusView(
       };
     case 'syncing': {
       const eta = sync.etaMs > 0 ? ` · about ${secondsText(sync.etaMs)} left` : '';
-      const what = q.waiting > 0 ? `Sending ${changesText(q.waiting)}` : 'Syncing';
+      // A first sync (nothing cached yet) downloads the whole account.
+      const what =
+        q.waiting > 0
+          ? `Sending ${changesText(q.waiting)}`
+          : env.lastSync === null
+            ? 'Downloading customers…'
+            : 'Syncing';
       return { text: `${what}${eta}`, tone: 'busy', nextTryAt: null, tryNow: false };
     }
     case 'synced':

@@ -19,8 +19,19 @@ type Delta = EventOf<'data:delta'>;
 /** Rows per bulkPut call: big enough to amortise, small enough to keep peak memory flat. */
 const CHUNK = 10_000;
 
-async function putInChunks<T>(put: (rows: T[]) => Promise<unknown>, rows: T[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) await put(rows.slice(i, i + CHUNK));
+/** Reports customers written so far, inside the transaction (nothing is visible before it commits). */
+export type SaveProgress = (done: number) => void;
+
+async function putInChunks<T>(
+  put: (rows: T[]) => Promise<unknown>,
+  rows: T[],
+  progress?: SaveProgress,
+  before = 0,
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await put(rows.slice(i, i + CHUNK));
+    progress?.(before + Math.min(i + CHUNK, rows.length));
+  }
 }
 
 export class CustomerCache {
@@ -60,7 +71,7 @@ export class CustomerCache {
   }
 
   /** Replaces all server data with a snapshot, then re-applies the queued ops. */
-  async applySnapshot(payload: Snapshot): Promise<boolean> {
+  async applySnapshot(payload: Snapshot, progress?: SaveProgress): Promise<boolean> {
     if (payload.accountKey !== this.accountKey) return false;
     await this.db.transaction('rw', this.tables, async () => {
       await Promise.all([
@@ -69,7 +80,7 @@ export class CustomerCache {
         this.db.routes.clear(),
         this.db.territories.clear(),
       ]);
-      await putInChunks((rows) => this.db.customers.bulkAdd(rows), payload.customers);
+      await putInChunks((rows) => this.db.customers.bulkAdd(rows), payload.customers, progress);
       await this.db.routes.bulkAdd(payload.routes);
       await this.db.territories.bulkAdd(payload.territories);
       await this.db.user.put({ key: 'user', value: payload.user });
@@ -80,13 +91,20 @@ export class CustomerCache {
   }
 
   /** Applies a delta to the server data, then re-applies the queued ops. */
-  async applyDelta(payload: Delta): Promise<boolean> {
+  async applyDelta(payload: Delta, progress?: SaveProgress): Promise<boolean> {
     if (payload.accountKey !== this.accountKey) return false;
     await this.db.transaction('rw', this.tables, async () => {
       await undoOverlay(this.db);
       const { customers, routes, territories } = payload;
       await this.db.customers.bulkDelete(customers.deleted);
-      await putInChunks((rows) => this.db.customers.bulkPut(rows), customers.upserted);
+      const deleted = customers.deleted.length;
+      progress?.(deleted);
+      await putInChunks(
+        (rows) => this.db.customers.bulkPut(rows),
+        customers.upserted,
+        progress,
+        deleted,
+      );
       await this.db.routes.bulkDelete(routes.deleted);
       await this.db.routes.bulkPut(routes.upserted);
       await this.db.territories.bulkDelete(territories.deleted);

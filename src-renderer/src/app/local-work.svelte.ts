@@ -1,0 +1,88 @@
+// The renderer's side of a sync: main's data on its way into the list. Large snapshots and deltas
+// arrive in pieces (src-shared/data-pieces.ts) and are joined here; each whole event then waits
+// its turn, is saved to the cache, and is shown once the list has read it back. The status bar
+// reads this so that "Synced" only appears once the data is in the cache and on screen.
+import { PieceJoiner, type DataPiece, type JoinedEvent } from '../../../src-shared/data-pieces';
+
+export type LocalWork =
+  /** Pieces of a large event are arriving from main. */
+  | { phase: 'receiving'; done: number; total: number }
+  /** Whole events wait for, or are in, their cache transaction. */
+  | { phase: 'saving'; done: number; total: number }
+  /** Saved: the list has not read it back yet (`done` is what it shows). */
+  | { phase: 'showing'; done: number; total: number };
+
+/** Customers an event carries (a delta's upserted and deleted). */
+export function customersIn(joined: JoinedEvent): number {
+  if (joined.event === 'data:snapshot') return joined.payload.customers.length;
+  return joined.payload.customers.upserted.length + joined.payload.customers.deleted.length;
+}
+
+export class LocalWorkState {
+  #joiner = new PieceJoiner();
+  #receiving = $state.raw<{ done: number; total: number } | null>(null);
+  /** Customers of each whole event not yet saved, in queue order. */
+  #waiting = $state.raw<number[]>([]);
+  #saving = $state.raw<{ done: number; total: number } | null>(null);
+  /**
+   * What the list must show once the last save is read back. A plain field: the status reads it
+   * and clears it when the list has caught up (it is set together with #saving, which redraws).
+   */
+  #expect: { accountKey: string; count: number } | null = null;
+
+  /** A piece from main: the whole event once its last piece is in, else null. */
+  piece(piece: DataPiece): JoinedEvent | null {
+    let joined: JoinedEvent | null;
+    try {
+      joined = this.#joiner.add(piece);
+    } catch (error) {
+      // A stream that lost its start (the page reloaded mid-way): main resends on request.
+      console.error('fieldmap: dropped a data stream', error);
+      this.#receiving = null;
+      return null;
+    }
+    this.#receiving = joined
+      ? null
+      : { done: this.#joiner.received(piece.stream), total: piece.total };
+    return joined;
+  }
+
+  /** A whole event was queued for the cache. */
+  queued(total: number): void {
+    this.#waiting = [...this.#waiting, total];
+  }
+
+  /**
+   * Saves one queued event: `save` applies it (reporting customers written) and answers the
+   * number of customers the list should then show, or null when the event was not for it.
+   */
+  async save(
+    accountKey: string,
+    save: (progress: (done: number) => void) => Promise<number | null>,
+  ): Promise<void> {
+    const [total = 0, ...rest] = this.#waiting;
+    this.#waiting = rest;
+    this.#saving = { done: 0, total };
+    try {
+      const count = await save((done) => (this.#saving = { done: Math.min(done, total), total }));
+      if (count !== null) this.#expect = { accountKey, count };
+    } finally {
+      this.#saving = null;
+    }
+  }
+
+  /** The data work under way, given the account open and how many customers its list holds. */
+  current(accountKey: string | null, listed: number): LocalWork | null {
+    if (this.#receiving) return { phase: 'receiving', ...this.#receiving };
+    if (this.#saving) return { phase: 'saving', ...this.#saving };
+    const next = this.#waiting[0];
+    if (next !== undefined) return { phase: 'saving', done: 0, total: next };
+    const expect = this.#expect;
+    if (!expect || expect.accountKey !== accountKey) return null;
+    if (listed === expect.count) {
+      this.#expect = null;
+      return null;
+    }
+    return { phase: 'showing', done: listed, total: expect.count };
+  }
+}

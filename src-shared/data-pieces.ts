@@ -1,0 +1,151 @@
+// Large data crosses process boundaries in pieces: a snapshot or delta with more records than one
+// piece holds leaves main as a sequence of 'data:piece' events of at most PIECE_ITEMS records
+// each (the first also carries the payload with its record arrays emptied), and the renderer
+// joins them back into the one event it applies. Electron's webContents.send and the browser
+// runner's page delivery both send the same pieces, in order, so no message grows with the
+// account (a 100k snapshot as one message is ~76 MB, which Chromium's CDP connection drops).
+import * as v from 'valibot';
+import type { EventChannel, EventOf } from './ipc-contract';
+
+/** Records per piece: ~1.5 MB of customers, small enough for any transport to carry. */
+export const PIECE_ITEMS = 2_000;
+
+export const PIECED_EVENTS = ['data:snapshot', 'data:delta'] as const;
+export type PiecedEvent = (typeof PIECED_EVENTS)[number];
+
+export const DataPieceSchema = v.object({
+  /** One id per split event, unique for the emitter. */
+  stream: v.string(),
+  event: v.picklist(PIECED_EVENTS),
+  accountKey: v.string(),
+  index: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  count: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /** Customers in the whole event, upserted and deleted (progress: "8,000 of 20,000"). */
+  total: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  /** Piece 0 only: the event's payload with every record array emptied. */
+  head: v.optional(v.record(v.string(), v.unknown())),
+  /** Where the items go: a top-level array (`customers`) or one a level down (`customers.upserted`). */
+  path: v.pipe(v.array(v.string()), v.minLength(1), v.maxLength(2)),
+  items: v.pipe(v.array(v.unknown()), v.maxLength(PIECE_ITEMS)),
+});
+export type DataPiece = v.InferOutput<typeof DataPieceSchema>;
+
+type Obj = Record<string, unknown>;
+/** The payload fields that hold records (directly, or as a delta's upserted/deleted). */
+const RECORD_KEYS = new Set(['customers', 'routes', 'territories']);
+const isObj = (value: unknown): value is Obj =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The record arrays of a payload (one level down at most), and the payload with them emptied. */
+function hollow(payload: Obj): { head: Obj; arrays: Array<{ path: string[]; items: unknown[] }> } {
+  const head: Obj = { ...payload };
+  const arrays: Array<{ path: string[]; items: unknown[] }> = [];
+  for (const [key, value] of Object.entries(payload)) {
+    if (!RECORD_KEYS.has(key)) continue;
+    if (Array.isArray(value)) {
+      arrays.push({ path: [key], items: value });
+      head[key] = [];
+    } else if (isObj(value)) {
+      const inner: Obj = { ...value };
+      for (const [sub, items] of Object.entries(value)) {
+        if (!Array.isArray(items)) continue;
+        arrays.push({ path: [key, sub], items });
+        inner[sub] = [];
+      }
+      head[key] = inner;
+    }
+  }
+  return { head, arrays };
+}
+
+/** The pieces of a large event, or null when it fits in one message as it is. */
+export function splitEvent<E extends PiecedEvent>(
+  stream: string,
+  event: E,
+  payload: EventOf<E>,
+  max = PIECE_ITEMS,
+): DataPiece[] | null {
+  const { head, arrays } = hollow(payload as unknown as Obj);
+  if (arrays.every((a) => a.items.length <= max)) return null;
+  const customers = (a: { path: string[] }) => a.path[0] === 'customers';
+  const total = arrays.filter(customers).reduce((n, a) => n + a.items.length, 0);
+  const parts: Array<{ path: string[]; items: unknown[] }> = [];
+  for (const { path, items } of arrays) {
+    for (let i = 0; i < items.length; i += max)
+      parts.push({ path, items: items.slice(i, i + max) });
+  }
+  const { accountKey } = payload;
+  return parts.map((part, index) => ({
+    stream,
+    event,
+    accountKey,
+    index,
+    count: parts.length,
+    total,
+    ...(index === 0 ? { head } : {}),
+    ...part,
+  }));
+}
+
+export function isPiecedEvent(event: EventChannel): event is PiecedEvent {
+  return (PIECED_EVENTS as readonly string[]).includes(event);
+}
+
+/** A whole event joined from its pieces. */
+export type JoinedEvent =
+  | { event: 'data:snapshot'; payload: EventOf<'data:snapshot'> }
+  | { event: 'data:delta'; payload: EventOf<'data:delta'> };
+
+/**
+ * Joins pieces (in the order they were sent) back into whole events. A piece out of order, or
+ * of a stream whose start was missed, drops that stream: main resends a full snapshot on request.
+ */
+export class PieceJoiner {
+  #streams = new Map<string, { head: Obj; next: number; received: number }>();
+
+  /** Adds a piece; returns the whole event once its last piece is in, else null. */
+  add(piece: DataPiece): JoinedEvent | null {
+    let stream = this.#streams.get(piece.stream);
+    if (piece.index === 0 && piece.head) {
+      stream = { head: piece.head, next: 0, received: 0 };
+      this.#streams.set(piece.stream, stream);
+    }
+    if (!stream || stream.next !== piece.index) {
+      this.#streams.delete(piece.stream);
+      throw new Error(`data piece ${piece.index} of ${piece.stream} arrived out of order`);
+    }
+    const [key, sub] = piece.path as [string, string | undefined];
+    const holder = sub === undefined ? stream.head : (stream.head[key] as Obj);
+    const target = holder[sub ?? key] as unknown[];
+    for (const item of piece.items) target.push(item);
+    stream.next++;
+    if (key === 'customers') stream.received += piece.items.length;
+    if (stream.next < piece.count) return null;
+    this.#streams.delete(piece.stream);
+    return { event: piece.event, payload: stream.head } as unknown as JoinedEvent;
+  }
+
+  /** Customers received so far of a stream. */
+  received(stream: string): number {
+    return this.#streams.get(stream)?.received ?? 0;
+  }
+}
+
+/**
+ * Main's side: wraps a transport's send so that large snapshots and deltas go as pieces. Every
+ * other event, and a small snapshot or delta, goes as it is.
+ */
+export function sendInPieces(
+  send: (event: EventChannel, payload: unknown) => void,
+  max = PIECE_ITEMS,
+): <E extends EventChannel>(event: E, payload: EventOf<E>) => void {
+  let streams = 0;
+  const prefix = Math.random().toString(36).slice(2, 8);
+  return (event, payload) => {
+    const pieces = isPiecedEvent(event)
+      ? splitEvent(`${prefix}-${++streams}`, event, payload as EventOf<PiecedEvent>, max)
+      : null;
+    if (!pieces) return send(event, payload);
+    for (const piece of pieces) send('data:piece', piece);
+  };
+}

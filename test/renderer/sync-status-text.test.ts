@@ -1,0 +1,50 @@
+// The status bar's words for a large first sync: "Downloading customers…" while main pulls,
+// then the renderer's phases with counts, and "Synced" only when none is left. Main's own
+// trouble (offline, errors) still wins over the local phases.
+import { describe, expect, it } from 'vitest';
+import { queueCounts } from '../../src-shared';
+import { syncStatusView } from '../../src-renderer/src/app/sync-status-text';
+
+const none = queueCounts([]);
+const env = { online: true, now: 1_700_000_000_000, lastSync: null };
+
+describe('status during a large first sync', () => {
+  it('says it is downloading the customers while main pulls a first sync', () => {
+    const view = syncStatusView({ kind: 'syncing', done: 1, total: 4, etaMs: 2_000 }, none, env);
+    expect(view.text).toBe('Downloading customers… · about 2 s left');
+    expect(view.progress).toEqual({ done: 1, total: 4 });
+  });
+
+  it('never reads synced while main’s data is still on its way into the list', () => {
+    const synced = { kind: 'synced', at: env.now } as const;
+    const phases = [
+      { phase: 'receiving', done: 8_000, total: 20_000 },
+      { phase: 'saving', done: 10_000, total: 20_000 },
+      { phase: 'showing', done: 0, total: 20_000 },
+    ] as const;
+    const views = phases.map((local) => syncStatusView(synced, none, { ...env, local }));
+    expect(views.map((v) => v.text)).toEqual([
+      'Receiving customers: 8,000 of 20,000',
+      'Saving 10,000 of 20,000 on this laptop',
+      'Showing 20,000 customers…',
+    ]);
+    for (const view of views) {
+      expect(view.kind).toBe('saving');
+      expect(view.tone).toBe('busy');
+    }
+    expect(views[1]!.progress).toEqual({ done: 10_000, total: 20_000 });
+    const done = syncStatusView(synced, none, { ...env, local: null });
+    expect(done.kind).toBe('synced');
+    expect(done.text).toMatch(/^Synced at/);
+  });
+
+  it('keeps main’s offline message while the cache is still saving', () => {
+    const view = syncStatusView({ kind: 'offline', nextProbeAt: null }, none, {
+      ...env,
+      online: false,
+      local: { phase: 'saving', done: 0, total: 20_000 },
+    });
+    expect(view.kind).toBe('offline');
+    expect(view.text).toMatch(/^Offline/);
+  });
+});

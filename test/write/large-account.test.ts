@@ -1,0 +1,96 @@
+// A 20,000-customer account end to end through the browser runner: the first sync travels to the
+// page in bounded pieces, the status bar names its phases with counts, and it never reads
+// "Synced" (nor shows a green dot) while the list is short of the account's count. The page
+// records every status change with the list's count at that moment (a MutationObserver), so
+// the assertion covers every state the rep could have seen, not the ones a poll happened to hit.
+// A restart offline then shows all 20,000 from the cache.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { signIn, waitSync } from './support';
+
+const COUNT = 20_000;
+const WAIT = 120_000;
+
+interface Seen {
+  kind: string | null;
+  tone: string | null;
+  text: string;
+  rows: number;
+}
+
+let service: TestService;
+let app: AppHandle;
+
+/** Records every status text, with the list's row count as the page shows it at that moment. */
+async function recordStatus(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const log: Seen[] = [];
+    (globalThis as unknown as { __statusLog: Seen[] }).__statusLog = log;
+    const sample = () => {
+      const bar = document.querySelector('.sync-status');
+      const list = document.querySelector('[aria-label="Customers"]');
+      const entry = {
+        kind: bar?.getAttribute('data-sync') ?? null,
+        tone: bar?.getAttribute('data-tone') ?? null,
+        text: bar?.querySelector('.text')?.textContent ?? '',
+        rows: Number(list?.getAttribute('data-rows') ?? '0'),
+      };
+      const last = log.at(-1);
+      if (!last || Object.entries(entry).some(([k, v]) => last[k as keyof Seen] !== v))
+        log.push(entry);
+    };
+    new MutationObserver(sample).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['data-sync', 'data-tone', 'data-rows'],
+    });
+    sample();
+  });
+}
+
+const statusLog = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { __statusLog: Seen[] }).__statusLog);
+
+const rows = (page: Page) => page.getAttribute('[aria-label="Customers"]', 'data-rows');
+
+beforeAll(async () => {
+  service = await startTestService({ customers: COUNT, seed: 20 });
+  app = await launchApp({ serviceUrl: service.url });
+}, WAIT);
+
+afterAll(async () => {
+  await app?.close();
+  await service?.stop();
+});
+
+describe('a 20,000-customer account', () => {
+  it('never reads synced while the list is short, and shows the phases with counts', async () => {
+    const { page } = app;
+    await recordStatus(page);
+    await signIn(app, service);
+    await expect.poll(() => rows(page), { timeout: WAIT }).toBe(String(COUNT));
+    await waitSync(page, 'synced');
+    await expect.poll(async () => (await statusLog(page)).at(-1)?.text).toMatch(/^Synced at/);
+
+    const log = await statusLog(page);
+    const claimsSynced = log.filter(
+      (e) => e.kind === 'synced' || e.tone === 'ok' || e.text.startsWith('Synced'),
+    );
+    expect(claimsSynced.length).toBeGreaterThan(0);
+    expect(claimsSynced.filter((e) => e.rows !== COUNT)).toEqual([]);
+    // The phases the rep sees on the way, with counts.
+    const texts = log.map((e) => e.text);
+    expect(texts.some((t) => /^Saving [\d,]+ of 20,000 on this laptop/.test(t))).toBe(true);
+  }, 180_000);
+
+  it('shows all 20,000 after a restart offline', async () => {
+    await app.setOffline(true);
+    await app.restart();
+    const { page } = app;
+    await expect.poll(() => rows(page), { timeout: WAIT }).toBe(String(COUNT));
+    expect(await page.getAttribute('.sync-status', 'data-sync')).not.toBe('synced');
+  }, 180_000);
+});
