@@ -66,6 +66,46 @@ const TARGETS: Array<{ file: string; what: string; check: (r: Results) => boolea
     check: (r) => cmp(r.nearby_100k_p95_ms, (v) => v < 20),
   },
   {
+    file: 'scale',
+    what: 'first_sync_100k_to_map_ms <= 1.3 x baseline_pull_plus_raw_idb_100k_ms',
+    check: (r) => ratio(r.first_sync_100k_to_map_ms, r.baseline_pull_plus_raw_idb_100k_ms, 1.3),
+  },
+  {
+    file: 'scale',
+    what: 'cold_start_100k_to_map_ms <= 1.5 x baseline_cold_100k_ms',
+    check: (r) => ratio(r.cold_start_100k_to_map_ms, r.baseline_cold_100k_ms, 1.5),
+  },
+  {
+    file: 'scale',
+    what: 'edit_to_pin_100k_ms <= 300',
+    check: (r) => cmp(r.edit_to_pin_100k_ms, (v) => v <= 300),
+  },
+  {
+    file: 'scale',
+    what: 'longest_task_first_sync_ms <= 200',
+    check: (r) => cmp(r.longest_task_first_sync_ms, (v) => v <= 200),
+  },
+  {
+    file: 'scale',
+    what: 'longest_task_cold_start_ms <= 200',
+    check: (r) => cmp(r.longest_task_cold_start_ms, (v) => v <= 200),
+  },
+  {
+    file: 'scale',
+    what: 'filter_sort_100k_p95_ms <= 100',
+    check: (r) => cmp(r.filter_sort_100k_p95_ms, (v) => v <= 100),
+  },
+  {
+    file: 'scale',
+    what: 'export_csv_100k_ms <= 5000',
+    check: (r) => cmp(r.export_csv_100k_ms, (v) => v <= 5000),
+  },
+  {
+    file: 'scale',
+    what: 'longest_task_export_ms <= 200',
+    check: (r) => cmp(r.longest_task_export_ms, (v) => v <= 200),
+  },
+  {
     file: 'region-download',
     what: 'region_download_requests <= 1.5 x region_download_min_ranges',
     check: (r) => ratio(r.region_download_requests, r.region_download_min_ranges, 1.5),

@@ -1,0 +1,308 @@
+// Bench module (run by scripts/bench.ts): the product at scale (issue 13). The browser runner's
+// real main services and the built renderer in Chromium (test/e2e/harness.ts, as the e2e suites),
+// against the reference service with FIELDMAP_SCALE_N customers (100,000 by default) on loopback
+// with its real 3 req/s limit and main's real limiter. Timing runs in the page (performance.now,
+// PerformanceObserver 'longtask', the map's 'fieldmap:map-drawn' mark). Per run:
+// - first sync: login to every customer listed and the map drawn with every mapped pin; its
+//   baseline: 4 GETs of the same account paced at 3 req/s plus JSON.parse (Node, as main), plus a
+//   raw IndexedDB put of the same records into a store with no index (same Chromium);
+// - filters and sorts: each sort button and filter option, input to the next painted frame;
+// - export: Export CSV of the whole list to the download written;
+// - cold start: restart offline, navigation start to list filled and map drawn; its baseline:
+//   raw IndexedDB getAll of those records plus bare MapLibre to idle with 100k clustered points
+//   (the renderer-map bench's bare page, same base style);
+// - edit to pin: not measured yet (reported as a string).
+// Medians over FIELDMAP_SCALE_RUNS runs (3 by default); build the renderer first (electron-vite build).
+import type { Page } from 'playwright-core';
+import { positionOf } from '../../src-shared/geo';
+import type { Customer } from '../../src-shared';
+import { MAP_DRAWN_MARK } from '../../src-renderer/src/map/drawn-mark';
+import { MemoryCredentialStore } from '../browser-runner/credentials';
+import {
+  launchApp,
+  startTestService,
+  type AppHandle,
+  type TestService,
+} from '../../test/e2e/harness';
+import { launchBrowser } from '../../test/support/chromium';
+import { serveMapPages } from '../../test/renderer/map-fixtures/pages';
+
+const N = Number(process.env['FIELDMAP_SCALE_N'] ?? 100_000) || 100_000;
+const RUNS = Math.max(1, Number(process.env['FIELDMAP_SCALE_RUNS'] ?? 3) || 3);
+const K = N >= 1000 ? `${Math.round(N / 1000)}k` : String(N);
+const LIMIT_MS = 30 * 60_000;
+
+type Probe = { longtasks: Array<{ start: number; duration: number }> };
+
+/** Collects long tasks (buffered: those since navigation start too) into window.__scale. */
+async function installProbe(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    // tsx names the page functions' inner arrows with esbuild's __name helper: give the page one.
+    const g = globalThis as unknown as { __scale?: Probe; __name?: (f: unknown) => unknown };
+    g.__name ??= (f) => f;
+    if (g.__scale) return;
+    const probe: Probe = { longtasks: [] };
+    g.__scale = probe;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        probe.longtasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
+/** The longest long task that started in [from, to] (page time), 0 when none. */
+function longestTask(page: Page, from: number, to: number): Promise<number> {
+  return page.evaluate(
+    ([a, b]) => {
+      const { longtasks } = (globalThis as unknown as { __scale: Probe }).__scale;
+      return Math.max(
+        0,
+        ...longtasks.filter((t) => t.start >= a && t.start <= b).map((t) => t.duration),
+      );
+    },
+    [from, to] as const,
+  );
+}
+
+/** Page time when the list shows `count` customers and the map was drawn with `mapped` pins. */
+function filledAt(page: Page, count: number, mapped: number): Promise<number> {
+  return page.evaluate(
+    ([count, mapped, mark]) =>
+      new Promise<number>((resolve) => {
+        let listAt: number | null = null;
+        const check = () => {
+          const rows = document
+            .querySelector('[aria-label="Customers"]')
+            ?.getAttribute('data-rows');
+          if (listAt === null && rows === String(count)) listAt = performance.now();
+          const drawn = performance
+            .getEntriesByName(mark)
+            .find((m) => (m as PerformanceMark).detail?.customers === mapped);
+          if (listAt !== null && drawn) resolve(Math.max(listAt, drawn.startTime));
+          else setTimeout(check, 50);
+        };
+        check();
+      }),
+    [count, mapped, MAP_DRAWN_MARK] as const,
+  );
+}
+
+/** Main's pull of the account, as a floor: the 4 GETs at 3 req/s, each body parsed. */
+async function pullMs(service: TestService): Promise<number> {
+  const { username, password } = service.account;
+  const auth = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+  const t0 = performance.now();
+  for (const [i, path] of ['customers', 'routes', 'territories', 'user'].entries()) {
+    const due = t0 + i * 334;
+    if (performance.now() < due) await new Promise((r) => setTimeout(r, due - performance.now()));
+    const response = await fetch(`${service.url}/api/v1/${path}`, {
+      headers: { authorization: auth },
+    });
+    if (!response.ok) throw new Error(`GET ${path}: ${response.status}`);
+    JSON.parse(await response.text());
+  }
+  return performance.now() - t0;
+}
+
+/** Raw IndexedDB: put `records` into a store without indices (ms), in the app's Chromium. */
+function rawPut(page: Page, records: Customer[]): Promise<number> {
+  return page.evaluate(async (records) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('scale-baseline', 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('customers', { keyPath: 'id' });
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const t0 = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction('customers', 'readwrite');
+      const store = tx.objectStore('customers');
+      store.clear();
+      for (const r of records) store.put(r);
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    const ms = performance.now() - t0;
+    db.close();
+    return ms;
+  }, records);
+}
+
+/** Raw IndexedDB getAll of the baseline store (ms). */
+function rawGetAll(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('scale-baseline', 1);
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const t0 = performance.now();
+    await new Promise((resolve) => {
+      const get = db.transaction('customers').objectStore('customers').getAll();
+      get.onsuccess = () => resolve(get.result);
+    });
+    const ms = performance.now() - t0;
+    db.close();
+    return ms;
+  });
+}
+
+/** Every sort and filter of the list, input to the next painted frame (ms each). */
+function filterSortTimes(page: Page): Promise<number[]> {
+  return page.evaluate(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const times: number[] = [];
+    const time = async (act: () => void) => {
+      const t0 = performance.now();
+      act();
+      await frame();
+      times.push(performance.now() - t0);
+    };
+    const select = (label: string) =>
+      document.querySelector<HTMLSelectElement>(`select[aria-label="${label}"]`)!;
+    const choose = (s: HTMLSelectElement, value: string) => () => {
+      s.value = value;
+      s.dispatchEvent(new Event('change', { bubbles: true }));
+    };
+    for (const key of ['company', 'city', 'lastVisit', 'name', 'name']) {
+      await time(() =>
+        document.querySelector<HTMLButtonElement>(`button[data-sort="${key}"]`)!.click(),
+      );
+    }
+    for (const label of ['Filter by visit', 'Filter by color', 'Filter by group']) {
+      const s = select(label);
+      const values = [...s.options].map((o) => o.value);
+      for (const v of values.slice(1)) await time(choose(s, v));
+      await time(choose(s, values[0]!));
+    }
+    return times;
+  });
+}
+
+function p95(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)]!;
+}
+
+async function exportMs(app: AppHandle): Promise<{ ms: number; longest: number }> {
+  const from = await app.page.evaluate(() => performance.now());
+  const t0 = Date.now();
+  const [download] = await Promise.all([
+    app.page.waitForEvent('download', { timeout: LIMIT_MS }),
+    app.page.click('button:has-text("Export CSV")'),
+  ]);
+  await download.path();
+  const ms = Date.now() - t0;
+  const to = await app.page.evaluate(() => performance.now());
+  return { ms, longest: await longestTask(app.page, from, to) };
+}
+
+async function oneRun(
+  service: TestService,
+  records: Customer[],
+  mapped: number,
+): Promise<Record<string, number>> {
+  const app = await launchApp({
+    serviceUrl: service.url,
+    credentialStore: new MemoryCredentialStore(),
+  });
+  try {
+    await installProbe(app.page);
+    const t0 = await app.page.evaluate(() => performance.now());
+    const { username, password } = service.account;
+    await app.call('login', { baseUrl: service.url, username, password });
+    const t1 = await filledAt(app.page, N, mapped);
+    const first = { ms: t1 - t0, longest: await longestTask(app.page, t0, t1) };
+    const pull = await pullMs(service);
+    const put = await rawPut(app.page, records);
+    const filterSort = p95(await filterSortTimes(app.page));
+    const exported = await exportMs(app);
+
+    await app.setOffline(true);
+    await app.restart();
+    await installProbe(app.page);
+    const cold = await filledAt(app.page, N, mapped);
+    const coldLongest = await longestTask(app.page, 0, cold);
+    const getAll = await rawGetAll(app.page);
+    return {
+      first: first.ms,
+      firstLongest: first.longest,
+      baselineFirst: pull + put,
+      filterSort,
+      export: exported.ms,
+      exportLongest: exported.longest,
+      cold,
+      coldLongest,
+      getAll,
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+/** Bare MapLibre with N clustered points to idle (the renderer-map bench's bare page). */
+async function bareMapMs(): Promise<number> {
+  const pages = await serveMapPages();
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${pages.url}/bare.html`);
+    await page.waitForFunction(() => 'bare' in globalThis);
+    return await page.evaluate(
+      ([n]) =>
+        (
+          globalThis as unknown as {
+            bare: { run(n: number, s: number, b: string): Promise<number> };
+          }
+        ).bare.run(n, 42, 'bundled'),
+      [N] as const,
+    );
+  } finally {
+    await browser.close();
+    await pages.close();
+  }
+}
+
+export async function run(): Promise<Record<string, number | string>> {
+  const service = await startTestService({ customers: N, seed: 7, rate: 3 });
+  try {
+    const records = service.store.customers(service.account.username);
+    const mapped = records.filter((c) => positionOf(c) !== null).length;
+    const runs: Array<Record<string, number>> = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await oneRun(service, records, mapped));
+    const bare: number[] = [];
+    for (let i = 0; i < RUNS; i++) bare.push(await bareMapMs());
+    const med = (key: string) => round(median(runs.map((r) => r[key]!)));
+    return {
+      [`first_sync_${K}_to_map_ms`]: med('first'),
+      [`baseline_pull_plus_raw_idb_${K}_ms`]: med('baselineFirst'),
+      [`cold_start_${K}_to_map_ms`]: med('cold'),
+      [`baseline_cold_${K}_ms`]: round(median(runs.map((r) => r['getAll']!)) + median(bare)),
+      [`edit_to_pin_${K}_ms`]: 'not measured (this session)',
+      longest_task_first_sync_ms: med('firstLongest'),
+      longest_task_cold_start_ms: med('coldLongest'),
+      [`filter_sort_${K}_p95_ms`]: med('filterSort'),
+      [`export_csv_${K}_ms`]: med('export'),
+      longest_task_export_ms: med('exportLongest'),
+      scale_customers: N,
+      scale_runs: RUNS,
+    };
+  } finally {
+    await service.stop();
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+// `npx tsx scripts/bench/scale.ts` runs this module alone.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await run(), null, 2));
+}
