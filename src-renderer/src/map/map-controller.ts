@@ -4,10 +4,11 @@ import {
   Map as MapLibreMap,
   Popup,
   type GeoJSONSource,
+  type MapGeoJSONFeature,
   type MapMouseEvent,
   type StyleSpecification,
 } from 'maplibre-gl';
-import type { Feature, Geometry } from 'geojson';
+import type { Geometry } from 'geojson';
 import type { Route, Territory } from '../../../src-shared';
 import type { CustomerView, FocusRequest } from '../types';
 import {
@@ -17,6 +18,7 @@ import {
   CustomerLayer,
   customerLayerSpecs,
   customerSourceSpec,
+  recentLayerSpecs,
 } from './layers/customer-layer';
 import { MAP_DRAWN_MARK, type MapDrawnDetail } from './drawn-mark';
 import { customerFeatures, type Bounds } from './layers/geojson';
@@ -47,6 +49,9 @@ const FIT_PADDING = 48;
 
 const FOCUS_ZOOM = CLUSTER_MAX_ZOOM + 2;
 
+/** The layers of single pins: the clustered source's and the recently changed ones on top. */
+const PIN_LAYERS = [CUSTOMER_LAYER.recentPins, CUSTOMER_LAYER.pins];
+
 export class MapController {
   readonly map: MapLibreMap;
   readonly customers: CustomerLayer;
@@ -72,7 +77,10 @@ export class MapController {
     const territorySpecs = territoryLayerSpecs(labels);
     const routeSpecs = routeLayerSpecs(labels);
     const customerSpecs = customerLayerSpecs(labels);
-    this.layerIds = [...territorySpecs, ...routeSpecs, ...customerSpecs].map((l) => l.id);
+    const recentSpecs = recentLayerSpecs(labels);
+    this.layerIds = [...territorySpecs, ...routeSpecs, ...customerSpecs, ...recentSpecs].map(
+      (l) => l.id,
+    );
     // Everything there is to draw goes into the initial style (not added after 'load'), so
     // nothing is parsed twice; territories and routes join later if they are empty now.
     const territories = territoryData(options.territories);
@@ -103,7 +111,13 @@ export class MapController {
       // 300 ms after them; the fade also held back 'idle' by that much.
       fadeDuration: 0,
     });
-    this.customers = new CustomerLayer(this.map, options.customers, data);
+    // Changed pins are drawn above every other layer, from a source that exists once needed.
+    const recentOverlay = new LazyOverlay(this.map, recentSpecs, {
+      inStyle: false,
+      beforeId: () => undefined,
+      visible: () => this.#visible.customers,
+    });
+    this.customers = new CustomerLayer(this.map, options.customers, recentOverlay, data);
     const routeOverlay = new LazyOverlay(this.map, routeSpecs, {
       inStyle: withRoutes,
       beforeId: () => CUSTOMER_LAYER.clusters,
@@ -120,8 +134,10 @@ export class MapController {
     this.#fitOnData = this.customers.count === 0;
     this.map.on('idle', this.#onIdle);
     this.map.on('click', this.#onClick);
-    this.map.on('mousemove', CUSTOMER_LAYER.pins, this.#onPinMove);
-    this.map.on('mouseleave', CUSTOMER_LAYER.pins, this.#onPinLeave);
+    for (const pins of PIN_LAYERS) {
+      this.map.on('mousemove', pins, this.#onPinMove);
+      this.map.on('mouseleave', pins, this.#onPinLeave);
+    }
     this.map.on('mouseenter', CUSTOMER_LAYER.clusters, this.#pointer);
     this.map.on('mouseleave', CUSTOMER_LAYER.clusters, this.#noPointer);
   }
@@ -197,13 +213,15 @@ export class MapController {
   /** Customers drawn in the viewport: unclustered pins plus the point counts of drawn clusters. */
   renderedCustomerCount(): number {
     const drawn = this.map.queryRenderedFeatures({
-      layers: [CUSTOMER_LAYER.pins, CUSTOMER_LAYER.clusters],
+      layers: [...PIN_LAYERS, CUSTOMER_LAYER.clusters].filter((id) => this.map.getLayer(id)),
     });
     const pins = new Set<unknown>();
     const clusters = new Map<unknown, number>();
     for (const f of drawn) {
-      if (f.layer.id === CUSTOMER_LAYER.pins) pins.add(f.id);
-      else clusters.set(f.properties['cluster_id'], f.properties['point_count'] as number);
+      if (f.layer.id !== CUSTOMER_LAYER.clusters) {
+        if (typeof f.id === 'number' && this.customers.customerIdAt(f.layer.id, f.id) !== undefined)
+          pins.add(f.id);
+      } else clusters.set(f.properties['cluster_id'], f.properties['point_count'] as number);
     }
     let total = pins.size;
     for (const n of clusters.values()) total += n;
@@ -224,10 +242,12 @@ export class MapController {
   }
 
   #onClick = (e: MapMouseEvent): void => {
-    const layers = [CUSTOMER_LAYER.pins, CUSTOMER_LAYER.clusters].filter(
-      (id) => this.map.getLayoutProperty(id, 'visibility') !== 'none',
+    const layers = [...PIN_LAYERS, CUSTOMER_LAYER.clusters].filter(
+      (id) => this.map.getLayer(id) && this.map.getLayoutProperty(id, 'visibility') !== 'none',
     );
-    const [hit] = this.map.queryRenderedFeatures(e.point, { layers });
+    const hit = this.map
+      .queryRenderedFeatures(e.point, { layers })
+      .find((f) => f.layer.id === CUSTOMER_LAYER.clusters || this.#pinId(f) !== undefined);
     if (!hit) {
       if (this.#selected !== null) this.#options.onSelect(null);
       return;
@@ -236,7 +256,7 @@ export class MapController {
       void this.#zoomIntoCluster(hit.properties['cluster_id'] as number, hit.geometry);
       return;
     }
-    const id = typeof hit.id === 'number' ? this.customers.customerIdOf(hit.id) : undefined;
+    const id = this.#pinId(hit);
     if (id === undefined) return;
     this.#showPopup(id);
     if (this.#selected !== id) this.#options.onSelect(id);
@@ -249,10 +269,17 @@ export class MapController {
     this.map.easeTo({ center: geometry.coordinates as [number, number], zoom });
   }
 
-  #onPinMove = (e: MapMouseEvent & { features?: Feature[] }): void => {
+  /** The customer of a drawn pin (undefined for a hidden one). */
+  #pinId(f: MapGeoJSONFeature): string | undefined {
+    return typeof f.id === 'number' ? this.customers.customerIdAt(f.layer.id, f.id) : undefined;
+  }
+
+  #onPinMove = (e: MapMouseEvent & { features?: MapGeoJSONFeature[] }): void => {
     this.#pointer();
-    const fid = e.features?.[0]?.id;
-    const id = typeof fid === 'number' ? (this.customers.customerIdOf(fid) ?? null) : null;
+    const first = e.features?.find((f) => this.#pinId(f) !== undefined);
+    // Only a hidden pin under the pointer: the recent source's layer reports the shown one.
+    if (!first) return;
+    const id = this.#pinId(first) ?? null;
     if (id !== this.#hovered) this.#options.onHover(id);
   };
 

@@ -23,33 +23,42 @@ export type CustomerFeatures = {
   bounds: Bounds | null;
 };
 
-function validLngLat(p: LngLat | null): p is LngLat {
+export function validLngLat(p: LngLat | null): p is LngLat {
   return p !== null && isValidPosition(p[1], p[0]);
+}
+
+export type PinFeature = Feature<Point, CustomerProps>;
+
+/** The pin of a customer under a numeric feature id; null when the customer is unmapped. */
+export function pinOf(featureId: number, c: CustomerView): PinFeature | null {
+  const p = c.position;
+  if (!validLngLat(p)) return null;
+  return {
+    type: 'Feature',
+    id: featureId,
+    geometry: { type: 'Point', coordinates: [p[0], p[1]] },
+    properties: { id: c.id, name: c.name, color: c.color, pending: c.pending },
+  };
 }
 
 /** Mapped customers as point features in one pass (ids are unique: the cache's key); unmapped ones are left out. */
 export function customerFeatures(customers: readonly CustomerView[]): CustomerFeatures {
-  const features: Feature<Point, CustomerProps>[] = [];
+  const features: PinFeature[] = [];
   const ids: string[] = [];
   let west = Infinity;
   let south = Infinity;
   let east = -Infinity;
   let north = -Infinity;
   for (const c of customers) {
-    const p = c.position;
-    if (!validLngLat(p)) continue;
-    const fid = ids.length;
+    const pin = pinOf(ids.length, c);
+    if (!pin) continue;
     ids.push(c.id);
-    features.push({
-      type: 'Feature',
-      id: fid,
-      geometry: { type: 'Point', coordinates: [p[0], p[1]] },
-      properties: { id: c.id, name: c.name, color: c.color, pending: c.pending },
-    });
-    if (p[0] < west) west = p[0];
-    if (p[0] > east) east = p[0];
-    if (p[1] < south) south = p[1];
-    if (p[1] > north) north = p[1];
+    features.push(pin);
+    const [lng, lat] = pin.geometry.coordinates as [number, number];
+    if (lng < west) west = lng;
+    if (lng > east) east = lng;
+    if (lat < south) south = lat;
+    if (lat > north) north = lat;
   }
   const bounds: Bounds | null = ids.length > 0 ? [west, south, east, north] : null;
   return {
