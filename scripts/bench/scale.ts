@@ -279,7 +279,10 @@ async function oneRun(
     const t1 = await filledAt(app.page, N, mapped);
     const first = { ms: t1 - t0, longest: await longestTask(app.page, t0, t1) };
     const put = await rawPut(app.page, records);
-    const filterSort = p95(await filterSortTimes(app.page));
+    const filterSortEach = await filterSortTimes(app.page);
+    // FIELDMAP_SCALE_DEBUG=1: each sort and filter's time, in the order filterSortTimes runs them.
+    if (process.env['FIELDMAP_SCALE_DEBUG']) console.error('filter/sort ms', filterSortEach);
+    const filterSort = p95(filterSortEach);
     const exported = await exportMs(app);
     const edits = median(await editToPin(app.page, editTargets(records, EDITS)));
 
