@@ -267,12 +267,20 @@ export class AppController {
   async #onOutbox(payload: EventOf<'outbox:changed'>): Promise<void> {
     const data = await this.#openFor(payload.accountKey);
     await data?.cache.setPendingOps(payload.ops);
+    await this.#recount(data);
+  }
+
+  /** The count the list will reach after a cache write (see LocalWorkState). */
+  #recount(data: AccountData | null): Promise<void> {
+    if (!data) return Promise.resolve();
+    return this.#local.recount(data.cache.accountKey, () => data.cache.db.customers.count());
   }
 
   async #onIdsResolved(payload: EventOf<'ids:resolved'>): Promise<void> {
     const data = await this.#openFor(payload.accountKey);
     if (!data) return;
     await data.cache.resolveId(payload.kind, payload.tempId, payload.id);
+    await this.#recount(data);
     if (payload.kind === 'customer') {
       this.selection.rename(payload.tempId, payload.id);
       this.panels.route.rename(payload.tempId, payload.id);

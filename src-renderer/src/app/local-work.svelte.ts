@@ -25,10 +25,10 @@ export class LocalWorkState {
   #waiting = $state.raw<number[]>([]);
   #saving = $state.raw<{ done: number; total: number } | null>(null);
   /**
-   * What the list must show once the last save is read back. A plain field: the status reads it
-   * and clears it when the list has caught up (it is set together with #saving, which redraws).
+   * How many customers the list holds once it has read back the cache's last write. Every write
+   * of the page's queue updates it (`save`, `recount`), so it is never stale.
    */
-  #expect: { accountKey: string; count: number } | null = null;
+  #expect = $state.raw<{ accountKey: string; count: number } | null>(null);
 
   /** A piece from main: the whole event once its last piece is in, else null. */
   piece(piece: DataPiece): JoinedEvent | null {
@@ -71,6 +71,12 @@ export class LocalWorkState {
     }
   }
 
+  /** Another cache write (the outbox mirror, a resolved id) changed what the list will hold. */
+  async recount(accountKey: string, count: () => Promise<number>): Promise<void> {
+    if (this.#expect?.accountKey === accountKey)
+      this.#expect = { accountKey, count: await count() };
+  }
+
   /** The data work under way, given the account open and how many customers its list holds. */
   current(accountKey: string | null, listed: number): LocalWork | null {
     if (this.#receiving) return { phase: 'receiving', ...this.#receiving };
@@ -78,11 +84,7 @@ export class LocalWorkState {
     const next = this.#waiting[0];
     if (next !== undefined) return { phase: 'saving', done: 0, total: next };
     const expect = this.#expect;
-    if (!expect || expect.accountKey !== accountKey) return null;
-    if (listed === expect.count) {
-      this.#expect = null;
-      return null;
-    }
+    if (!expect || expect.accountKey !== accountKey || listed === expect.count) return null;
     return { phase: 'showing', done: listed, total: expect.count };
   }
 }
