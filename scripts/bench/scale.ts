@@ -118,8 +118,21 @@ async function pullMs(service: TestService): Promise<number> {
 }
 
 /** Raw IndexedDB: put `records` into a store without indices (ms), in the app's Chromium. */
-function rawPut(page: Page, records: Customer[]): Promise<number> {
-  return page.evaluate(async (records) => {
+async function rawPut(page: Page, records: Customer[]): Promise<number> {
+  // Handed over in pieces (one 100k argument is a message too large for the page's connection).
+  await page.evaluate(() => ((globalThis as unknown as { __records: Customer[] }).__records = []));
+  for (let i = 0; i < records.length; i += 10_000) {
+    await page.evaluate(
+      (part) => {
+        (globalThis as unknown as { __records: Customer[] }).__records.push(...part);
+      },
+      records.slice(i, i + 10_000),
+    );
+  }
+  return page.evaluate(async () => {
+    const g = globalThis as unknown as { __records: Customer[] };
+    const records = g.__records;
+    g.__records = [];
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const open = indexedDB.open('scale-baseline', 1);
       open.onupgradeneeded = () => open.result.createObjectStore('customers', { keyPath: 'id' });
@@ -138,7 +151,7 @@ function rawPut(page: Page, records: Customer[]): Promise<number> {
     const ms = performance.now() - t0;
     db.close();
     return ms;
-  }, records);
+  });
 }
 
 /** Raw IndexedDB getAll of the baseline store (ms). */
