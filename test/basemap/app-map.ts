@@ -3,8 +3,51 @@
 // The style + tile server on loopback for the online style is style-server.ts.
 import type { Page } from 'playwright-core';
 import { RUNNER_ORIGIN } from '../../scripts/browser-runner/renderer-files';
-import type { AppHandle } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { signIn } from '../write/support';
+import { startRangeServer, type RangeServer } from './range-server';
+import { townArchive } from './streets-fixture';
 import type { Rgb } from './support';
+
+export const OFFLINE_MAPS_PANEL = 'dialog[aria-labelledby]:has(h2:text("Offline maps"))';
+
+export async function openOfflineMaps(page: Page): Promise<void> {
+  await page.click('button:has-text("Offline maps")');
+  await page.waitForSelector(OFFLINE_MAPS_PANEL);
+}
+
+export interface DownloadApp {
+  app: AppHandle;
+  service: TestService;
+  /** The town archive (streets-fixture.ts) on a loopback range server: the map source. */
+  source: RangeServer;
+  /** Requests that tried to leave the app's origin (all refused). */
+  blocked: string[];
+  close(): Promise<void>;
+}
+
+/** The whole app signed in to a small account, every outside request blocked, and a map source. */
+export async function startDownloadApp(): Promise<DownloadApp> {
+  const source = await startRangeServer(townArchive());
+  const service = await startTestService({ customers: 5, seed: 14 });
+  const app = await launchApp({ serviceUrl: service.url });
+  const blocked: string[] = [];
+  await blockOutside(app, blocked);
+  await signIn(app, service);
+  await app.page.waitForSelector('html[data-ready]', { state: 'attached', timeout: 60_000 });
+  await app.page.waitForSelector('.top-bar');
+  return {
+    app,
+    service,
+    source,
+    blocked,
+    close: async () => {
+      await app.close();
+      await service.stop();
+      await source.close();
+    },
+  };
+}
 
 /** Aborts (and records) every browser request that is not for the app's own origin. */
 export async function blockOutside(app: AppHandle, blocked: string[]): Promise<void> {
@@ -35,6 +78,29 @@ export async function showMap(page: Page, center: [number, number], zoom: number
         map.triggerRepaint();
       }),
     [center, zoom] as const,
+  );
+}
+
+/** Where a [lng, lat] is on the page (for page.mouse), at the map's current view. */
+export async function pagePoint(
+  page: Page,
+  lng: number,
+  lat: number,
+): Promise<{ x: number; y: number }> {
+  return page.evaluate(
+    ([x, y]) => {
+      type M = {
+        project(p: [number, number]): { x: number; y: number };
+        getCanvas(): HTMLCanvasElement;
+      };
+      const el = document.querySelector('.fm-map') as
+        (Element & { fieldmapMap?: { map: M } }) | null;
+      const map = el!.fieldmapMap!.map;
+      const p = map.project([x, y]);
+      const rect = map.getCanvas().getBoundingClientRect();
+      return { x: rect.left + p.x, y: rect.top + p.y };
+    },
+    [lng, lat] as const,
   );
 }
 

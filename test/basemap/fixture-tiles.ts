@@ -7,17 +7,19 @@ import { writePmtilesArchive, type PmtilesTile } from '../../scripts/basemap/pmt
 
 export type Bounds = [number, number, number, number];
 
+/** The column of the tile at zoom z holding a longitude. */
+export const lonToX = (lon: number, z: number): number =>
+  Math.min(2 ** z - 1, Math.floor(((lon + 180) / 360) * 2 ** z));
+/** The row of the tile at zoom z holding a latitude (web mercator). */
+export function latToY(lat: number, z: number): number {
+  const r = (lat * Math.PI) / 180;
+  const y = Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * 2 ** z);
+  return Math.min(2 ** z - 1, y);
+}
+
 function tileRange(bounds: Bounds, z: number): { x0: number; x1: number; y0: number; y1: number } {
-  const n = 2 ** z;
-  const x = (lon: number) => Math.min(n - 1, Math.floor(((lon + 180) / 360) * n));
-  const y = (lat: number) => {
-    const r = (lat * Math.PI) / 180;
-    return Math.min(
-      n - 1,
-      Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n),
-    );
-  };
-  return { x0: x(bounds[0]), x1: x(bounds[2]), y0: y(bounds[3]), y1: y(bounds[1]) };
+  const [w, s, e, n] = bounds;
+  return { x0: lonToX(w, z), x1: lonToX(e, z), y0: latToY(n, z), y1: latToY(s, z) };
 }
 
 /** Every non-empty tile of `layers` inside `bounds` for zooms minZoom..maxZoom. */

@@ -3,12 +3,7 @@
 import { tileIdToZxy, zxyToTileId } from 'pmtiles';
 import { describe, expect, it } from 'vitest';
 import { areaTileIds } from '../../src-main/core/basemap/region-plan';
-
-const lonToX = (lon: number, z: number) => Math.floor(((lon + 180) / 360) * 2 ** z);
-const latToY = (lat: number, z: number) => {
-  const r = (lat * Math.PI) / 180;
-  return Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * 2 ** z);
-};
+import { latToY, lonToX } from './fixture-tiles';
 
 describe('area tiles', () => {
   it('takes every tile of a bbox at each zoom, sorted by tile id', () => {

@@ -3,42 +3,34 @@
 // saves the source, takes the current view, sees its size, tile count and data date, downloads
 // it, and with the source gone sees streets and street names at z15 with the OSM credit shown.
 // FIELDMAP_DOCS_SHOT=<path> also saves the screenshot used in the README (docs/offline-streets.png).
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
-import { signIn } from '../write/support';
-import { blockOutside, colorsAround, showMap } from './app-map';
-import { startRangeServer, type RangeServer } from './range-server';
-import { AREA_BOUNDS, MAIN_STREET_LAT, townArchive } from './streets-fixture';
+import type { AppHandle } from '../e2e/harness';
+import {
+  colorsAround,
+  OFFLINE_MAPS_PANEL as PANEL,
+  openOfflineMaps as openPanel,
+  showMap,
+  startDownloadApp,
+  type DownloadApp,
+} from './app-map';
+import type { RangeServer } from './range-server';
+import { AREA_BOUNDS, MAIN_STREET_LAT } from './streets-fixture';
 import { luminance } from './support';
 
-const PANEL = 'dialog[aria-labelledby]:has(h2:text("Offline maps"))';
 const CENTER: [number, number] = [(AREA_BOUNDS[0] + AREA_BOUNDS[2]) / 2, MAIN_STREET_LAT];
 
-let service: TestService;
+let handle: DownloadApp;
 let app: AppHandle;
 let source: RangeServer;
-const blocked: string[] = [];
-
-async function openPanel(page: Page): Promise<void> {
-  await page.click('button:has-text("Offline maps")');
-  await page.waitForSelector(PANEL);
-}
+let blocked: string[];
 
 beforeAll(async () => {
-  source = await startRangeServer(townArchive());
-  service = await startTestService({ customers: 5, seed: 14 });
-  app = await launchApp({ serviceUrl: service.url });
-  await blockOutside(app, blocked);
-  await signIn(app, service);
-  await app.page.waitForSelector('html[data-ready]', { state: 'attached', timeout: 60_000 });
-  await app.page.waitForSelector('.top-bar');
+  handle = await startDownloadApp();
+  ({ app, source, blocked } = handle);
 }, 120_000);
 
 afterAll(async () => {
-  await app?.close();
-  await service?.stop();
-  await source?.close();
+  await handle?.close();
 });
 
 describe('Download my area', () => {

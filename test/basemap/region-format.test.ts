@@ -6,6 +6,7 @@ import {
   formatBounds,
   formatMegabytes,
   formatStorage,
+  ringAreaKm2,
 } from '../../src-renderer/src/features/offline-maps/region-format';
 
 describe('region format', () => {
@@ -22,6 +23,22 @@ describe('region format', () => {
     expect(boundsAreaKm2([179.5, 0, -179.5, 1])).toBeCloseTo(boundsAreaKm2([0, 0, 1, 1]), 6);
     expect(formatArea([-99, 37.5, -97, 39.5])).toBe('about 38,700 km²');
     expect(formatArea([0, 0, 0.1, 0.1])).toBe('about 124 km²');
+  });
+
+  it('measures a drawn ring on the sphere: a box ring as its box, a half-box triangle as half', () => {
+    const box: Array<[number, number]> = [
+      [-97.42, 37.68],
+      [-97.38, 37.68],
+      [-97.38, 37.72],
+      [-97.42, 37.72],
+    ];
+    const boxKm2 = boundsAreaKm2([-97.42, 37.68, -97.38, 37.72]);
+    expect(ringAreaKm2(box)).toBeCloseTo(boxKm2, 6);
+    expect(ringAreaKm2([...box].reverse())).toBeCloseTo(boxKm2, 6);
+    expect(ringAreaKm2([box[0]!, box[1]!, box[3]!, box[0]!]) / boxKm2).toBeCloseTo(0.5, 3);
+    expect(formatArea([-97.42, 37.68, -97.38, 37.72], [box[0]!, box[1]!, box[3]!])).toBe(
+      'about 8 km²',
+    );
   });
 
   it('writes sizes in MB (hundredths for small files) and cache use in KB below one MB', () => {

@@ -58,8 +58,9 @@ export class AppActions {
     this.selection.select(id);
   }
 
-  /** A lasso or box drawn on the map: its customers join the route. */
+  /** A lasso or box drawn on the map: its customers join the route; an area to download goes to Offline maps. */
   addArea(ring: LngLat[]): void {
+    if (this.panels.mapMode === 'draw-area') return this.panels.finishDrawnArea(ring);
     const customers = this.data()?.customers;
     if (customers) this.panels.route.add(idsInside(customers.mapped, ring));
   }
@@ -80,7 +81,12 @@ export class AppActions {
     if (event.defaultPrevented || document.querySelector('dialog[open]')) return;
     const action = shortcutOf(event);
     if (action === null || (!this.data() && action !== 'close')) return;
-    if (action === 'close') return this.closeTopmost();
+    if (action === 'close') {
+      // Used up here: the same press must not also cancel a dialog this reopens (Offline maps,
+      // when Esc stops drawing an area to download).
+      event.preventDefault();
+      return this.closeTopmost();
+    }
     if (action === 'save' && this.panels.open !== 'editor') return;
     event.preventDefault();
     switch (action) {

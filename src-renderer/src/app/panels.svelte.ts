@@ -1,7 +1,7 @@
 // What is on screen besides the map: the one place that decides which side panel and which
 // dialog are open (and what closes first on Escape), the sidebar's tab, where the map was asked
 // to go, and the work in progress a panel holds (the editor's form, the route).
-import type { Customer } from '../../../src-shared';
+import type { Customer, LngLat } from '../../../src-shared';
 import type { TimeUnit } from '../../../src-shared/time-units';
 import { CustomerEditor } from '../features/editor/customer-editor.svelte';
 import { RouteBuilder } from '../features/routes/route-builder.svelte';
@@ -12,8 +12,8 @@ export type PanelKind = 'editor' | 'route' | 'changes' | 'conflicts' | 'account'
 /** A modal dialog over the window; 'visit' logs a visit to `visitFor`. */
 export type DialogKind = 'offline-maps' | 'reauth' | 'visit';
 
-/** What a click on the map does right now. */
-export type MapMode = 'browse' | 'pick-position' | 'lasso' | 'box';
+/** What a click on the map does right now ('draw-area': an area to download, for Offline maps). */
+export type MapMode = 'browse' | 'pick-position' | 'lasso' | 'box' | 'draw-area';
 
 export type SidebarTab = 'customers' | 'unmapped' | 'territories' | 'routes';
 
@@ -24,6 +24,7 @@ export class Panels {
   #editor = $state.raw<CustomerEditor | null>(null);
   #mapMode = $state<MapMode>('browse');
   #focus = $state.raw<FocusRequest | null>(null);
+  #drawnArea = $state.raw<LngLat[] | null>(null);
   #nonce = 0;
   tab = $state<SidebarTab>('customers');
   readonly route = new RouteBuilder();
@@ -51,6 +52,30 @@ export class Panels {
 
   set mapMode(mode: MapMode) {
     this.#mapMode = mode;
+  }
+
+  /** The last area drawn on the map for Offline maps to download (kept until another is drawn). */
+  get drawnArea(): LngLat[] | null {
+    return this.#drawnArea;
+  }
+
+  /** Offline maps steps aside while the rep draws an area to download on the map. */
+  drawDownloadArea(): void {
+    this.#dialog = null;
+    this.#mapMode = 'draw-area';
+  }
+
+  /** The drawn area goes back to Offline maps, which shows what downloading it takes. */
+  finishDrawnArea(ring: LngLat[]): void {
+    this.#drawnArea = ring;
+    this.#mapMode = 'browse';
+    this.#dialog = 'offline-maps';
+  }
+
+  /** Drawing cancelled (Esc, or Cancel): back to Offline maps, where it started. */
+  cancelDrawing(): void {
+    this.#mapMode = 'browse';
+    this.#dialog = 'offline-maps';
   }
 
   /** The last request to move the map to a customer, territory or route. */
@@ -106,6 +131,7 @@ export class Panels {
    */
   closeTopmost(): boolean {
     if (this.#dialog !== null) this.closeDialog();
+    else if (this.#mapMode === 'draw-area') this.cancelDrawing();
     else if (this.#mapMode !== 'browse') this.#mapMode = 'browse';
     else if (this.#open !== null) this.close();
     else return false;

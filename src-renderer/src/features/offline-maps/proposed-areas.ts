@@ -23,7 +23,8 @@ const KM_PER_DEG_LAT = 111.32;
 const kmPerDegLon = (lat: number) =>
   KM_PER_DEG_LAT * Math.max(0.01, Math.cos((lat * Math.PI) / 180));
 
-function boundsOf(points: readonly LngLat[]): Bounds {
+/** The bounding box [west, south, east, north] of the points. */
+export function boundsOf(points: readonly LngLat[]): Bounds {
   let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const [lng, lat] of points) {
     w = Math.min(w, lng);

@@ -31,8 +31,24 @@ export function boundsAreaKm2([w, s, e, n]: readonly [number, number, number, nu
   return EARTH_RADIUS_KM ** 2 * width * Math.abs(Math.sin(n * rad) - Math.sin(s * rad));
 }
 
-export function formatArea(bounds: readonly [number, number, number, number]): string {
-  const km2 = boundsAreaKm2(bounds);
+/** The area of a ring of [lon, lat] on the sphere, in km² (the spherical excess of its edges). */
+export function ringAreaKm2(ring: readonly (readonly [number, number])[]): number {
+  const rad = Math.PI / 180;
+  let sum = 0;
+  for (let i = 0; i < ring.length; i++) {
+    const [lon1, lat1] = ring[i]!;
+    const [lon2, lat2] = ring[(i + 1) % ring.length]!;
+    sum += (lon2 - lon1) * rad * (2 + Math.sin(lat1 * rad) + Math.sin(lat2 * rad));
+  }
+  return Math.abs((sum * EARTH_RADIUS_KM ** 2) / 2);
+}
+
+/** "about 12 km²" for a bounding box [west, south, east, north], or for a ring when given. */
+export function formatArea(
+  bounds: readonly [number, number, number, number],
+  ring?: readonly (readonly [number, number])[],
+): string {
+  const km2 = ring ? ringAreaKm2(ring) : boundsAreaKm2(bounds);
   const rounded = km2 >= 1000 ? Math.round(km2 / 100) * 100 : Math.round(km2);
   return `about ${rounded.toLocaleString('en-US')} km²`;
 }

@@ -1,13 +1,23 @@
-// Selecting customers on the map by drawing a lasso (freehand) or a box, with terra-draw. The
-// drawing is cleared as soon as it is finished: only the ring is reported.
+// Drawing an area on the map with terra-draw: a lasso (freehand) or a box to select customers, a
+// polygon (click the corners, click the first one or press Enter to close) for an area to
+// download. The drawing is cleared as soon as it is finished: only the ring is reported.
 import type { Map as MapLibreMap } from 'maplibre-gl';
-import { TerraDraw, TerraDrawFreehandMode, TerraDrawRectangleMode } from 'terra-draw';
+import {
+  TerraDraw,
+  TerraDrawFreehandMode,
+  TerraDrawPolygonMode,
+  TerraDrawRectangleMode,
+} from 'terra-draw';
 import { TerraDrawMapLibreGLAdapter } from 'terra-draw-maplibre-gl-adapter';
 import type { LngLat } from '../../../../src-shared';
 
-export type AreaMode = 'lasso' | 'box';
+export type AreaMode = 'lasso' | 'box' | 'polygon';
 
-const TERRA_MODE: Record<AreaMode, string> = { lasso: 'freehand', box: 'rectangle' };
+const TERRA_MODE: Record<AreaMode, string> = {
+  lasso: 'freehand',
+  box: 'rectangle',
+  polygon: 'polygon',
+};
 
 export class AreaSelect {
   #draw: TerraDraw | null = null;
@@ -30,9 +40,16 @@ export class AreaSelect {
       return;
     }
     this.#pending = mode;
-    // terra-draw's adapter adds sources and layers: the style must be loaded first.
-    if (this.map.isStyleLoaded()) this.#start();
-    else this.map.once('load', () => this.#start());
+    this.#whenStyleParsed();
+  }
+
+  /**
+   * terra-draw's adapter adds sources and layers: the style must be parsed first. Not
+   * isStyleLoaded(), which stays false while any tile is loading, nor 'load', which fires once.
+   */
+  #whenStyleParsed(): void {
+    if (this.map.getStyle()) this.#start();
+    else this.map.once('styledata', () => this.#whenStyleParsed());
   }
 
   #start(): void {
@@ -40,7 +57,11 @@ export class AreaSelect {
     if (this.#disposed || mode === null || this.#draw) return;
     const draw = new TerraDraw({
       adapter: new TerraDrawMapLibreGLAdapter({ map: this.map }),
-      modes: [new TerraDrawFreehandMode(), new TerraDrawRectangleMode()],
+      modes: [
+        new TerraDrawFreehandMode(),
+        new TerraDrawRectangleMode(),
+        new TerraDrawPolygonMode(),
+      ],
     });
     draw.start();
     draw.setMode(TERRA_MODE[mode]);
