@@ -46,7 +46,7 @@ export class ListKeys {
   /** Reminder time in epoch ms, NaN when none. */
   readonly remindMs: Float64Array;
   readonly hasPosition: Uint8Array;
-  readonly byId: Map<string, number>;
+  #byId: Map<string, number> | null = null;
   #orders = new Map<string, Uint32Array>();
   #groups = new Map<string, Uint8Array>();
   #carried: Carried | null = null;
@@ -58,7 +58,17 @@ export class ListKeys {
     this.lastVisitMs = new Float64Array(n);
     this.remindMs = new Float64Array(n);
     this.hasPosition = new Uint8Array(n);
-    this.byId = new Map();
+  }
+
+  /** Index of each record by id (built on first use). */
+  get byId(): Map<string, number> {
+    if (!this.#byId) this.#byId = new Map(this.rows.map((c, i) => [c.id, i]));
+    return this.#byId;
+  }
+
+  /** `previous`'s index of the record with this id (its same index first: edits keep order). */
+  #indexIn(previous: ListKeys, id: string, i: number): number | undefined {
+    return previous.rows[i]?.id === id ? i : previous.byId.get(id);
   }
 
   /** Keys of `rows` (in cache order), reusing `previous`'s for records whose keyed fields are unchanged. */
@@ -68,8 +78,7 @@ export class ListKeys {
     const changed: number[] = [];
     for (let i = 0; i < rows.length; i++) {
       const c = rows[i]!;
-      keys.byId.set(c.id, i);
-      const p = previous?.byId.get(c.id);
+      const p = previous ? keys.#indexIn(previous, c.id, i) : undefined;
       if (previous && kept && p !== undefined && sameKeys(previous.rows[p]!, c)) {
         kept[p] = i;
         keys.#copyFrom(previous, p, i);
