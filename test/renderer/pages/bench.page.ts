@@ -1,22 +1,25 @@
 // Browser side of scripts/bench/renderer-cache.ts: cache write vs raw IndexedDB, local search,
 // and the app state loaded with N customers (its heap is read from Node through CDP).
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
+import { openDatabase } from '../../../src-renderer/src/cache/schema';
 import { CustomerIndex } from '../../../src-renderer/src/features/customers/customer-index';
 import type { CustomerView } from '../../../src-renderer/src/types';
 import { positionOf, type Customer } from '../../../src-shared';
 import { loadAppState } from './app-state.page.svelte';
 import { makeCustomers, makePlaces, makeTerms, makeUser } from './fixtures';
 
-/** The cache's customers store, written with nothing but the IndexedDB API. */
+/** The secondary indices the cache's schema declares on customers (read, never opened). */
+const CUSTOMER_INDICES = openDatabase('fieldmap-bench-schema').table('customers').schema.indexes;
+
+/** The cache's customers store (with its own indices), written with nothing but IndexedDB. */
 function rawWrite(name: string, customers: Customer[], withIndices: boolean): Promise<number> {
   return new Promise((resolve, reject) => {
     const open = indexedDB.open(name, 1);
     open.onupgradeneeded = () => {
       const store = open.result.createObjectStore('customers', { keyPath: 'id' });
       if (!withIndices) return;
-      for (const f of ['name', 'company', 'address', 'city', 'state', 'zip', 'country', 'color'])
-        store.createIndex(f, f);
-      store.createIndex('groups', 'groups', { multiEntry: true });
+      for (const index of CUSTOMER_INDICES)
+        store.createIndex(index.name, index.keyPath ?? index.name, { multiEntry: index.multi });
     };
     open.onerror = () => reject(open.error);
     open.onsuccess = () => {
