@@ -82,9 +82,9 @@ export class AppActions {
     const action = shortcutOf(event);
     if (action === null || (!this.data() && action !== 'close')) return;
     if (action === 'close') {
-      // Used up here: the same press must not also cancel a dialog this reopens (Offline maps,
-      // when Esc stops drawing an area to download).
-      event.preventDefault();
+      // Esc that stops drawing an area reopens Offline maps: used up here, so the same press
+      // does not also cancel that dialog (other presses keep their default, e.g. clearing search).
+      if (this.panels.mapMode === 'draw-area') event.preventDefault();
       return this.closeTopmost();
     }
     if (action === 'save' && this.panels.open !== 'editor') return;
