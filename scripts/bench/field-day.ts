@@ -7,38 +7,18 @@
 import type { LngLat } from '../../src-shared/geo';
 import { NearbyIndex } from '../../src-shared/nearby';
 import { seededRandom } from '../../src-shared/route-optimizer';
-import type { WeekPlanInput } from '../../src-shared/week-plan';
 import { planWeek } from '../../src-shared/week-plan-search';
-
-function weekInstance(seed: number): WeekPlanInput {
-  const random = seededRandom(seed);
-  return {
-    stops: Array.from({ length: 300 }, (_, i) => {
-      const open = 8 * 60 + Math.floor(random() * 7) * 60;
-      return {
-        id: `c${i}`,
-        position: [-0.4 + random() * 0.8, 51.3 + random() * 0.4] as LngLat,
-        serviceMin: 10 + Math.floor(random() * 4) * 5,
-        window: random() < 0.3 ? { openMin: open, closeMin: open + 120 } : null,
-      };
-    }),
-    start: [-0.1, 51.5],
-    days: Array.from({ length: 5 }, () => ({ startMin: 8 * 60, endMin: 17 * 60 })),
-    defaultServiceMin: 20,
-    speedKmh: 40,
-    roadFactor: 1.3,
-  };
-}
+import { weekInstance } from '../../test/support/week-instances';
 
 const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const round = (value: number) => Math.round(value * 10) / 10;
 
 export async function run(): Promise<Record<string, number>> {
-  planWeek(weekInstance(999));
+  planWeek(weekInstance(300, 999));
   const times: number[] = [];
   const visits: number[] = [];
   for (let seed = 1; seed <= 5; seed++) {
-    const input = weekInstance(seed);
+    const input = weekInstance(300, seed);
     const t0 = performance.now();
     const { score } = planWeek(input);
     times.push(performance.now() - t0);

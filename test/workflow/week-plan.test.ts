@@ -3,29 +3,9 @@
 // with a message that says what to change.
 import { describe, expect, it } from 'vitest';
 import type { LngLat } from '../../src-shared/geo';
-import { seededRandom } from '../../src-shared/route-optimizer';
 import { PlanInputError, type WeekPlanInput } from '../../src-shared/week-plan';
 import { planWeek } from '../../src-shared/week-plan-search';
-
-function instance(n: number, seed: number): WeekPlanInput {
-  const random = seededRandom(seed);
-  return {
-    stops: Array.from({ length: n }, (_, i) => {
-      const open = 8 * 60 + Math.floor(random() * 7) * 60;
-      return {
-        id: `c${i}`,
-        position: [-0.4 + random() * 0.8, 51.3 + random() * 0.4] as LngLat,
-        serviceMin: 10 + Math.floor(random() * 4) * 5,
-        window: random() < 0.3 ? { openMin: open, closeMin: open + 120 } : null,
-      };
-    }),
-    start: [-0.1, 51.5],
-    days: Array.from({ length: 5 }, () => ({ startMin: 8 * 60, endMin: 17 * 60 })),
-    defaultServiceMin: 20,
-    speedKmh: 40,
-    roadFactor: 1.3,
-  };
-}
+import { weekInstance as instance } from '../support/week-instances';
 
 /** Replays a day from the input alone: travel, waiting, service, windows, hours. */
 function replay(input: WeekPlanInput, day: number, ids: readonly string[]) {
