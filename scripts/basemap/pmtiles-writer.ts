@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { Compression, TileType, zxyToTileId } from 'pmtiles';
 import {
   encodeHeader,
-  HEADER_BYTES,
+  sectionFields,
   layoutDirectories,
   type Entry,
 } from '../../src-main/core/basemap/pmtiles-format';
@@ -48,19 +48,8 @@ export function writePmtilesArchive(options: PmtilesArchiveOptions): Uint8Array 
   const tileData = Buffer.concat(tiles.map((t) => t.data));
   const zooms = tiles.map((t) => t.z);
   const [west, south, east, north] = options.bounds;
-  const rootOffset = HEADER_BYTES;
-  const metadataOffset = rootOffset + layout.root.length;
-  const leafOffset = metadataOffset + metadata.length;
-  const tileDataOffset = leafOffset + layout.leaves.length;
   const header = encodeHeader({
-    rootDirectoryOffset: rootOffset,
-    rootDirectoryLength: layout.root.length,
-    jsonMetadataOffset: metadataOffset,
-    jsonMetadataLength: metadata.length,
-    leafDirectoryOffset: leafOffset,
-    leafDirectoryLength: layout.leaves.length,
-    tileDataOffset,
-    tileDataLength: tileData.length,
+    ...sectionFields(layout, metadata.length, tileData.length),
     numAddressedTiles: tiles.length,
     numTileEntries: entries.length,
     numTileContents: tiles.length,

@@ -111,6 +111,39 @@ export interface DirectoryLayout {
 }
 
 /**
+ * Where each section of an archive laid out as header, root directory, metadata, leaf
+ * directories, tile data (go-pmtiles' order) starts, as the header's offset and length fields.
+ */
+export function sectionFields(
+  layout: DirectoryLayout,
+  metadataLength: number,
+  tileDataLength: number,
+): Pick<
+  HeaderFields,
+  | 'rootDirectoryOffset'
+  | 'rootDirectoryLength'
+  | 'jsonMetadataOffset'
+  | 'jsonMetadataLength'
+  | 'leafDirectoryOffset'
+  | 'leafDirectoryLength'
+  | 'tileDataOffset'
+  | 'tileDataLength'
+> {
+  const jsonMetadataOffset = HEADER_BYTES + layout.root.length;
+  const leafDirectoryOffset = jsonMetadataOffset + metadataLength;
+  return {
+    rootDirectoryOffset: HEADER_BYTES,
+    rootDirectoryLength: layout.root.length,
+    jsonMetadataOffset,
+    jsonMetadataLength: metadataLength,
+    leafDirectoryOffset,
+    leafDirectoryLength: layout.leaves.length,
+    tileDataOffset: leafDirectoryOffset + layout.leaves.length,
+    tileDataLength,
+  };
+}
+
+/**
  * The root directory alone when it fits beside the header in the first 16 KiB, else leaves of
  * `leafSize` entries (grown by 1.2x until the root fits), as go-pmtiles lays out its archives.
  */

@@ -9,7 +9,7 @@ import {
   decodeDirectory,
   decompress,
   encodeHeader,
-  HEADER_BYTES,
+  sectionFields,
   layoutDirectories,
   type Entry,
 } from './pmtiles-format';
@@ -262,20 +262,12 @@ export async function planDownload(
   }
   const layout = layoutDirectories(entries);
   const metadata = gzipSync(archive.metadata);
-  const metadataOffset = HEADER_BYTES + layout.root.length;
-  const leafOffset = metadataOffset + metadata.length;
-  const tileDataOffset = leafOffset + layout.leaves.length;
+  const sections = sectionFields(layout, metadata.length, dataLength);
+  const { tileDataOffset } = sections;
   const [w, s, e, n] = areaBounds(area);
   const outHeader = encodeHeader({
     ...header,
-    rootDirectoryOffset: HEADER_BYTES,
-    rootDirectoryLength: layout.root.length,
-    jsonMetadataOffset: metadataOffset,
-    jsonMetadataLength: metadata.length,
-    leafDirectoryOffset: leafOffset,
-    leafDirectoryLength: layout.leaves.length,
-    tileDataOffset,
-    tileDataLength: dataLength,
+    ...sections,
     numAddressedTiles: found.length,
     numTileEntries: entries.length,
     numTileContents: contents.length,
