@@ -214,7 +214,6 @@ export async function handleRequest(
     if (req.method === 'POST' && path === '/api/v1/customers') countPost(state, body);
     const result = match.endpoint({ account, store, variants, param: match.param, body });
     await state.gates.pass(req.method ?? 'GET', path, 'after-commit');
-    void 'after-commit';
     if (fault.kind === 'reset-after') {
       req.socket.destroy();
       return;
