@@ -15,6 +15,7 @@ import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { ServiceClient } from '../../src-main/core/service/client';
 import { SyncEngine } from '../../src-main/core/sync/engine';
 import { startService } from '../../src-service/index';
+import { round } from './support/stats';
 
 const USER = 'bench';
 const PASSWORD = 'bench-password';
@@ -141,11 +142,6 @@ async function pull(): Promise<Record<string, number>> {
   } finally {
     await service.stop();
   }
-}
-
-function round(n: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
 }
 
 export async function run(): Promise<Record<string, number>> {

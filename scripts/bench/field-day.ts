@@ -9,9 +9,7 @@ import { NearbyIndex } from '../../src-shared/nearby';
 import { seededRandom } from '../../src-shared/route-optimizer';
 import { planWeek } from '../../src-shared/week-plan-search';
 import { weekInstance } from '../../test/support/week-instances';
-
-const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const round = (value: number) => Math.round(value * 10) / 10;
+import { median, round } from './support/stats';
 
 export async function run(): Promise<Record<string, number>> {
   planWeek(weekInstance(300, 999));

@@ -5,6 +5,7 @@
 import { launchBrowser, tempDir } from '../../test/renderer/support/browser';
 import { buildTestPages } from '../../test/renderer/support/bundle';
 import { openCachePage, scenario } from '../../test/renderer/support/pages';
+import { round } from './support/stats';
 
 const N = 100_000;
 
@@ -41,10 +42,6 @@ export async function run(): Promise<Record<string, number>> {
     await browser.close();
     await out.remove();
   }
-}
-
-function round(n: number): number {
-  return Math.round(n * 10) / 10;
 }
 
 // `npx tsx scripts/bench/renderer-cache.ts` runs this module alone.

@@ -12,6 +12,7 @@ import { serveDirectory, serveMapPages } from '../../test/renderer/map-fixtures/
 import { harnessCall } from '../../test/renderer/map-fixtures/harness-api';
 import { tempDir } from '../../test/renderer/support/browser';
 import { buildTestPages } from '../../test/renderer/support/bundle';
+import { median, round } from './support/stats';
 
 const N = 100_000;
 const SEED = 42;
@@ -169,15 +170,6 @@ export async function run(): Promise<Record<string, number>> {
     console.error('cold_start_10k_ms not measured:', e);
   }
   return result;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
-}
-
-function round(n: number): number {
-  return Math.round(n * 10) / 10;
 }
 
 // `npx tsx scripts/bench/renderer-map.ts` runs this module alone.

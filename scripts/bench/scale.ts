@@ -27,6 +27,7 @@ import {
 } from '../../test/e2e/harness';
 import { launchBrowser } from '../../test/support/chromium';
 import { serveMapPages } from '../../test/renderer/map-fixtures/pages';
+import { median, round } from './support/stats';
 
 const N = Number(process.env['FIELDMAP_SCALE_N'] ?? 100_000) || 100_000;
 const RUNS = Math.max(1, Number(process.env['FIELDMAP_SCALE_RUNS'] ?? 3) || 3);
@@ -372,16 +373,6 @@ export async function run(): Promise<Record<string, number | string>> {
   } finally {
     await service.stop();
   }
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-function round(n: number): number {
-  return Math.round(n * 10) / 10;
 }
 
 // `npx tsx scripts/bench/scale.ts` runs this module alone.

@@ -16,7 +16,6 @@ import { AccountData } from './account-data.svelte';
 import { OutboxActions } from '../features/changes/outbox-actions.svelte';
 import { ImportStatusState } from '../features/import-export/import-status.svelte';
 import { BasemapState } from '../features/offline-maps/basemap-state.svelte';
-import { VisitFilterState } from '../features/visits/visit-filter.svelte';
 import { AppActions } from './actions';
 import { customersIn, LocalWorkState, type LocalWork } from './local-work.svelte';
 import { Panels } from './panels.svelte';
@@ -37,7 +36,6 @@ export class AppController {
   /** The open account's CSV imports as main runs them. */
   readonly imports: ImportStatusState;
   /** The visit filter of the list and the map. */
-  readonly visitFilter = new VisitFilterState();
   #accounts = $state.raw<AccountSummary[]>([]);
   #data = $state.raw<AccountData | null>(null);
   #started = $state(false);

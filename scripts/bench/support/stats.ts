@@ -1,0 +1,14 @@
+// Small numeric helpers the bench modules share (a folder, so scripts/bench.ts does not run it).
+
+/** The median: the middle value, or the mean of the two middle values of an even count. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Rounded to `digits` decimals (one by default), as the results files show them. */
+export function round(n: number, digits = 1): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
