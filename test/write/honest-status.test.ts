@@ -66,9 +66,11 @@ describe('honest status while changes wait', () => {
     const chip = (await chipText()) ?? '';
     expect(chip).not.toContain('Imported');
     expect(chip).toContain(`0 of ${ROWS} on the service`);
-    const status = (await statusText()) ?? '';
-    expect(status).toContain(`${ROWS} changes waiting to be sent`);
-    expect(status).not.toContain('Synced');
+    // A retry may be under way ("Sending 30 changes"); once it fails the count reads as waiting.
+    await expect
+      .poll(statusText, { timeout: 30_000 })
+      .toContain(`${ROWS} changes waiting to be sent`);
+    expect(await statusText()).not.toContain('Synced');
 
     await page.click('.views button >> nth=0');
     expect(await page.textContent('aside .hint')).toContain(
