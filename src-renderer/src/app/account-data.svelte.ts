@@ -5,9 +5,12 @@ import type { CustomerCache } from '../cache/customer-cache';
 import type { RouteView } from '../types';
 import { CustomersState } from '../features/customers/customers.svelte';
 import { LiveQuery } from '../cache/live-query.svelte';
+import { PlanStops } from '../features/plan/plan-stops.svelte';
 
 export class AccountData {
   readonly customers: CustomersState;
+  /** The customers the rep means to visit this week (Plan the week). */
+  readonly plan: PlanStops;
   #user: LiveQuery<UserMeta | null>;
   #routes: LiveQuery<RouteView[]>;
   #territories: LiveQuery<Territory[]>;
@@ -31,6 +34,7 @@ export class AccountData {
   constructor(readonly cache: CustomerCache) {
     const { db } = cache;
     this.customers = new CustomersState(cache);
+    this.plan = new PlanStops(cache);
     this.#user = new LiveQuery(async () => (await db.user.get('user'))?.value ?? null);
     this.#routes = new LiveQuery(async () =>
       (await db.routes.toArray()).map((r) => ({ ...r, pending: r._pending === 1 })),

@@ -282,6 +282,7 @@ export class AppController {
     if (payload.kind === 'customer') {
       this.selection.rename(payload.tempId, payload.id);
       this.panels.route.rename(payload.tempId, payload.id);
+      data.plan.rename(payload.tempId, payload.id);
     }
   }
 }

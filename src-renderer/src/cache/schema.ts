@@ -18,7 +18,10 @@ export type RouteRow = Route & { _pending?: 1 };
 /** The server's version of a customer the overlay touched (null: created locally, no server record). */
 export type ServerRow = { id: string; record: Customer | null };
 
-export type MetaRow = { key: 'lastSync' | 'schemaVersion' | 'accountKey'; value: unknown };
+export type MetaRow = {
+  key: 'lastSync' | 'schemaVersion' | 'accountKey' | 'plan';
+  value: unknown;
+};
 export type UserRow = { key: 'user'; value: UserMeta };
 /** A mirrored outbox op, with its position in the outbox so the overlay replays in order. */
 export type PendingRow = Op & { seq: number };
