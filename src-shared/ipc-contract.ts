@@ -22,7 +22,13 @@ import {
 import { ImportStatusSchema, StartImportRequestSchema } from './csv-customers';
 import { DataPieceSchema } from './data-pieces';
 import { ERROR_MESSAGES, ErrorInfoSchema, TaxonomyError } from './errors';
-import { ConflictSchema, EditablePayloadSchema, NewOpSchema, OpSchema } from './outbox-types';
+import {
+  ConflictSchema,
+  EditablePayloadSchema,
+  NewOpBatchSchema,
+  NewOpSchema,
+  OpSchema,
+} from './outbox-types';
 import { SyncStateSchema } from './sync-state';
 
 /** A remembered account. Never carries the password. */
@@ -87,6 +93,12 @@ export const invokeChannels = {
     response: v.boolean(),
   },
   'outbox:enqueue': { method: 'enqueue', request: NewOpSchema, response: OpSchema },
+  /** A bulk action's changes, journaled as one record (at most OUTBOX_BATCH_MAX per call). */
+  'outbox:enqueueMany': {
+    method: 'enqueueMany',
+    request: NewOpBatchSchema,
+    response: v.array(OpSchema),
+  },
   'outbox:list': { method: 'listOps', request: Empty, response: v.array(OpSchema) },
   'outbox:retry': { method: 'retryOp', request: OpIdRequest, response: OpSchema },
   'outbox:edit': {

@@ -63,6 +63,18 @@ export const NewOpSchema = v.variant('kind', [
 ]);
 export type NewOp = v.InferOutput<typeof NewOpSchema>;
 
+/**
+ * Most ops in one batch enqueue ('outbox:enqueueMany'): a bulk action of more customers is sent
+ * as several batches, each journaled whole or not at all. Bounds one journal line and one IPC
+ * message (500 updates with their base records is well under a few MB).
+ */
+export const OUTBOX_BATCH_MAX = 500;
+export const NewOpBatchSchema = v.pipe(
+  v.array(NewOpSchema),
+  v.minLength(1, 'A batch needs at least one change.'),
+  v.maxLength(OUTBOX_BATCH_MAX, `A batch holds at most ${OUTBOX_BATCH_MAX} changes.`),
+);
+
 /** A replacement payload for an op the rep edits in the Changes view (checked against the op's kind in main). */
 export const EditablePayloadSchema = v.union([
   CustomerFieldsSchema,

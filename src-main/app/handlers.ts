@@ -61,6 +61,15 @@ export function createHandlers({
       session.runtime.engine.nudge('change');
       return queued;
     },
+    'outbox:enqueueMany': async (ops) => {
+      const session = need();
+      const queued = await session.runtime.outbox.enqueueMany(ops);
+      if (queued.some((op) => op.accountKey !== session.account.accountKey)) {
+        throw new AppError('Internal', { detail: 'outbox answered for another account' });
+      }
+      session.runtime.engine.nudge('change');
+      return queued;
+    },
     'outbox:list': async () => sessions.session?.runtime.outbox.list() ?? [],
     'outbox:retry': async ({ opId }) => {
       const { runtime } = need();

@@ -78,6 +78,8 @@ export interface CredentialStore {
 export interface OutboxPort {
   /** Durable (fsync'd) before it resolves; coalesces with pending ops on the same target. */
   enqueue(op: NewOp): Promise<Op>;
+  /** A batch as one durable record (wholly queued or not at all); each op coalesces as enqueue. */
+  enqueueMany(ops: readonly NewOp[]): Promise<Op[]>;
   /** Ops not yet done, in FIFO order. */
   list(): Op[];
   get(opId: string): Op | undefined;

@@ -150,3 +150,52 @@ export function rewriteTempIdIn(
   }
   return put;
 }
+
+export interface BatchPlan extends ChangeSet {
+  /** Per op of the batch, in order: where it now lives (as planEnqueue's `result`). */
+  results: Op[];
+  /** Ops of the batch that took a new place in the FIFO (the caller advances its position). */
+  appended: number;
+}
+
+/**
+ * Folds a batch of new ops (pending, positions from `firstPos` on, in order) into the queue as if
+ * each were enqueued alone, one after the other, and returns the net change as ONE change set, so
+ * the outbox journals the whole batch in one record: after a crash it is wholly there or absent.
+ */
+export function planBatch(
+  entries: readonly Entry[],
+  ops: readonly Op[],
+  firstPos: number,
+): BatchPlan {
+  let working: Entry[] = [...entries];
+  const original = new Set(entries.map((e) => e.op.opId));
+  const touched = new Set<string>();
+  const results: Op[] = [];
+  let pos = firstPos;
+  for (const op of ops) {
+    const plan = planEnqueue(working, op, pos);
+    if (plan.del.length > 0) {
+      const gone = new Set(plan.del);
+      working = working.filter((e) => !gone.has(e.op.opId));
+    }
+    for (const entry of plan.put) {
+      const at = working.findIndex((e) => e.op.opId === entry.op.opId);
+      if (at >= 0) working[at] = entry;
+      else working.push(entry); // a new op takes the next, highest position
+      touched.add(entry.op.opId);
+    }
+    for (const opId of plan.del) touched.add(opId);
+    if (plan.put.some((e) => e.op.opId === op.opId)) pos += 1;
+    results.push(plan.result);
+  }
+  const final = new Map(working.map((e) => [e.op.opId, e]));
+  const put: Entry[] = [];
+  const del: string[] = [];
+  for (const opId of touched) {
+    const entry = final.get(opId);
+    if (entry) put.push(entry);
+    else if (original.has(opId)) del.push(opId);
+  }
+  return { put, del, results, appended: pos - firstPos };
+}

@@ -11,12 +11,20 @@ import { ServerIdSchema } from '../../../src-shared/domain';
 import {
   isTempId,
   NewOpSchema,
+  OUTBOX_BATCH_MAX,
   type NewOp,
   type Op,
   type OpState,
 } from '../../../src-shared/outbox-types';
 import { systemClock, type Clock, type OutboxPort } from '../ports';
-import { dropCreate, planEnqueue, rewriteTempIdIn, type ChangeSet, type Entry } from './coalesce';
+import {
+  dropCreate,
+  planBatch,
+  planEnqueue,
+  rewriteTempIdIn,
+  type ChangeSet,
+  type Entry,
+} from './coalesce';
 import { invalidRequest, OutboxError, outboxInternal, parseOrThrow } from './errors';
 import { acquireOutboxLock, type OutboxLock } from './lock';
 import { Journal } from './journal';
@@ -158,41 +166,85 @@ export class Outbox implements OutboxPort {
   // ---- OutboxPort ----
 
   enqueue(input: NewOp): Promise<Op> {
-    const claimed = (input as { accountKey?: unknown } | null)?.accountKey;
-    if (claimed !== undefined && claimed !== this.accountKey) {
-      return Promise.reject(
-        invalidRequest('This change belongs to another account than this outbox.'),
-      );
-    }
     let parsed: NewOp;
     try {
-      parsed = parseOrThrow(NewOpSchema, input, 'change');
+      parsed = this.checked(input);
     } catch (error) {
       return Promise.reject(error as Error);
     }
     return this.serial(async () => {
       const entries = this.ordered();
-      if (
-        parsed.kind === 'createCustomer' &&
-        entries.some((e) => e.op.kind === 'createCustomer' && e.op.target === parsed.target)
-      ) {
-        throw invalidRequest(`Customer ${parsed.target} already has a create queued.`);
-      }
-      const op: Op = {
-        ...parsed,
-        opId: this.newOpId(),
-        accountKey: this.accountKey,
-        createdAt: this.clock.now(),
-        attempts: 0,
-        lastError: null,
-        state: 'pending',
-        sentAt: null,
-      };
+      this.refuseDuplicateCreate(entries, [parsed]);
+      const op = this.newOp(parsed);
       const plan = planEnqueue(entries, op, this.nextPos);
       await this.commit(plan);
       if (plan.put.some((e) => e.op.opId === op.opId)) this.nextPos += 1;
       return plan.result;
     });
+  }
+
+  /**
+   * Enqueues a batch (a bulk action) as ONE journal record with one fsync: each op coalesces as if
+   * enqueued alone, in order, and after a crash the batch is wholly in the queue or not at all.
+   * Resolves with each op's result, in order. A batch with one invalid op is refused whole.
+   */
+  enqueueMany(inputs: readonly NewOp[]): Promise<Op[]> {
+    let parsed: NewOp[];
+    try {
+      if (!Array.isArray(inputs) || inputs.length === 0 || inputs.length > OUTBOX_BATCH_MAX) {
+        throw invalidRequest(`A batch holds 1 to ${OUTBOX_BATCH_MAX} changes.`);
+      }
+      parsed = inputs.map((input) => this.checked(input));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return this.serial(async () => {
+      const entries = this.ordered();
+      this.refuseDuplicateCreate(entries, parsed);
+      const plan = planBatch(
+        entries,
+        parsed.map((input) => this.newOp(input)),
+        this.nextPos,
+      );
+      await this.commit(plan);
+      this.nextPos += plan.appended;
+      return plan.results;
+    });
+  }
+
+  /** The op as valid for this account, or throws InvalidRequest. */
+  private checked(input: NewOp): NewOp {
+    const claimed = (input as { accountKey?: unknown } | null)?.accountKey;
+    if (claimed !== undefined && claimed !== this.accountKey) {
+      throw invalidRequest('This change belongs to another account than this outbox.');
+    }
+    return parseOrThrow(NewOpSchema, input, 'change');
+  }
+
+  private refuseDuplicateCreate(entries: readonly Entry[], ops: readonly NewOp[]): void {
+    const created = new Set(
+      entries.filter((e) => e.op.kind === 'createCustomer').map((e) => e.op.target),
+    );
+    for (const op of ops) {
+      if (op.kind !== 'createCustomer') continue;
+      if (created.has(op.target)) {
+        throw invalidRequest(`Customer ${op.target} already has a create queued.`);
+      }
+      created.add(op.target);
+    }
+  }
+
+  private newOp(parsed: NewOp): Op {
+    return {
+      ...parsed,
+      opId: this.newOpId(),
+      accountKey: this.accountKey,
+      createdAt: this.clock.now(),
+      attempts: 0,
+      lastError: null,
+      state: 'pending',
+      sentAt: null,
+    };
   }
 
   list(): Op[] {
