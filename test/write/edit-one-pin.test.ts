@@ -2,6 +2,7 @@
 // shows the pin in its new colour without reloading the map's clustered source of every
 // customer (each reload is a setData of all pins and a re-cluster of all of them). The map
 // marks every reload (MAP_SOURCE_RELOAD_MARK); the test counts them around the edit and its sync.
+// The page itself writes nothing: the cache worker does (idb-probe.ts counts the page's writes).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PALETTE } from '../../src-shared';
@@ -11,6 +12,7 @@ import {
 } from '../../src-renderer/src/map/drawn-mark';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
 import { signIn, syncNow, waitRows, waitSync } from './support';
+import { customerIo, recordCustomerIo, resetCustomerIo } from './idb-probe';
 
 const COUNT = 20_000;
 const USER = 'rep';
@@ -126,6 +128,10 @@ describe('an edit on a 20,000-customer account', () => {
       .toBe(target.name);
     const reloads = await marks(page, MAP_SOURCE_RELOAD_MARK);
     const patches = await marks(page, MAP_SOURCE_PATCH_MARK);
+    await recordCustomerIo(page);
+    await resetCustomerIo(page);
+    // Offline, so the edit stays queued (pending) until the test lets it sync.
+    await app.setOffline(true);
     await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
     await page.waitForSelector(`aside[data-editing="${target.id}"]`);
     await page.check(`input[name="color"][value="${color}"]`);
@@ -140,8 +146,11 @@ describe('an edit on a 20,000-customer account', () => {
     expect(await marks(page, MAP_SOURCE_RELOAD_MARK)).toBe(reloads);
     expect((await pinsOf(page, target.id, at))[0]?.hiddenUnder).toBe(true);
     expect(await marks(page, MAP_SOURCE_PATCH_MARK)).toBeGreaterThan(patches);
+    // The cache worker wrote the change, not the page.
+    expect(await customerIo(page)).toMatchObject({ written: 0 });
 
     // Its sync (upload, then the pull of the change) also patches the one pin.
+    await app.setOffline(false);
     await syncNow(page);
     await waitSync(page, 'synced');
     expect(service.store.customer(USER, target.id)!.color).toBe(color);

@@ -3,11 +3,13 @@
 // "Synced" (nor shows a green dot) while the list is short of the account's count. The page
 // records every status change with the list's count at that moment (a MutationObserver), so
 // the assertion covers every state the rep could have seen, not the ones a poll happened to hit.
-// A restart offline then shows all 20,000 from the cache.
+// A restart offline then shows all 20,000 from the cache. The page's own IndexedDB writes are
+// counted (idb-probe.ts): the cache worker writes the account, not the page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
 import { signIn, waitSync } from './support';
+import { customerIo, recordCustomerIo } from './idb-probe';
 
 const COUNT = 20_000;
 const WAIT = 120_000;
@@ -70,6 +72,7 @@ describe('a 20,000-customer account', () => {
   it('never reads synced while the list is short, and shows the phases with counts', async () => {
     const { page } = app;
     await recordStatus(page);
+    await recordCustomerIo(page);
     await signIn(app, service);
     await expect.poll(() => rows(page), { timeout: WAIT }).toBe(String(COUNT));
     await waitSync(page, 'synced');
@@ -84,6 +87,8 @@ describe('a 20,000-customer account', () => {
     // The phases the rep sees on the way, with counts.
     const texts = log.map((e) => e.text);
     expect(texts.some((t) => /^Saving [\d,]+ of 20,000 on this laptop/.test(t))).toBe(true);
+    // Saved by the cache worker, not the page.
+    expect((await customerIo(page)).written).toBe(0);
   }, 180_000);
 
   it('shows all 20,000 after a restart offline', async () => {

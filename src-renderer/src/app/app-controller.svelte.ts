@@ -11,6 +11,7 @@ import {
 } from '../../../src-shared';
 import type { JoinedEvent } from '../../../src-shared/data-pieces';
 import { CustomerCache } from '../cache/customer-cache';
+import { CacheWriter } from '../cache/cache-writer';
 import { ChangeWriter } from '../features/editor/change-writer';
 import { AccountData } from './account-data.svelte';
 import { OutboxActions } from '../features/changes/outbox-actions.svelte';
@@ -44,6 +45,8 @@ export class AppController {
   #unsubscribe: Array<() => void> = [];
   /** Main's data on its way into the cache and the list (pieces, saves, read-back). */
   #local = new LocalWorkState();
+  /** The worker that applies main's data to the cache, off the UI thread. */
+  #writer = new CacheWriter();
 
   constructor(
     readonly api: FieldmapApi,
@@ -89,11 +92,11 @@ export class AppController {
       on('sync:state', (s) => this.session.setSync(s)),
       on('session:changed', (a) => this.#enqueue(() => this.#onSession(a))),
       on('data:piece', (p) => {
-        const whole = this.#local.piece(p);
-        if (whole) this.#onData(whole);
+        this.#writer.piece(p);
+        if (this.#local.piece(p)) this.#onData(p.accountKey, p.total, { stream: p.stream });
       }),
-      on('data:snapshot', (payload) => this.#onData({ event: 'data:snapshot', payload })),
-      on('data:delta', (payload) => this.#onData({ event: 'data:delta', payload })),
+      on('data:snapshot', (payload) => this.#onJoined({ event: 'data:snapshot', payload })),
+      on('data:delta', (payload) => this.#onJoined({ event: 'data:delta', payload })),
       on('outbox:changed', (p) => this.#enqueue(() => this.#onOutbox(p))),
       on('ids:resolved', (p) => this.#enqueue(() => this.#onIdsResolved(p))),
       on('conflicts:changed', (p) => {
@@ -182,6 +185,7 @@ export class AppController {
           this.panels.reset();
           this.storage.removeItem(LAST_ACCOUNT_KEY);
         }
+        await this.#writer.close(accountKey);
         const cache = await CustomerCache.open(accountKey);
         cache.close();
         await cache.destroy();
@@ -245,40 +249,39 @@ export class AppController {
     if ((await data.cache.lastSync()) === null) await this.api.requestSnapshot();
   }
 
-  /** A whole snapshot or delta: saved in its turn, with progress, then expected in the list. */
-  #onData(joined: JoinedEvent): void {
-    this.#local.queued(customersIn(joined));
-    const { accountKey } = joined.payload;
+  #onJoined(joined: JoinedEvent): void {
+    this.#onData(joined.payload.accountKey, customersIn(joined), { joined });
+  }
+
+  /**
+   * A snapshot or delta, whole or as the stream the cache worker joined from its pieces: saved
+   * by the worker in its turn, with progress, then expected in the list.
+   */
+  #onData(
+    accountKey: string,
+    customers: number,
+    source: { stream: string } | { joined: JoinedEvent },
+  ): void {
+    this.#local.queued(customers);
     this.#enqueue(() =>
       this.#local.save(accountKey, async (progress) => {
-        const data = await this.#openFor(accountKey);
-        if (!data) return null;
-        const applied =
-          joined.event === 'data:snapshot'
-            ? await data.cache.applySnapshot(joined.payload, progress)
-            : await data.cache.applyDelta(joined.payload, progress);
-        return applied ? data.cache.db.customers.count() : null;
+        const open = (await this.#openFor(accountKey)) !== null;
+        if ('stream' in source) return this.#writer.applyStream(source.stream, open, progress);
+        return open ? this.#writer.apply(source.joined, progress) : null;
       }),
     );
   }
 
   async #onOutbox(payload: EventOf<'outbox:changed'>): Promise<void> {
-    const data = await this.#openFor(payload.accountKey);
-    await data?.cache.setPendingOps(payload.ops);
-    await this.#recount(data);
-  }
-
-  /** The count the list will reach after a cache write (see LocalWorkState). */
-  #recount(data: AccountData | null): Promise<void> {
-    if (!data) return Promise.resolve();
-    return this.#local.recount(data.cache.accountKey, () => data.cache.db.customers.count());
+    const { accountKey } = payload;
+    if (!(await this.#openFor(accountKey))) return;
+    this.#local.recount(accountKey, await this.#writer.setPendingOps(accountKey, payload.ops));
   }
 
   async #onIdsResolved(payload: EventOf<'ids:resolved'>): Promise<void> {
     const data = await this.#openFor(payload.accountKey);
     if (!data) return;
-    await data.cache.resolveId(payload.kind, payload.tempId, payload.id);
-    await this.#recount(data);
+    this.#local.recount(payload.accountKey, await this.#writer.resolveId(payload));
     if (payload.kind === 'customer') {
       this.selection.rename(payload.tempId, payload.id);
       this.panels.route.rename(payload.tempId, payload.id);

@@ -1,8 +1,9 @@
 // The renderer's side of a sync: main's data on its way into the list. Large snapshots and deltas
-// arrive in pieces (src-shared/data-pieces.ts) and are joined here; each whole event then waits
-// its turn, is saved to the cache, and is shown once the list has read it back. The status bar
+// arrive in pieces (src-shared/data-pieces.ts), which the cache worker joins (cache/cache-writer.ts);
+// this counts them as they pass. Each whole event then waits its turn, is saved to the cache, and
+// is shown once the list has read it back. The status bar
 // reads this so that "Synced" only appears once the data is in the cache and on screen.
-import { PieceJoiner, type DataPiece, type JoinedEvent } from '../../../src-shared/data-pieces';
+import type { DataPiece, JoinedEvent } from '../../../src-shared/data-pieces';
 
 export type LocalWork =
   /** Pieces of a large event are arriving from main. */
@@ -19,7 +20,8 @@ export function customersIn(joined: JoinedEvent): number {
 }
 
 export class LocalWorkState {
-  #joiner = new PieceJoiner();
+  /** Streams whose pieces are passing: the next index expected and customers so far. */
+  #streams = new Map<string, { next: number; received: number }>();
   #receiving = $state.raw<{ done: number; total: number } | null>(null);
   /** Customers of each whole event not yet saved, in queue order. */
   #waiting = $state.raw<number[]>([]);
@@ -30,21 +32,30 @@ export class LocalWorkState {
    */
   #expect = $state.raw<{ accountKey: string; count: number } | null>(null);
 
-  /** A piece from main: the whole event once its last piece is in, else null. */
-  piece(piece: DataPiece): JoinedEvent | null {
-    let joined: JoinedEvent | null;
-    try {
-      joined = this.#joiner.add(piece);
-    } catch (error) {
-      // A stream that lost its start (the page reloaded mid-way): main resends on request.
-      console.error('fieldmap: dropped a data stream', error);
+  /**
+   * A piece from main, counted (the cache worker joins the data): true once it is the last of its
+   * stream. A piece out of order, or of a stream whose start was missed, drops the stream (the
+   * worker's joiner applies the same rule); main resends a snapshot on request.
+   */
+  piece(piece: DataPiece): boolean {
+    let stream = this.#streams.get(piece.stream);
+    if (piece.index === 0 && piece.head)
+      this.#streams.set(piece.stream, (stream = { next: 0, received: 0 }));
+    if (!stream || stream.next !== piece.index) {
+      console.error(`fieldmap: dropped data stream ${piece.stream} at piece ${piece.index}`);
+      this.#streams.delete(piece.stream);
       this.#receiving = null;
-      return null;
+      return false;
     }
-    this.#receiving = joined
-      ? null
-      : { done: this.#joiner.received(piece.stream), total: piece.total };
-    return joined;
+    stream.next++;
+    if (piece.path[0] === 'customers') stream.received += piece.items.length;
+    if (stream.next < piece.count) {
+      this.#receiving = { done: stream.received, total: piece.total };
+      return false;
+    }
+    this.#streams.delete(piece.stream);
+    this.#receiving = null;
+    return true;
   }
 
   /** A whole event was queued for the cache. */
@@ -71,10 +82,10 @@ export class LocalWorkState {
     }
   }
 
-  /** Another cache write (the outbox mirror, a resolved id) changed what the list will hold. */
-  async recount(accountKey: string, count: () => Promise<number>): Promise<void> {
-    if (this.#expect?.accountKey === accountKey)
-      this.#expect = { accountKey, count: await count() };
+  /** Another cache write (the outbox mirror, a resolved id) left `count` customers in the cache. */
+  recount(accountKey: string, count: number | null): void {
+    if (count !== null && this.#expect?.accountKey === accountKey)
+      this.#expect = { accountKey, count };
   }
 
   /** The data work under way, given the account open and how many customers its list holds. */

@@ -1,0 +1,216 @@
+// The cache's writes run in a dedicated module worker (cache-writer.worker.ts), off the UI thread.
+// Measured at 100k customers (docs/architecture.md, data flow of a sync): writing a snapshot from
+// the page cost 6.2 s of UI-thread time in IndexedDB's serialisation of the records, as ten
+// 0.4-0.8 s long tasks. The worker opens the same Dexie database and applies every write of main's
+// (snapshot, delta, the outbox mirror, a resolved id) with CustomerCache, in one transaction each,
+// so the overlay's all-or-nothing guarantee holds as before; the page's liveQueries see each
+// commit through Dexie's cross-context broadcast (BroadcastChannel, same origin).
+// Large events never exist whole on the UI thread: each piece (src-shared/data-pieces.ts) is
+// handed on to the worker as it arrives, and the worker joins them.
+import type { EventOf, Op } from '../../../src-shared';
+import { PieceJoiner, type DataPiece, type JoinedEvent } from '../../../src-shared/data-pieces';
+import { CustomerCache } from './customer-cache';
+
+/** What the page asks of the worker; every request but `piece` is answered by its `id`. */
+export type WriterRequest =
+  | { kind: 'piece'; piece: DataPiece }
+  /** `apply` false: the stream's account is not the open one, so its joined event is dropped. */
+  | { kind: 'stream'; id: number; stream: string; apply: boolean }
+  | { kind: 'event'; id: number; joined: JoinedEvent }
+  | { kind: 'pending'; id: number; accountKey: string; ops: Op[] }
+  | {
+      kind: 'resolve';
+      id: number;
+      accountKey: string;
+      target: EventOf<'ids:resolved'>['kind'];
+      tempId: string;
+      serverId: string;
+    }
+  | { kind: 'close'; id: number; accountKey: string };
+
+/** The worker's answers: progress of a save (customers written), then done or failed. */
+export type WriterReply =
+  | { kind: 'progress'; id: number; done: number }
+  /** `count`: customers in the cache after the write, null when it was not applied. */
+  | { kind: 'done'; id: number; count: number | null }
+  | { kind: 'failed'; id: number; message: string };
+
+/** The part of a Worker (or of the worker's global scope) the two sides use. */
+export interface WriterPort {
+  postMessage(message: unknown): void;
+  onmessage: ((event: MessageEvent) => unknown) | null;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** The worker's side: joins pieces and applies each request in arrival order. */
+export function serveCacheWriter(port: WriterPort): void {
+  const joiner = new PieceJoiner();
+  const joined = new Map<string, JoinedEvent>();
+  const caches = new Map<string, Promise<CustomerCache>>();
+  const cacheOf = (accountKey: string) => {
+    let cache = caches.get(accountKey);
+    if (!cache) caches.set(accountKey, (cache = CustomerCache.open(accountKey)));
+    return cache;
+  };
+  const reply = (message: WriterReply) => port.postMessage(message);
+
+  async function apply(id: number, event: JoinedEvent | undefined): Promise<number | null> {
+    if (!event) return null; // a stream that lost a piece: main resends on request
+    const cache = await cacheOf(event.payload.accountKey);
+    const progress = (done: number) => reply({ kind: 'progress', id, done });
+    const applied =
+      event.event === 'data:snapshot'
+        ? await cache.applySnapshot(event.payload, progress)
+        : await cache.applyDelta(event.payload, progress);
+    return applied ? cache.db.customers.count() : null;
+  }
+
+  async function handle(
+    request: Exclude<WriterRequest, { kind: 'piece' }>,
+  ): Promise<number | null> {
+    switch (request.kind) {
+      case 'stream': {
+        const event = joined.get(request.stream);
+        joined.delete(request.stream);
+        return request.apply ? apply(request.id, event) : null;
+      }
+      case 'event':
+        return apply(request.id, request.joined);
+      case 'pending': {
+        const cache = await cacheOf(request.accountKey);
+        await cache.setPendingOps(request.ops);
+        return cache.db.customers.count();
+      }
+      case 'resolve': {
+        const cache = await cacheOf(request.accountKey);
+        await cache.resolveId(request.target, request.tempId, request.serverId);
+        return cache.db.customers.count();
+      }
+      case 'close': {
+        const cache = caches.get(request.accountKey);
+        caches.delete(request.accountKey);
+        (await cache)?.close();
+        return null;
+      }
+    }
+  }
+
+  let queue: Promise<unknown> = Promise.resolve();
+  port.onmessage = (message) => {
+    const request = message.data as WriterRequest;
+    if (request.kind === 'piece') {
+      try {
+        const whole = joiner.add(request.piece);
+        if (whole) joined.set(request.piece.stream, whole);
+      } catch (error) {
+        console.error('fieldmap: dropped a data stream', error);
+      }
+      return;
+    }
+    queue = queue.then(async () => {
+      try {
+        reply({ kind: 'done', id: request.id, count: await handle(request) });
+      } catch (error) {
+        reply({ kind: 'failed', id: request.id, message: String(error) });
+      }
+    });
+  };
+}
+
+type Call = {
+  progress?: (done: number) => void;
+  resolve(count: number | null): void;
+  reject(e: Error): void;
+};
+
+/** The page's side: one worker for the page's life; calls resolve in the order they were made. */
+export class CacheWriter {
+  #next = 0;
+  #calls = new Map<number, Call>();
+  #broken: string | null = null;
+
+  readonly #port: WriterPort;
+
+  /** Starts the worker; tests may hand in a port instead. */
+  constructor(port?: WriterPort) {
+    if (port) this.#port = port;
+    else {
+      const worker = new Worker(new URL('./cache-writer.worker.ts', import.meta.url), {
+        type: 'module',
+      });
+      worker.addEventListener('error', (event) =>
+        this.#fail(event.message || 'the cache worker did not start'),
+      );
+      this.#port = worker as unknown as WriterPort;
+    }
+    this.#port.onmessage = (event) => this.#receive(event.data as WriterReply);
+  }
+
+  /** A worker that failed answers nothing more: every call waiting on it fails instead of hanging. */
+  #fail(message: string): void {
+    console.error('fieldmap: the cache worker failed', message);
+    this.#broken = `the cache worker failed: ${message}`;
+    for (const call of this.#calls.values()) call.reject(new Error(this.#broken));
+    this.#calls.clear();
+  }
+
+  #receive(reply: WriterReply): void {
+    const call = this.#calls.get(reply.id);
+    if (!call) return;
+    if (reply.kind === 'progress') return call.progress?.(reply.done);
+    this.#calls.delete(reply.id);
+    if (reply.kind === 'done') call.resolve(reply.count);
+    else call.reject(new Error(`the cache write failed: ${reply.message}`));
+  }
+
+  #call(
+    request: DistributiveOmit<Exclude<WriterRequest, { kind: 'piece' }>, 'id'>,
+    progress?: (done: number) => void,
+  ): Promise<number | null> {
+    if (this.#broken) return Promise.reject(new Error(this.#broken));
+    const id = ++this.#next;
+    return new Promise((resolve, reject) => {
+      this.#calls.set(id, { resolve, reject, ...(progress ? { progress } : {}) });
+      this.#port.postMessage({ ...request, id });
+    });
+  }
+
+  /** Hands a piece of a large event to the worker, which joins it with the others. */
+  piece(piece: DataPiece): void {
+    this.#port.postMessage({ kind: 'piece', piece } satisfies WriterRequest);
+  }
+
+  /**
+   * Applies the event joined from a stream's pieces (or, `apply` false, drops it); answers the
+   * customers then cached, or null when nothing was applied.
+   */
+  applyStream(
+    stream: string,
+    apply: boolean,
+    progress?: (done: number) => void,
+  ): Promise<number | null> {
+    return this.#call({ kind: 'stream', stream, apply }, progress);
+  }
+
+  /** Applies a whole (small) snapshot or delta. */
+  apply(joined: JoinedEvent, progress?: (done: number) => void): Promise<number | null> {
+    return this.#call({ kind: 'event', joined }, progress);
+  }
+
+  /** Replaces the outbox mirror; answers the customers then cached. */
+  setPendingOps(accountKey: string, ops: Op[]): Promise<number | null> {
+    return this.#call({ kind: 'pending', accountKey, ops });
+  }
+
+  /** Rewrites a temp id to its server id everywhere in the cache; answers the customers then cached. */
+  resolveId(resolved: EventOf<'ids:resolved'>): Promise<number | null> {
+    const { accountKey, kind: target, tempId, id: serverId } = resolved;
+    return this.#call({ kind: 'resolve', accountKey, target, tempId, serverId });
+  }
+
+  /** Closes the worker's connection to an account's cache (before it is deleted). */
+  async close(accountKey: string): Promise<void> {
+    await this.#call({ kind: 'close', accountKey });
+  }
+}
