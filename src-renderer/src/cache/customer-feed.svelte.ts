@@ -1,0 +1,156 @@
+// The cache's customers as rune state for the UI thread, kept in step with the cache without
+// re-reading all of it on every write. Measured at 100k (docs/architecture.md, data flow of a
+// sync): one getAll of every customer is a 0.4-0.6 s task of deserialisation on the UI thread, and
+// a liveQuery ran it again after each edit, visit or resolved id.
+// - A write that replaced the table (a snapshot) is read back in pieces of READ_PIECE customers,
+//   all in ONE read-only transaction: each piece is its own short task, and the reader still sees
+//   one committed state (never half of a snapshot: a write waits for the reading transaction).
+// - Any other write (the outbox mirror, a delta, a resolved id) names the keys it changed
+//   (Dexie's 'storagemutated', broadcast from the cache worker): only those are read, and patched
+//   into a new array in the cache's order (primary key order), so every other record keeps its
+//   object and ListKeys and the map's diff reuse their work for it.
+// `current` is undefined until the first read answers.
+import { Dexie, type ObservabilitySet } from 'dexie';
+import type { CustomerRow, FieldmapDb } from './schema';
+
+/** Customers per read of a full read-back: ~25 ms of deserialisation each at 100k. */
+export const READ_PIECE = 5_000;
+/** Above this many changed keys one full read-back is cheaper than reading each key. */
+const MAX_PATCH = 20_000;
+
+type RangeNode = { from?: unknown; to?: unknown; l?: RangeNode; r?: RangeNode };
+
+/** The keys of a mutated part, or 'all' when it holds a range (a clear, a delete by range). */
+function keysOf(node: RangeNode | undefined, into: Set<string>): Set<string> | 'all' {
+  const stack = node ? [node] : [];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if ('from' in n) {
+      if (n.from !== n.to || typeof n.from !== 'string') return 'all';
+      into.add(n.from);
+      if (into.size > MAX_PATCH) return 'all';
+    }
+    if (n.l) stack.push(n.l);
+    if (n.r) stack.push(n.r);
+  }
+  return into;
+}
+
+/** Index of the first row whose id is not below `id` (rows are in primary key order). */
+function lowerBound(rows: readonly CustomerRow[], id: string): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid]!.id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export class CustomerFeed<V extends CustomerRow> {
+  #current = $state.raw<V[] | undefined>(undefined);
+  #error = $state.raw<unknown>(null);
+  /** Keys changed since the last read, or 'all' when the next read must read everything. */
+  #dirty: Set<string> | 'all' | null = 'all';
+  #reading = false;
+  #disposed = false;
+  readonly #part: string;
+  readonly #onMutated = (parts: ObservabilitySet) => this.#mutated(parts);
+
+  /** `view` turns fresh rows into what the UI reads (in place: they are new objects). */
+  constructor(
+    private readonly db: FieldmapDb,
+    private readonly view: (rows: CustomerRow[]) => V[],
+  ) {
+    this.#part = `idb://${db.name}/customers/`;
+    Dexie.on('storagemutated', this.#onMutated);
+    void this.#read();
+  }
+
+  get current(): V[] | undefined {
+    return this.#current;
+  }
+
+  get error(): unknown {
+    return this.#error;
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    Dexie.on('storagemutated').unsubscribe(this.#onMutated);
+  }
+
+  #mutated(parts: ObservabilitySet): void {
+    const part = parts[this.#part] as RangeNode | undefined;
+    if (!part || this.#dirty === 'all') {
+      if (part) void this.#read();
+      return;
+    }
+    this.#dirty = keysOf(part, this.#dirty ?? new Set());
+    void this.#read();
+  }
+
+  /** Reads what changed, one read at a time; writes during a read are read after it. */
+  async #read(): Promise<void> {
+    if (this.#reading) return;
+    this.#reading = true;
+    try {
+      while (this.#dirty !== null && !this.#disposed) {
+        const dirty = this.#dirty;
+        this.#dirty = null;
+        const base = this.#current;
+        const next =
+          dirty === 'all' || base === undefined
+            ? await this.#readAll()
+            : await this.#patch(base, dirty);
+        if (!this.#disposed) this.#current = next;
+        this.#error = null;
+      }
+    } catch (error) {
+      this.#error = error;
+    } finally {
+      this.#reading = false;
+    }
+  }
+
+  /** Every customer, in pieces, in one read-only transaction (one committed state). */
+  #readAll(): Promise<V[]> {
+    const { customers } = this.db;
+    return this.db.transaction('r', customers, async () => {
+      const rows: V[] = [];
+      for (;;) {
+        const last = rows.at(-1)?.id;
+        const from =
+          last === undefined ? customers.toCollection() : customers.where(':id').above(last);
+        const piece = await from.limit(READ_PIECE).toArray();
+        for (const row of this.view(piece)) rows.push(row);
+        if (piece.length < READ_PIECE || this.#disposed) return rows;
+      }
+    });
+  }
+
+  /** `base` with the changed keys read again: replaced, removed or inserted in key order. */
+  async #patch(base: V[], keys: Set<string>): Promise<V[]> {
+    const ids = [...keys];
+    const found = await this.db.customers.bulkGet(ids);
+    const rows = base.slice();
+    const removed = new Set<string>();
+    const added: V[] = [];
+    const fresh = this.view(found.filter((row): row is CustomerRow => row !== undefined));
+    const byId = new Map(fresh.map((row) => [row.id, row]));
+    for (const id of ids) {
+      const i = lowerBound(rows, id);
+      const at = rows[i]?.id === id ? i : -1;
+      const row = byId.get(id);
+      if (row && at >= 0) rows[at] = row;
+      else if (row) added.push(row);
+      else if (at >= 0) removed.add(id);
+    }
+    if (removed.size === 0 && added.length === 0) return rows;
+    const kept = removed.size > 0 ? rows.filter((row) => !removed.has(row.id)) : rows;
+    for (const row of added.sort((a, b) => (a.id < b.id ? -1 : 1)))
+      kept.splice(lowerBound(kept, row.id), 0, row);
+    return kept;
+  }
+}
