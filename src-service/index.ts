@@ -56,6 +56,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     signIns: new FailedSignInThrottle(() => (options.clock ?? Date).now()),
     stats: { requests: 0, rateLimited: 0, passwordChecks: 0 },
     customerPosts: {},
+    customerPuts: {},
   };
 
   let tls: TlsMaterial | undefined;
@@ -91,11 +92,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     hold: (method, path, at) => state.gates.hold(method, path, at),
     stats: () => ({ ...state.stats }),
     customerPosts: () => ({ ...state.customerPosts }),
+    customerPuts: () => ({ ...state.customerPuts }),
     resetStats() {
       state.stats.requests = 0;
       state.stats.rateLimited = 0;
       state.stats.passwordChecks = 0;
       state.customerPosts = {};
+      state.customerPuts = {};
     },
     stop() {
       stopped ??= new Promise<void>((resolve) => {

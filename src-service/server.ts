@@ -25,6 +25,8 @@ export interface PipelineState {
   stats: ServiceStats;
   /** POST /customers bodies that reached the endpoint, by name (tests count resends). */
   customerPosts: Record<string, number>;
+  /** PUT /customers/{id} requests that reached the endpoint, by id. */
+  customerPuts: Record<string, number>;
 }
 
 const FORBIDDEN_HTML =
@@ -212,6 +214,8 @@ export async function handleRequest(
       return;
     }
     if (req.method === 'POST' && path === '/api/v1/customers') countPost(state, body);
+    const put = req.method === 'PUT' ? /^\/api\/v1\/customers\/([^/]+)$/.exec(path) : null;
+    if (put) state.customerPuts[put[1]!] = (state.customerPuts[put[1]!] ?? 0) + 1;
     const result = match.endpoint({ account, store, variants, param: match.param, body });
     await state.gates.pass(req.method ?? 'GET', path, 'after-commit');
     if (fault.kind === 'reset-after') {

@@ -142,6 +142,8 @@ export interface RunningService {
   stats(): ServiceStats;
   /** POST /customers requests that reached the endpoint, counted by the body's name. */
   customerPosts(): Record<string, number>;
+  /** PUT /customers/{id} requests that reached the endpoint, counted by id (tests count resends). */
+  customerPuts(): Record<string, number>;
   resetStats(): void;
   stop(): Promise<void>;
 }

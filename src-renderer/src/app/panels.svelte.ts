@@ -5,9 +5,18 @@ import type { Customer, LngLat } from '../../../src-shared';
 import type { TimeUnit } from '../../../src-shared/time-units';
 import { CustomerEditor } from '../features/editor/customer-editor.svelte';
 import { RouteBuilder } from '../features/routes/route-builder.svelte';
+import { BulkSelection } from '../features/selection/bulk-selection.svelte';
 import type { FocusRequest } from '../types';
 
-export type PanelKind = 'editor' | 'route' | 'changes' | 'conflicts' | 'account';
+export type PanelKind =
+  | 'editor'
+  | 'route'
+  | 'week-plan'
+  | 'changes'
+  | 'conflicts'
+  | 'account'
+  | 'selection'
+  | 'nearby';
 
 /** A modal dialog over the window; 'visit' logs a visit to `visitFor`. */
 export type DialogKind = 'offline-maps' | 'reauth' | 'visit';
@@ -28,6 +37,8 @@ export class Panels {
   #nonce = 0;
   tab = $state<SidebarTab>('customers');
   readonly route = new RouteBuilder();
+  /** What a lasso or box selected for the Selection panel's bulk actions. */
+  readonly bulk = new BulkSelection();
 
   get open(): PanelKind | null {
     return this.#open;
@@ -92,6 +103,12 @@ export class Panels {
     this.#mapMode = 'browse';
   }
 
+  /** Opens the Selection panel with a lasso or box ready to draw on the map. */
+  selectOnMap(mode: 'lasso' | 'box'): void {
+    this.show('selection');
+    this.#mapMode = mode;
+  }
+
   /** Opens the panel, or closes it when it is the open one. */
   toggle(kind: PanelKind): void {
     if (this.#open === kind) this.close();
@@ -146,5 +163,6 @@ export class Panels {
     this.#editor = null;
     this.#focus = null;
     this.route.clear();
+    this.bulk.reset();
   }
 }

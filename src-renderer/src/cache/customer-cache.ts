@@ -161,6 +161,15 @@ export class CustomerCache {
     });
   }
 
+  /** serverRecord of many customers in one read (a bulk action's bases), in the order asked. */
+  async serverRecords(ids: readonly string[]): Promise<Array<CustomerRow | null>> {
+    return this.db.transaction('r', this.db.customers, this.db.server, async () => {
+      const originals = await this.db.server.bulkGet([...ids]);
+      const shown = await this.db.customers.bulkGet([...ids]);
+      return ids.map((_, i) => originals[i]?.record ?? shown[i] ?? null);
+    });
+  }
+
   /** Time of the last applied pull, or null when this cache never received data. */
   async lastSync(): Promise<number | null> {
     const row = await this.db.meta.get('lastSync');

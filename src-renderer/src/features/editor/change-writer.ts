@@ -22,11 +22,21 @@ import {
   type CustomerFields,
   type CustomFieldsBody,
   type FieldmapApi,
+  type NewOp,
   type Op,
 } from '../../../../src-shared';
 import { visitOp, type TimeUnit, type VisitInput } from '../../../../src-shared/visits';
 import type { CustomerCache } from '../../cache/customer-cache';
 import type { CustomerRow } from '../../cache/schema';
+
+/**
+ * Ops per batch of a bulk action: each batch is journaled whole or not at all (at most
+ * OUTBOX_BATCH_MAX), and the page stays responsive between batches.
+ */
+export const BULK_BATCH = 250;
+
+/** How far a bulk action got: changes queued so far of all it queues. */
+export type BulkProgress = (queued: number, total: number) => void;
 
 /** A new temp id for a record created locally. */
 export function newTempId(): string {
@@ -95,7 +105,104 @@ export class ChangeWriter {
     await this.#enqueue(visitOp(shown, visit, unit, !isTempId(shown.id)));
   }
 
+  // ---- Bulk actions (the Selection panel): one op per changed customer, queued in batches. ----
+
+  /**
+   * Queues `ops` in batches of BULK_BATCH, each wholly queued or not at all. Resolves with each
+   * op's place in the queue; a failing batch throws a BulkError saying how many were queued.
+   */
+  async #enqueueBulk(ops: NewOp[], onProgress?: BulkProgress): Promise<Op[]> {
+    const queued: Op[] = [];
+    for (let i = 0; i < ops.length; i += BULK_BATCH) {
+      try {
+        queued.push(...(await this.api.enqueueMany(ops.slice(i, i + BULK_BATCH))));
+      } catch (error) {
+        throw new BulkError(toFieldmapError(error).message, queued);
+      }
+      onProgress?.(queued.length, ops.length);
+    }
+    return queued;
+  }
+
+  async #basesOf(ids: readonly string[]): Promise<Array<CustomerRow | null>> {
+    const cache = this.cache();
+    if (!cache) return ids.map(() => null);
+    return (await cache.serverRecords(ids)).map(baseOf);
+  }
+
+  async #updateMany(
+    changes: Array<{ id: string; payload: CustomerChanges }>,
+    onProgress?: BulkProgress,
+  ): Promise<Op[]> {
+    const bases = await this.#basesOf(changes.map((c) => c.id));
+    const ops = changes.map(({ id, payload }, i): NewOp => {
+      return { kind: 'updateCustomer', target: id, payload, base: bases[i] ?? null };
+    });
+    return this.#enqueueBulk(ops, onProgress);
+  }
+
+  /** The new colour on every shown customer not already that colour. */
+  setColorMany(
+    shown: readonly Customer[],
+    color: string,
+    onProgress?: BulkProgress,
+  ): Promise<Op[]> {
+    const changed = shown.filter((c) => c.color !== color);
+    return this.#updateMany(
+      changed.map((c) => ({ id: c.id, payload: { color } })),
+      onProgress,
+    );
+  }
+
+  /** Adds `group` to (or removes it from) every shown customer it changes. */
+  setGroupMany(
+    shown: readonly Customer[],
+    group: string,
+    member: boolean,
+    onProgress?: BulkProgress,
+  ): Promise<Op[]> {
+    const changed = shown.filter((c) => c.groups.includes(group) !== member);
+    return this.#updateMany(
+      changed.map((c) => ({
+        id: c.id,
+        payload: {
+          groups: member ? [...c.groups, group] : c.groups.filter((g) => g !== group),
+        },
+      })),
+      onProgress,
+    );
+  }
+
+  /** One visit to each shown customer: the same op the visit dialog queues for one. */
+  logVisitMany(
+    shown: readonly Customer[],
+    visit: VisitInput,
+    unit: TimeUnit,
+    onProgress?: BulkProgress,
+  ): Promise<Op[]> {
+    const ops = shown.map((c) => visitOp(c, visit, unit, !isTempId(c.id)));
+    return this.#enqueueBulk(ops, onProgress);
+  }
+
+  async deleteMany(ids: readonly string[], onProgress?: BulkProgress): Promise<Op[]> {
+    const bases = await this.#basesOf(ids);
+    const ops = ids.map((id, i): NewOp => {
+      return { kind: 'deleteCustomer', target: id, payload: null, base: bases[i] ?? null };
+    });
+    return this.#enqueueBulk(ops, onProgress);
+  }
+
   async updateCustomFields(body: CustomFieldsBody): Promise<void> {
     await this.#enqueue({ kind: 'updateCustomFields', target: 'user', payload: body, base: null });
+  }
+}
+
+/** A bulk action stopped by a failing batch: `queued` holds the ops of the batches before it. */
+export class BulkError extends Error {
+  constructor(
+    message: string,
+    readonly queued: Op[],
+  ) {
+    super(message);
   }
 }

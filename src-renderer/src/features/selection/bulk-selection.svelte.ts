@@ -1,0 +1,120 @@
+// The Selection panel's state: the customers a lasso or box selected, the bulk action running
+// (its batches being queued) and how far the queued changes have got to the service. Owned by
+// Panels, so the progress stays when the panel is closed and reopened.
+import type { Op } from '../../../../src-shared';
+import { BulkError, type BulkProgress } from '../editor/change-writer';
+import type { Drain } from './bulk-progress';
+
+/** Deletes over this many ask the rep to type the count. */
+export const TYPED_CONFIRM_OVER = 100;
+
+export class BulkSelection {
+  /** The selected customers' ids, in the order the lasso found them; null before any area. */
+  #ids = $state.raw<string[] | null>(null);
+  /** The action queuing its batches now: what it is, changes queued of all it queues. */
+  #running = $state.raw<{ label: string; queued: number; total: number } | null>(null);
+  #message = $state<string | null>(null);
+  #failure = $state<string | null>(null);
+  #drain = $state.raw<Drain | null>(null);
+  #finished = false;
+
+  get ids(): readonly string[] | null {
+    return this.#ids;
+  }
+
+  get running(): { label: string; queued: number; total: number } | null {
+    return this.#running;
+  }
+
+  get message(): string | null {
+    return this.#message;
+  }
+
+  get failure(): string | null {
+    return this.#failure;
+  }
+
+  get drain(): Drain | null {
+    return this.#drain;
+  }
+
+  /** Says what an action that queues nothing did (e.g. Add to plan). */
+  say(message: string): void {
+    this.#message = message;
+    this.#failure = null;
+  }
+
+  /** A new area replaces the selection (the result of the last action stays until then). */
+  select(ids: readonly string[]): void {
+    this.#ids = [...ids];
+    this.#message = null;
+    this.#failure = null;
+  }
+
+  clear(): void {
+    this.#ids = null;
+    this.#message = null;
+    this.#failure = null;
+  }
+
+  /**
+   * Notes when the first of the tracked changes was seen sent (the measured rate starts there),
+   * and when none is queued any more (the next action then starts a count of its own).
+   */
+  observe(sent: number, finished: boolean, now: number): void {
+    const drain = this.#drain;
+    if (!drain) return;
+    if (finished !== this.#finished) this.#finished = finished;
+    if (drain.firstSent === null && sent > 0) this.#drain = { ...drain, firstSent: [now, sent] };
+  }
+
+  /**
+   * Runs a bulk action that queues changes: one at a time, its progress shown, its ops tracked
+   * until they reached the service. `done` names what happened from the ops it queued. When a
+   * batch fails, the customers whose changes were not queued stay selected, so the rep can retry.
+   */
+  async run(
+    label: string,
+    action: (onProgress: BulkProgress) => Promise<Op[]>,
+    done: (queued: Op[]) => string,
+    remaining?: (queued: Op[]) => string[],
+  ): Promise<boolean> {
+    if (this.#running) return false;
+    this.#running = { label, queued: 0, total: 0 };
+    this.#message = null;
+    this.#failure = null;
+    let queued: Op[] = [];
+    try {
+      queued = await action((n, total) => (this.#running = { label, queued: n, total }));
+      this.#message = done(queued);
+      return true;
+    } catch (error) {
+      queued = error instanceof BulkError ? error.queued : [];
+      this.#failure =
+        `${label} stopped: ${error instanceof Error ? error.message : String(error)}` +
+        (queued.length > 0 ? ` ${queued.length} changes were queued before it stopped.` : '');
+      if (remaining) this.#ids = remaining(queued);
+      return false;
+    } finally {
+      this.#track(queued);
+      this.#running = null;
+    }
+  }
+
+  #track(queued: Op[]): void {
+    const fresh = queued.filter((op) => op.state !== 'done').map((op) => op.opId);
+    if (fresh.length === 0) return;
+    const before = this.#finished ? null : this.#drain;
+    this.#finished = false;
+    this.#drain = {
+      tracked: new Set([...(before?.tracked ?? []), ...fresh]),
+      firstSent: before?.firstSent ?? null,
+    };
+  }
+
+  /** The account changed: nothing of the last one stays. */
+  reset(): void {
+    this.clear();
+    this.#drain = null;
+  }
+}

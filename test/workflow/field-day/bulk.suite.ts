@@ -1,0 +1,297 @@
+// Lasso and box selection with a summary and bulk actions (issue 15, item 2), in Chromium against
+// the reference service. 50 customers are placed in one small area with known colours, groups,
+// deal amounts (numbers, PHP's numeric strings, none, text) and visits; a box drawn around them
+// with the mouse must select exactly them and sum them up as computed here. A bulk colour change
+// made offline, with the app closed while the service holds a PUT after ~20 and reopened on the
+// same data, must end with exactly one PUT per customer on the service, each with the new colour.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryCredentialStore } from '../../../scripts/browser-runner/credentials';
+import { LOOPBACK_ALLOW } from '../../../src-service/allow-list';
+import type { Op } from '../../../src-shared';
+import { readDealAmount, summarizeSelection } from '../../../src-shared/selection-summary';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../../e2e/harness';
+import { signIn, waitRows } from '../../write/support';
+
+const USER = 'rep';
+const WAIT = 180_000;
+const DAY_S = 86_400;
+/** The 50 customers of the area: a 10 × 5 grid in a 0.1° × 0.05° box. */
+const AREA = { west: -95.05, south: 39.0, east: -94.95, north: 39.05 };
+const PICKED = 50;
+const NEW_COLOR = 'purple';
+
+let service: TestService;
+let app: AppHandle;
+let dataDir: string;
+const credentialStore = new MemoryCredentialStore();
+let picked: string[] = [];
+let groups: string[] = [];
+
+const launch = () => launchApp({ serviceUrl: service.url, dataDir, credentialStore });
+
+/** The seeded fields of area customer i (see the expectations in the summary test). */
+function fieldsOf(i: number, nowS: number): Record<string, unknown> {
+  const visits = [
+    { lastVisit: nowS - 5 * DAY_S, remindAt: 0 }, // visited this week
+    { lastVisit: nowS - 45 * DAY_S, remindAt: 0 }, // overdue: over 30 days
+    { lastVisit: 0, remindAt: 0 }, // never visited
+    { lastVisit: nowS - 10 * DAY_S, remindAt: nowS - DAY_S }, // overdue: reminder due
+  ];
+  return {
+    latitude: AREA.south + 0.005 + Math.floor(i / 10) * 0.01,
+    longitude: AREA.west + 0.005 + (i % 10) * 0.01,
+    color: ['blue', 'red', 'green'][i % 3],
+    groups: [[groups[0]], [groups[0], groups[1]], [], []][i % 4],
+    dealAmount: [1000, 1250.5, 300, null, null][i % 5],
+    ...visits[i % 4],
+  };
+}
+
+/** The map's pixel of a position, on the page. */
+async function pixelOf(page: Page, lng: number, lat: number): Promise<{ x: number; y: number }> {
+  const box = (await page.locator('.fm-map-canvas').boundingBox())!;
+  const p = await page.evaluate(
+    ([x, y]) => {
+      type Map = { project(p: [number, number]): { x: number; y: number } };
+      return (
+        document.querySelector('.fm-map') as Element & { fieldmapMap: { map: Map } }
+      ).fieldmapMap.map.project([x, y]);
+    },
+    [lng, lat] as const,
+  );
+  return { x: box.x + p.x, y: box.y + p.y };
+}
+
+type Box = { west: number; south: number; east: number; north: number };
+
+/** Fits the map to `view` (no animation) and waits until it has drawn. */
+async function showArea(page: Page, view: Box): Promise<void> {
+  await page.evaluate(async (v) => {
+    type Map = {
+      fitBounds(b: [[number, number], [number, number]], o: object): void;
+      once(e: string, f: () => void): void;
+      triggerRepaint(): void;
+    };
+    const { map } = (document.querySelector('.fm-map') as Element & { fieldmapMap: { map: Map } })
+      .fieldmapMap;
+    const idle = new Promise<void>((resolve) => map.once('idle', resolve));
+    map.fitBounds(
+      [
+        [v.west, v.south],
+        [v.east, v.north],
+      ],
+      { padding: 100, animate: false },
+    );
+    map.triggerRepaint();
+    await idle;
+  }, view);
+}
+
+/** Opens the Selection panel in box mode and draws `box` with the mouse, corner to corner. */
+async function drawBox(page: Page, box: Box): Promise<void> {
+  if (!(await page.isVisible('aside.selection')))
+    await page.click('button:has-text("Select on map")');
+  const boxButton = 'aside.selection button:has-text("Box")';
+  if ((await page.getAttribute(boxButton, 'aria-pressed')) !== 'true') await page.click(boxButton);
+  // With the panel open (the map is narrower), the area fills the map.
+  await showArea(page, AREA);
+  const from = await pixelOf(page, box.west, box.north);
+  const to = await pixelOf(page, box.east, box.south);
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.click(from.x, from.y);
+  await page.mouse.move(to.x, to.y, { steps: 6 });
+  await page.mouse.click(to.x, to.y);
+}
+
+const selectedCount = (page: Page) =>
+  page.getAttribute('aside.selection [aria-label="Selected customers"]', 'data-rows');
+
+const listOps = (): Promise<Op[]> => app.call<Op[]>('listOps');
+
+describe('field day: lasso/box selection and bulk actions', () => {
+  beforeAll(async () => {
+    // The service sends deal amounts as strings ("1250.50"), as the PHP one may.
+    service = await startTestService({
+      customers: 80,
+      seed: 15,
+      variants: { dealAmount: 'string' },
+    });
+    groups = (service.store.user(USER) as { groups: string[] }).groups;
+    const nowS = Math.floor(Date.now() / 1000);
+    const all = service.store.customers(USER);
+    picked = all.slice(0, PICKED).map((c) => c.id);
+    picked.forEach((id, i) => service.store.updateCustomerDirect(USER, id, fieldsOf(i, nowS)));
+    // The others are far away (or not on the map at all).
+    for (const c of all.slice(PICKED)) {
+      if (c.latitude !== null)
+        service.store.updateCustomerDirect(USER, c.id, { latitude: 35, longitude: -80 });
+    }
+    dataDir = await mkdtemp(join(tmpdir(), 'fieldmap-bulk-'));
+    app = await launch();
+    await signIn(app, service);
+  }, WAIT);
+
+  afterAll(async () => {
+    await app?.close();
+    await service?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    'a box drawn around 50 customers selects exactly them and sums them up',
+    { timeout: WAIT },
+    async () => {
+      const { page } = app;
+      await waitRows(page, 'Customers', 80);
+      await drawBox(page, AREA);
+      await expect.poll(() => selectedCount(page), { timeout: WAIT }).toBe(String(PICKED));
+      const ids = await page.$$eval(
+        'aside.selection [aria-label="Selected customers"] [data-id]',
+        (els) => els.map((e) => e.getAttribute('data-id')),
+      );
+      expect(ids.every((id) => id !== null && picked.includes(id))).toBe(true);
+      const summary = page.locator('aside.selection [aria-label="Selection summary"]');
+      expect(await summary.getAttribute('data-count')).toBe(String(PICKED));
+      // Colours: i % 3 → blue 17, red 17, green 16.
+      const colors = await summary
+        .locator('li[data-color]')
+        .evaluateAll((els) =>
+          els.map((e) => [e.getAttribute('data-color'), e.querySelector('.n')?.textContent]),
+        );
+      expect(colors).toEqual([
+        ['blue', '17'],
+        ['red', '17'],
+        ['green', '16'],
+      ]);
+      // Groups: i % 4 == 0 → [g0], == 1 → [g0, g1], else none: g0 26, g1 13, none 24.
+      const byGroup = await summary
+        .locator('li[data-group]')
+        .evaluateAll((els) =>
+          els.map((e) => [e.getAttribute('data-group'), e.querySelector('.n')?.textContent]),
+        );
+      expect(byGroup).toEqual([
+        [groups[0], '26'],
+        [groups[1], '13'],
+        ['', '24'],
+      ]);
+      // Deal amounts, sent as strings: 10 × "1000.00" + 10 × "1250.50" + 10 × "300.00"; 20 none.
+      expect(await summary.locator('[data-deal-sum]').getAttribute('data-deal-sum')).toBe('25505');
+      const deal = (await summary.locator('[data-deal-sum]').textContent()) ?? '';
+      expect(deal).toContain('from 30 customers');
+      expect(deal).toContain('20 with no amount');
+      // Overdue: i % 4 == 1 (45 days ago, 13) and i % 4 == 3 (reminder due, 12); never: 12.
+      expect(await summary.locator('[data-overdue]').getAttribute('data-overdue')).toBe('25');
+      expect(await summary.locator('[data-overdue]').textContent()).toContain('12 never visited');
+    },
+  );
+
+  it('an empty selection says so, and every bulk action is off', { timeout: WAIT }, async () => {
+    const { page } = app;
+    // Between the grid's first two columns and rows: no customer inside.
+    await drawBox(page, { west: -95.043, south: 39.007, east: -95.037, north: 39.013 });
+    await expect
+      .poll(() => page.textContent('aside.selection [data-empty]'), { timeout: WAIT })
+      .toContain('No customers in the drawn area');
+    const buttons = page.locator('aside.selection [aria-label="Bulk actions"] button');
+    expect(await buttons.count()).toBeGreaterThan(5);
+    for (const enabled of await buttons.evaluateAll((els) =>
+      els.map((e) => !(e as HTMLButtonElement).disabled),
+    ))
+      expect(enabled).toBe(false);
+  });
+
+  it(
+    'a bulk colour change of 50 made offline, with a restart mid-way through sending, reaches the service exactly once each',
+    { timeout: 2 * WAIT },
+    async () => {
+      let { page } = app;
+      await app.setOffline(true);
+      await drawBox(page, AREA);
+      await expect.poll(() => selectedCount(page), { timeout: WAIT }).toBe(String(PICKED));
+      await page.selectOption('aside.selection select[aria-label="New colour"]', NEW_COLOR);
+      await page.click('aside.selection button:has-text("Set colour")');
+      await expect
+        .poll(() => page.textContent('aside.selection .message'), { timeout: WAIT })
+        .toContain(`Colour ${NEW_COLOR} queued for 50 customers`);
+      // One queued op per customer, none sent: the panel says they wait for the connection.
+      const queued = await listOps();
+      expect(queued.map((op) => op.target).sort()).toEqual([...picked].sort());
+      expect(queued.every((op) => op.kind === 'updateCustomer' && op.state === 'pending')).toBe(
+        true,
+      );
+      const sending = page.locator('aside.selection .sending');
+      await expect.poll(() => sending.textContent(), { timeout: WAIT }).toContain('no connection');
+      expect(await sending.textContent()).toContain('50 changes of 50 waiting');
+      expect(service.customerPuts()).toEqual({});
+
+      // Back online: the changes drain at the service's pace, with the count and the time left.
+      await app.setOffline(false);
+      const puts = () => Object.values(service.customerPuts()).reduce((a, b) => a + b, 0);
+      await expect
+        .poll(() => sending.textContent(), { timeout: WAIT })
+        .toMatch(/Sending [1-9]\d* of 50 changes · about \d+ s left/);
+      await expect.poll(puts, { timeout: WAIT, interval: 20 }).toBeGreaterThanOrEqual(20);
+      // The next PUT is held by the service; the app is closed while it waits (a request the
+      // crash lost: refused when released), and the service is out of reach until reopening.
+      const gate = service.hold('PUT', /^\/api\/v1\/customers\/[^/]+$/);
+      await gate.arrived;
+      const before = service.customerPuts();
+      expect(Object.keys(before).length).toBeLessThan(PICKED);
+      service.configure({ allow: ['192.0.2.0/24'], faults: { errorRate: 1 } });
+      const closing = app.close();
+      gate.release();
+      await closing;
+      expect(service.customerPuts()).toEqual(before);
+      service.configure({ allow: LOOPBACK_ALLOW, faults: { errorRate: 0 } });
+
+      app = await launch();
+      page = app.page;
+      await page.waitForSelector('.top-bar', { timeout: WAIT });
+      await expect
+        .poll(() => Object.keys(service.customerPuts()).length, { timeout: WAIT })
+        .toBe(PICKED);
+      await expect.poll(async () => (await listOps()).length, { timeout: WAIT }).toBe(0);
+      // Exactly one PUT reached the service for each customer, and each has the new colour.
+      expect(Object.keys(service.customerPuts()).sort()).toEqual([...picked].sort());
+      expect(Object.values(service.customerPuts()).every((n) => n === 1)).toBe(true);
+      for (const id of picked) expect(service.store.customer(USER, id)?.color).toBe(NEW_COLOR);
+    },
+  );
+});
+
+describe('field day: the selection summary reads what PHP sends', () => {
+  it('sums numbers and numeric strings, and counts empty and unreadable amounts apart', () => {
+    const read = [1250, '1,250.00', ' 300 ', '$1,000.50', '-20', '.5', '', null, 'n/a', '1.2.3'];
+    expect(read.map(readDealAmount)).toEqual([
+      1250,
+      1250,
+      300,
+      1000.5,
+      -20,
+      0.5,
+      null,
+      null,
+      NaN,
+      NaN,
+    ]);
+    const now = Date.UTC(2026, 5, 1);
+    const day = 86_400;
+    const at = (days: number) => Math.floor(now / 1000) - days * day;
+    const c = (dealAmount: unknown, lastVisit: number, remindAt = 0) =>
+      ({ color: 'red', groups: [], dealAmount, lastVisit, remindAt }) as Parameters<
+        typeof summarizeSelection
+      >[0][number];
+    const summary = summarizeSelection(
+      [c('0.10', at(30)), c('0.20', at(31)), c('x', 0), c(null, at(1), at(1)), c(null, at(1), 0)],
+      now,
+    );
+    // 0.1 + 0.2 shown as 0.3; 30 days is not overdue, 31 is; a due reminder is.
+    expect(summary.deal).toEqual({ sum: 0.3, counted: 2, none: 2, unreadable: 1 });
+    expect(summary.overdue).toBe(2);
+    expect(summary.neverVisited).toBe(1);
+  });
+});
