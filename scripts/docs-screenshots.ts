@@ -11,14 +11,15 @@ import { existsSync, statSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import type { Customer } from '../src-shared';
 import { launchApp, startTestService, type TestService } from '../test/e2e/harness';
 import { MemoryCredentialStore } from './browser-runner/credentials';
 
 const REPO = resolve(import.meta.dirname, '..');
-const DOCS = join(REPO, 'docs');
-const VIEWPORT = { width: 1440, height: 900 };
+export const DOCS = join(REPO, 'docs');
+export const VIEWPORT = { width: 1440, height: 900 };
 const MAP_VIEWPORT = { width: 1600, height: 1100 };
 const MAP_ROUTE = 'Chicago';
 const DETAIL_ZOOM = 11.5;
@@ -39,7 +40,7 @@ function newestMtime(dir: string): number {
 }
 
 /** Builds out/ when it is missing or older than the renderer's or shared sources. */
-function buildIfNeeded(): void {
+export function buildIfNeeded(): void {
   const index = join(REPO, 'out/renderer/index.html');
   const sources = Math.max(
     newestMtime(join(REPO, 'src-renderer')),
@@ -70,10 +71,10 @@ async function appShot(): Promise<void> {
   }
 }
 
-type LngLatBox = [[number, number], [number, number]];
+export type LngLatBox = [[number, number], [number, number]];
 
 /** The map element: MapView hangs its controller on it for e2e code (no other handle exists). */
-type MapHost = {
+export type MapHost = {
   fieldmapMap: {
     map: {
       once(event: 'idle', cb: () => void): void;
@@ -88,7 +89,7 @@ type MapHost = {
 // so they reach the element through `unknown`.
 
 /** Resolves once MapLibre has drawn everything it was asked to (no move, tiles and sources loaded). */
-async function mapIdle(page: Page): Promise<void> {
+export async function mapIdle(page: Page): Promise<void> {
   await page.locator('.fm-map').evaluate(
     (el) =>
       new Promise<void>((done) => {
@@ -118,7 +119,7 @@ function mapFrame(service: TestService): LngLatBox {
   ];
 }
 
-async function fitMap(page: Page, box: LngLatBox): Promise<void> {
+export async function fitMap(page: Page, box: LngLatBox): Promise<void> {
   await page.locator('.fm-map').evaluate((el, b) => {
     const map = (el as unknown as MapHost).fieldmapMap.map;
     map.resize();
@@ -143,7 +144,7 @@ function showcase(customers: Customer[]): Customer {
   return best;
 }
 
-async function signIn(page: Page, service: TestService): Promise<void> {
+export async function signIn(page: Page, service: TestService): Promise<void> {
   await page.fill('#si-url', service.url);
   await page.fill('#si-user', service.account.username);
   await page.fill('#si-pass', service.account.password);
@@ -151,7 +152,7 @@ async function signIn(page: Page, service: TestService): Promise<void> {
   await page.waitForSelector('.top-bar', { timeout: 60_000 });
 }
 
-async function waitRows(page: Page, label: string, rows: number): Promise<void> {
+export async function waitRows(page: Page, label: string, rows: number): Promise<void> {
   await page.waitForSelector(`[aria-label="${label}"][data-rows="${rows}"]`, {
     state: 'attached',
     timeout: 60_000,
@@ -223,10 +224,13 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(`docs-screenshots failed: ${error instanceof Error ? error.stack : error}`);
-    process.exit(1);
-  },
-);
+// Run as a script; imported (scripts/docs-bulk-screenshot.ts), it only lends its helpers.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(`docs-screenshots failed: ${error instanceof Error ? error.stack : error}`);
+      process.exit(1);
+    },
+  );
+}

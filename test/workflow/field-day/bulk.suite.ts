@@ -261,6 +261,34 @@ describe('field day: lasso/box selection and bulk actions', () => {
       for (const id of picked) expect(service.store.customer(USER, id)?.color).toBe(NEW_COLOR);
     },
   );
+
+  it(
+    'a bulk delete asks first, naming the count; Cancel queues nothing',
+    { timeout: WAIT },
+    async () => {
+      const { page } = app;
+      await waitRows(page, 'Customers', 80);
+      await drawBox(page, AREA);
+      await expect.poll(() => selectedCount(page), { timeout: WAIT }).toBe(String(PICKED));
+      await page.click('aside.selection button:has-text("Delete 50 customers…")');
+      const dialog = page.locator('dialog[open]');
+      expect(await dialog.locator('h2').textContent()).toBe('Delete 50 customers?');
+      // 50 is not many: no number to type.
+      expect(await dialog.locator('input').count()).toBe(0);
+      await dialog.locator('button:has-text("Cancel")').click();
+      await page.waitForSelector('dialog[open]', { state: 'detached' });
+      expect(await listOps()).toEqual([]);
+
+      await page.click('aside.selection button:has-text("Delete 50 customers…")');
+      await page.click('dialog[open] button:has-text("Delete 50 customers")');
+      await expect
+        .poll(() => page.textContent('aside.selection .message'), { timeout: WAIT })
+        .toContain('50 customers deleted.');
+      await expect.poll(() => service.store.customers(USER).length, { timeout: WAIT }).toBe(30);
+      await expect.poll(async () => (await listOps()).length, { timeout: WAIT }).toBe(0);
+      expect(picked.some((id) => service.store.customer(USER, id))).toBe(false);
+    },
+  );
 });
 
 describe('field day: the selection summary reads what PHP sends', () => {
