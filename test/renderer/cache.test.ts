@@ -1,5 +1,6 @@
 // The CustomerCache on Chromium's real IndexedDB: one transaction per write (a liveQuery never
-// sees a half state), the overlay of queued ops, temp-id resolution, migrations, and restarts.
+// sees a half state), the overlay of queued ops, temp-id resolution, migrations, and restarts;
+// and the page's CustomerFeed following the writes of the real cache worker (CacheWriter).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, launchProfile, tempDir } from './support/browser';
@@ -230,4 +231,33 @@ describe('CustomerCache persistence', () => {
       await profile.remove();
     }
   });
+});
+
+type FeedSeen = { count: number; prefixes: string[]; ordered: boolean };
+
+describe('CustomerFeed', () => {
+  it('follows the cache worker: whole states only, small writes patched in key order', async () => {
+    const result = await page.evaluate(() =>
+      (
+        globalThis as unknown as { feedScenarios: { follow(): Promise<unknown> } }
+      ).feedScenarios.follow(),
+    );
+    const { seen, ...rest } = result as { seen: FeedSeen[] } & Record<string, unknown>;
+    // Each published state is the empty cache or a whole snapshot (A's 12,000 or B's 3,000).
+    const whole = (s: FeedSeen) =>
+      s.ordered &&
+      (s.count === 0 ||
+        (s.count === 12_000 && s.prefixes.join() === 'A:') ||
+        (s.count === 3_000 && s.prefixes.join() === 'B:'));
+    expect(seen.filter((s) => !whole(s))).toEqual([]);
+    expect(seen.at(-1)).toEqual({ count: 3_000, prefixes: ['B:'], ordered: true });
+    expect(rest).toEqual({
+      // The edit replaced one record's object; the other 11,999 are the objects read before.
+      keptObjects: 11_999,
+      editedName: 'Local',
+      sameAsCache: true,
+      hasDeleted: false,
+      lastKeepsOps: true,
+    });
+  }, 120_000);
 });
