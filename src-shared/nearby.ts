@@ -4,7 +4,7 @@
 // longitude with latitude, takes every longitude near the poles, and is cut in two where it
 // crosses the antimeridian, so no customer inside the radius is ever missed.
 import KDBush from 'kdbush';
-import { haversineMeters, type LngLat } from './geo';
+import { haversineMeters, isValidPosition, type LngLat } from './geo';
 
 const EARTH_RADIUS_M = 6_371_008.8;
 const DEG = 180 / Math.PI;
@@ -21,30 +21,50 @@ export class NearbyIndex {
   /** Tree item k is customer #ids[k]; null when no customer is on the map. */
   readonly #ids: Uint32Array | null;
 
-  /** `positions[i]` is customer i's [lng, lat], or null when it is not on the map. */
-  constructor(positions: ReadonlyArray<LngLat | null>) {
-    const mapped: number[] = [];
-    positions.forEach((p, i) => {
-      if (p) mapped.push(i);
-    });
-    this.#tree = new KDBush(Math.max(1, mapped.length), 64, Float64Array);
-    this.#points = new Float64Array(positions.length * 2);
-    const ids = new Uint32Array(mapped.length);
-    mapped.forEach((i, k) => {
-      const [lng, lat] = positions[i]!;
-      this.#points[i * 2] = lng;
-      this.#points[i * 2 + 1] = lat;
-      ids[k] = i;
-      this.#tree.add(lng, lat);
-    });
-    if (mapped.length === 0) this.#tree.add(0, 0);
+  /**
+   * `positions[i]` is customer i's [lng, lat], or null when it is not on the map; or the same as
+   * two columns (what a worker receives: transferred, not cloned), NaN where there is no position.
+   */
+  constructor(positions: ReadonlyArray<LngLat | null> | NearbyColumns) {
+    const { lng, lat } = Array.isArray(positions)
+      ? toColumns(positions as ReadonlyArray<LngLat | null>)
+      : (positions as NearbyColumns);
+    const n = lng.length;
+    let mappedCount = 0;
+    for (let i = 0; i < n; i++) if (isValidPosition(lat[i], lng[i])) mappedCount++;
+    this.#tree = new KDBush(Math.max(1, mappedCount), 64, Float64Array);
+    this.#points = new Float64Array(n * 2);
+    const ids = new Uint32Array(mappedCount);
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      const x = lng[i]!;
+      const y = lat[i]!;
+      if (!isValidPosition(y, x)) continue;
+      this.#points[i * 2] = x;
+      this.#points[i * 2 + 1] = y;
+      ids[k++] = i;
+      this.#tree.add(x, y);
+    }
+    if (mappedCount === 0) this.#tree.add(0, 0);
     this.#tree.finish();
-    this.#ids = mapped.length === 0 ? null : ids;
+    this.#ids = mappedCount === 0 ? null : ids;
   }
 
   /** Customers within `radiusMeters` of `center`, nearest first (ties by index), at most `limit`. */
   within(center: LngLat, radiusMeters: number, limit = Infinity): NearbyHit[] {
-    if (!this.#ids || !(radiusMeters >= 0)) return [];
+    return this.search(center, radiusMeters, { limit }).hits;
+  }
+
+  /**
+   * The nearest `limit` customers within `radiusMeters` of `center` (ties by index), and how many
+   * are within it in all; customer `exclude` (the one the search is around) is never a hit.
+   */
+  search(
+    center: LngLat,
+    radiusMeters: number,
+    { limit = Infinity, exclude = -1 }: { limit?: number; exclude?: number } = {},
+  ): { hits: NearbyHit[]; total: number } {
+    if (!this.#ids || !(radiusMeters >= 0)) return { hits: [], total: 0 };
     const [lng, lat] = center;
     const angular = radiusMeters / EARTH_RADIUS_M;
     const dLat = angular * DEG;
@@ -68,7 +88,7 @@ export class NearbyIndex {
     for (const [minX, minY, maxX, maxY] of boxes) {
       for (const k of this.#tree.range(minX, minY, maxX, maxY)) {
         const index = this.#ids[k]!;
-        if (seen.has(index)) continue;
+        if (index === exclude || seen.has(index)) continue;
         seen.add(index);
         const meters = haversineMeters(center, [
           this.#points[index * 2]!,
@@ -78,6 +98,48 @@ export class NearbyIndex {
       }
     }
     hits.sort((a, b) => a.meters - b.meters || a.index - b.index);
-    return hits.length > limit ? hits.slice(0, limit) : hits;
+    return { hits: hits.length > limit ? hits.slice(0, limit) : hits, total: hits.length };
   }
+}
+
+/** Positions as columns: customer i at (lng[i], lat[i]); NaN in both when it has none. */
+export interface NearbyColumns {
+  lng: Float64Array;
+  lat: Float64Array;
+}
+
+/** Columns of positions (`[lng, lat]` or null per customer). */
+export function toColumns(positions: ReadonlyArray<LngLat | null>): NearbyColumns {
+  const lng = new Float64Array(positions.length).fill(NaN);
+  const lat = new Float64Array(positions.length).fill(NaN);
+  positions.forEach((p, i) => {
+    if (!p) return;
+    lng[i] = p[0];
+    lat[i] = p[1];
+  });
+  return { lng, lat };
+}
+
+/** A closed ring of `steps` points at `radiusMeters` from `center` on the sphere (a map circle). */
+export function circleRing(center: LngLat, radiusMeters: number, steps = 72): LngLat[] {
+  const rad = Math.PI / 180;
+  const lat1 = center[1] * rad;
+  const lng1 = center[0] * rad;
+  const d = radiusMeters / EARTH_RADIUS_M;
+  const ring: LngLat[] = [];
+  for (let i = 0; i < steps; i++) {
+    const bearing = (2 * Math.PI * i) / steps;
+    const lat2 = Math.asin(
+      Math.sin(lat1) * Math.cos(d) + Math.cos(lat1) * Math.sin(d) * Math.cos(bearing),
+    );
+    const lng2 =
+      lng1 +
+      Math.atan2(
+        Math.sin(bearing) * Math.sin(d) * Math.cos(lat1),
+        Math.cos(d) - Math.sin(lat1) * Math.sin(lat2),
+      );
+    ring.push([lng2 * DEG, lat2 * DEG]);
+  }
+  ring.push(ring[0]!);
+  return ring;
 }

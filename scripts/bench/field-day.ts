@@ -4,11 +4,19 @@
 //   5 instances after one warm-up; plan_week_300_visits: median visits planned of those.
 // - nearby_100k_p95_ms: p95 of 200 "customers within r" queries (r from 1 to 50 km) over an index
 //   of 100,000 seeded customers (target < 20); nearby_100k_build_ms: building that index.
+// - nearby_100k_worker_p95_ms: the same in Chromium as the app runs it: p95 of 198 searches of
+//   the app's NearbyState over 100,000 customers, round trip through its module worker, timed in
+//   the page (target < 20); nearby_100k_columns_ms: the UI thread's part of a new data version
+//   (positions into transferred columns); nearby_100k_worker_rebuild_ms: a new version's first
+//   answer, the worker rebuilding its index first (worst of 3 versions).
 import type { LngLat } from '../../src-shared/geo';
 import { NearbyIndex } from '../../src-shared/nearby';
 import { seededRandom } from '../../src-shared/route-optimizer';
 import { planWeek } from '../../src-shared/week-plan-search';
 import { weekInstance } from '../../test/support/week-instances';
+import { launchBrowser, tempDir } from '../../test/renderer/support/browser';
+import { buildTestPages } from '../../test/renderer/support/bundle';
+import { openCachePage, scenario } from '../../test/renderer/support/pages';
 import { median, round } from './support/stats';
 
 export async function run(): Promise<Record<string, number>> {
@@ -40,10 +48,33 @@ export async function run(): Promise<Record<string, number>> {
     queries.push(performance.now() - start);
   }
   queries.sort((a, b) => a - b);
+  const inPage = await nearbyInChromium();
   return {
     plan_week_300_ms: round(median(times)),
     plan_week_300_visits: median(visits),
     nearby_100k_build_ms: round(buildMs),
     nearby_100k_p95_ms: round(queries[Math.floor(queries.length * 0.95)]!),
+    nearby_100k_worker_p95_ms: round(inPage.p95_ms!),
+    nearby_100k_columns_ms: round(inPage.columns_ms!),
+    nearby_100k_worker_rebuild_ms: round(inPage.rebuild_ms!),
   };
+}
+
+/** Nearby through the app's worker in Chromium (test/renderer/pages/nearby-bench.page.ts). */
+async function nearbyInChromium(): Promise<Record<string, number>> {
+  const out = await tempDir('fieldmap-bench-nearby-');
+  const browser = await launchBrowser();
+  try {
+    await buildTestPages(out.path);
+    const page = await openCachePage(await browser.newContext(), out.path);
+    return await scenario<Record<string, number>>(page, 'benchNearby', 100_000, 198, 7);
+  } finally {
+    await browser.close();
+    await out.remove();
+  }
+}
+
+// `npx tsx scripts/bench/field-day.ts` runs this module alone.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await run(), null, 2));
 }

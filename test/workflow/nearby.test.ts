@@ -2,7 +2,7 @@
 // nearest first, including around the antimeridian and the poles, at 100,000 customers.
 import { describe, expect, it } from 'vitest';
 import { haversineMeters, type LngLat } from '../../src-shared/geo';
-import { NearbyIndex } from '../../src-shared/nearby';
+import { circleRing, NearbyIndex, toColumns } from '../../src-shared/nearby';
 import { seededRandom } from '../../src-shared/route-optimizer';
 
 function brute(points: ReadonlyArray<LngLat | null>, center: LngLat, radius: number) {
@@ -60,5 +60,41 @@ describe('nearby customers', () => {
     expect(index.within([0.001, 0.001], 10_000, 2).map((h) => h.index)).toEqual([0, 2]);
     expect(index.within([0.001, 0.001], -1)).toEqual([]);
     expect(new NearbyIndex([null, null]).within([0, 0], 1e7)).toEqual([]);
+  });
+
+  it('from columns (what the worker gets): the same hits, the total beyond the limit, the centre left out', () => {
+    const random = seededRandom(9);
+    const points: Array<LngLat | null> = Array.from({ length: 5_000 }, (_, i) =>
+      i % 10 === 0 ? null : [2 + random() * 0.5, 48 + random() * 0.5],
+    );
+    const fromColumns = new NearbyIndex(toColumns(points));
+    const fromPoints = new NearbyIndex(points);
+    const center = points[1]!;
+    const all = brute(points, center, 20_000);
+    expect(all.length).toBeGreaterThan(50);
+    const { hits, total } = fromColumns.search(center, 20_000, { limit: 50, exclude: 1 });
+    expect(total).toBe(all.length - 1);
+    expect(hits.map((h) => h.index)).toEqual(
+      all
+        .filter((h) => h.index !== 1)
+        .slice(0, 50)
+        .map((h) => h.index),
+    );
+    expect(fromPoints.within(center, 20_000)).toEqual(fromColumns.within(center, 20_000));
+    // NaN columns and null island are not positions.
+    const none = new NearbyIndex({ lng: Float64Array.of(NaN, 0), lat: Float64Array.of(NaN, 0) });
+    expect(none.search([0, 0], 1e7)).toEqual({ hits: [], total: 0 });
+  });
+
+  it('draws its circle at the radius on the sphere, also near a pole', () => {
+    for (const [center, radius] of [
+      [[-0.1, 51.5], 5_000],
+      [[179.9, -16.5], 50_000],
+      [[10, 80], 25_000],
+    ] as Array<[LngLat, number]>) {
+      const ring = circleRing(center, radius);
+      expect(ring[0]).toEqual(ring.at(-1));
+      for (const p of ring) expect(Math.abs(haversineMeters(center, p) - radius)).toBeLessThan(1);
+    }
   });
 });

@@ -61,7 +61,7 @@ async function cacheWrite(key: string, customers: Customer[]): Promise<number> {
   return ms;
 }
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }

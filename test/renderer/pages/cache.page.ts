@@ -6,6 +6,7 @@ import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
 import { databaseNameFor, openDatabase } from '../../../src-renderer/src/cache/schema';
 import { makeCustomers, makePlaces, makeTerms, makeUser } from './fixtures';
 import { benchScenarios } from './bench.page';
+import { nearbyScenarios } from './nearby-bench.page';
 import { upgradeScenarios } from './cache-upgrade.page';
 
 type Snapshot = EventOf<'data:snapshot'>;
@@ -323,6 +324,7 @@ const scenarios = {
   },
 
   ...benchScenarios,
+  ...nearbyScenarios,
   ...upgradeScenarios({ snapshotOf, sampleOps }),
 };
 
