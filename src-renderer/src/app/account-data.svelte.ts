@@ -6,11 +6,14 @@ import type { RouteView } from '../types';
 import { CustomersState } from '../features/customers/customers.svelte';
 import { LiveQuery } from '../cache/live-query.svelte';
 import { PlanStops } from '../features/plan/plan-stops.svelte';
+import { NearbyState } from '../features/nearby/nearby.svelte';
 
 export class AccountData {
   readonly customers: CustomersState;
   /** The customers the rep means to visit this week (Plan the week). */
   readonly plan: PlanStops;
+  /** Who is near a customer or a point (its search runs in a worker). */
+  readonly nearby = new NearbyState();
   #user: LiveQuery<UserMeta | null>;
   #routes: LiveQuery<RouteView[]>;
   #territories: LiveQuery<Territory[]>;
@@ -95,6 +98,7 @@ export class AccountData {
   }
 
   dispose(): void {
+    this.nearby.dispose();
     this.customers.dispose();
     this.#user.dispose();
     this.#routes.dispose();
