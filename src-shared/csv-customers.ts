@@ -208,9 +208,17 @@ export function duplicateKey(c: Pick<CustomerFields, 'name' | 'address'>): strin
 export const MAX_IMPORT_ROWS = 50_000;
 const ROW_LIMIT_ERROR = `row limit: one import takes at most ${MAX_IMPORT_ROWS.toLocaleString('en')} customers`;
 
+/** A cell the file gave no value for (a spreadsheet formula never calculated...): `row` is a data row index. */
+export interface CellProblem {
+  row: number;
+  col: number;
+  message: string;
+}
+
 /**
  * Checks every data row; duplicates of existing customers or of earlier rows are marked, and
- * importable rows past MAX_IMPORT_ROWS are errors (main would refuse the whole import).
+ * importable rows past MAX_IMPORT_ROWS are errors (main would refuse the whole import). A cell
+ * problem in a mapped column makes its row invalid, with the field and the problem as reason.
  */
 export function checkRows(
   rows: readonly (readonly string[])[],
@@ -218,13 +226,25 @@ export function checkRows(
   existing: readonly Customer[],
   colors: readonly string[] = PALETTE,
   unit: TimeUnit = 'seconds',
+  options: { cellIssues?: readonly CellProblem[] } = {},
 ): CheckedRow[] {
   const known = new Map<string, string>();
   for (const c of existing) if (!known.has(duplicateKey(c))) known.set(duplicateKey(c), c.id);
   const inFile = new Map<string, number>();
+  const cellErrors = new Map<number, string[]>();
+  for (const issue of options.cellIssues ?? []) {
+    const field = mapping[issue.col];
+    if (!field) continue;
+    const list = cellErrors.get(issue.row) ?? [];
+    list.push(`${field}: ${issue.message}`);
+    cellErrors.set(issue.row, list);
+  }
   let importable = 0;
   return rows.map((cells, index) => {
-    const { fields, errors } = checkRow(cells, mapping, colors, unit);
+    const checked = checkRow(cells, mapping, colors, unit);
+    const problems = cellErrors.get(index);
+    const errors = problems ? [...problems, ...checked.errors] : checked.errors;
+    const fields = problems ? null : checked.fields;
     const row: CheckedRow = { index, fields, errors };
     if (!fields) return row;
     const key = duplicateKey(fields);

@@ -21,6 +21,7 @@ import {
 } from './basemap';
 import { ImportStatusSchema, StartImportRequestSchema } from './csv-customers';
 import { DataPieceSchema } from './data-pieces';
+import { ReadSpreadsheetRequestSchema, SheetTableSchema } from './spreadsheet';
 import { ERROR_MESSAGES, ErrorInfoSchema, TaxonomyError } from './errors';
 import {
   ConflictSchema,
@@ -155,6 +156,15 @@ export const invokeChannels = {
     method: 'dismissImport',
     request: v.strictObject({ importId: v.pipe(v.string(), v.uuid()) }),
     response: v.boolean(),
+  },
+  /**
+   * Reads the first sheet of an .xlsx the rep picked into headers and text rows, as a CSV file
+   * gives them (spreadsheet.ts); the import then maps and checks it like a CSV file.
+   */
+  'import:read-spreadsheet': {
+    method: 'readSpreadsheet',
+    request: ReadSpreadsheetRequestSchema,
+    response: SheetTableSchema,
   },
   /** Offline regions (PMTiles archives copied into the app's data dir), in drawing order. */
   'regions:list': { method: 'listRegions', request: Empty, response: v.array(OfflineRegionSchema) },

@@ -6,6 +6,7 @@ import { createOpenExternalHandler } from './open-external';
 import { AppError } from './app-error';
 import { createBasemapHandlers, type BasemapHandlerDeps } from './basemap-handlers';
 import type { ImportJobs } from './import-jobs';
+import { readSpreadsheet } from './spreadsheet-import';
 import type { CurrentSession, SessionManager } from './session-manager';
 
 export type AppHandlers = IpcHandlers;
@@ -102,6 +103,10 @@ export function createHandlers({
     'import:start': async (request) => needImports().start(request),
     'import:list': async () => needImports().list(),
     'import:dismiss': async ({ importId }) => needImports().dismiss(importId),
+    'import:read-spreadsheet': async (request) => {
+      need();
+      return readSpreadsheet(request);
+    },
 
     ...createBasemapHandlers(basemap),
 

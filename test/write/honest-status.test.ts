@@ -55,7 +55,7 @@ describe('honest status while changes wait', () => {
   it('counts the same queued changes everywhere, and says neither Synced nor Imported', async () => {
     const { page } = app;
     await page.click('button:has-text("Import CSV")');
-    await page.setInputFiles('input[aria-label="CSV file"]', {
+    await page.setInputFiles('input[aria-label="CSV or Excel file"]', {
       name: 'honest.csv',
       mimeType: 'text/csv',
       buffer: Buffer.from(csv()),

@@ -11,7 +11,10 @@ export class ImportStatusState {
   #stopped = false;
 
   constructor(
-    private readonly api: Pick<FieldmapApi, 'startImport' | 'listImports' | 'dismissImport'>,
+    private readonly api: Pick<
+      FieldmapApi,
+      'startImport' | 'listImports' | 'dismissImport' | 'readSpreadsheet'
+    >,
   ) {}
 
   get imports(): ImportStatus[] {
@@ -32,11 +35,18 @@ export class ImportStatusState {
     }
   }
 
-  /** Hands a checked CSV import to main, which runs it (resumably) and reports its progress. */
+  /** Hands a checked import (CSV or Excel) to main, which runs it (resumably) and reports its progress. */
   start(
     request: Parameters<FieldmapApi['startImport']>[0],
   ): ReturnType<FieldmapApi['startImport']> {
     return this.api.startImport(request);
+  }
+
+  /** Has main read an .xlsx the rep picked into a table (the dialog then maps it like a CSV). */
+  readSpreadsheet(
+    request: Parameters<FieldmapApi['readSpreadsheet']>[0],
+  ): ReturnType<FieldmapApi['readSpreadsheet']> {
+    return this.api.readSpreadsheet(request);
   }
 
   async dismiss(importId: string): Promise<void> {

@@ -1,0 +1,202 @@
+// Reads the first visible sheet of an .xlsx workbook into the table a CSV file gives (headers,
+// data rows of text cells), so the import's mapping, preview, checks, duplicate detection and
+// job are the CSV ones. Runs in main, never in the renderer.
+//
+// Why our own reader on Node's zlib rather than a library: the npm `xlsx` (SheetJS) build is
+// stale (0.18.5) with prototype-pollution and ReDoS advisories, its fixed builds are off the
+// registry; `exceljs` is large and pulls ~10 dependencies (archiver, jszip, unzipper, saxes...),
+// last released 2024; `read-excel-file` 9 now pulls four (fflate, saxen, unzipper-esm,
+// worker-f) and hides what the import must see: a formula without a saved value, merged ranges,
+// a cell's number format. An import needs five small parts (workbook, its relationships, shared
+// strings, styles, one sheet): a strict zip directory reader with a hard unpack cap (zip.ts), a
+// strict XML reader that refuses any DTD (xml.ts: no XXE, no entity expansion) and the cell rules
+// below fit in a few hundred lines with no dependency at all. Tests build real workbooks with
+// fflate (a devDependency).
+//
+// Rules, each told to the rep where it matters (notes) or as the row's error (cellIssues):
+// - files over MAX_SPREADSHEET_BYTES are refused with their size; parts unpacking past 200 MB
+//   (a zip bomb) are refused; a damaged file names the part and what is wrong;
+// - the first sheet shown in Excel (hidden ones skipped) is read, and the note says which;
+// - a formula gives its saved (cached) value; with none, the cell is an issue of its row;
+// - a merged range gives every one of its cells the top-left value, and the note lists it;
+// - date-formatted numbers become ISO dates; "00000"-formatted numbers keep leading zeros;
+//   text cells are taken as text (a zip code typed as text stays "02134");
+// - the header is the first non-empty row and empty rows are skipped, as in a CSV import.
+import { MAX_IMPORT_ROWS } from '../../../src-shared/csv-customers';
+import {
+  MAX_SPREADSHEET_BYTES,
+  spreadsheetTooLargeMessage,
+  type CellIssue,
+  type SheetTable,
+} from '../../../src-shared/spreadsheet';
+import { parseRef, readSheetCells, type SheetCell } from './sheet-cells';
+import {
+  readRelationships,
+  readSharedStrings,
+  readStyles,
+  readWorkbook,
+  type Relationship,
+} from './workbook-parts';
+import { XmlError } from './xml';
+import { NOT_XLSX, XlsxError, ZipParts } from './zip';
+
+export { XlsxError } from './zip';
+
+/** Columns a sheet may use (a customer list has a few dozen). */
+const MAX_COLUMNS = 500;
+/** Data rows a sheet may have: twice what one import takes, so the checks can say which are over. */
+const MAX_SHEET_ROWS = 2 * MAX_IMPORT_ROWS;
+/** Merged ranges named one by one in the notes. */
+const SHOWN_MERGES = 5;
+
+const damaged = (part: string, what: string) =>
+  new XlsxError(
+    `The spreadsheet is damaged (${part}: ${what}). Open it in Excel and save it again, or save it as CSV.`,
+  );
+
+/** Reads one part with `read`, turning XML errors into the rep's message. */
+function part<T>(zip: ZipParts, path: string, read: (xml: string) => T): T | null {
+  const xml = zip.text(path);
+  if (xml === null) return null;
+  try {
+    return read(xml);
+  } catch (error) {
+    if (error instanceof XmlError) throw damaged(path, error.message);
+    throw error;
+  }
+}
+
+/** A part the workbook cannot do without: missing, the file is no workbook. */
+function required<T>(value: T | null): T {
+  if (value === null) throw new XlsxError(NOT_XLSX);
+  return value;
+}
+
+export function readXlsx(bytes: Uint8Array): SheetTable {
+  if (bytes.length > MAX_SPREADSHEET_BYTES) {
+    throw new XlsxError(spreadsheetTooLargeMessage(bytes.length));
+  }
+  const zip = new ZipParts(bytes);
+  const rootRels = part(zip, '_rels/.rels', (xml) => readRelationships(xml, ''));
+  const workbookPath =
+    rootRels?.find((r) => r.type === 'officeDocument')?.path ?? 'xl/workbook.xml';
+  const baseDir = workbookPath.split('/').slice(0, -1).join('/');
+  const workbook = required(part(zip, workbookPath, readWorkbook));
+  const relsPath = `${baseDir ? `${baseDir}/` : ''}_rels/${workbookPath.split('/').pop()}.rels`;
+  const rels: Relationship[] = part(zip, relsPath, (xml) => readRelationships(xml, baseDir)) ?? [];
+
+  const sheet = workbook.sheets.find((s) => !s.hidden);
+  if (!sheet) throw new XlsxError('This spreadsheet has no sheet to read.');
+  const sheetPath = rels.find((r) => r.id === sheet.relId)?.path;
+  if (!sheetPath || !zip.has(sheetPath)) throw damaged(workbookPath, `no part for "${sheet.name}"`);
+  const pathOf = (type: string, fallback: string) =>
+    rels.find((r) => r.type === type)?.path ?? fallback;
+  const shared = part(
+    zip,
+    pathOf('sharedStrings', `${baseDir}/sharedStrings.xml`),
+    readSharedStrings,
+  );
+  const styles = part(zip, pathOf('styles', `${baseDir}/styles.xml`), readStyles);
+  const cells = required(
+    part(zip, sheetPath, (xml) =>
+      readSheetCells(xml, {
+        shared: shared ?? [],
+        styles: styles ?? [],
+        date1904: workbook.date1904,
+      }),
+    ),
+  );
+
+  const notes = [sheetNote(sheet.name, workbook.sheets)];
+  notes.push(...fillMerges(cells.rows, cells.merges));
+  return { sheetName: sheet.name, ...toTable(cells.rows), notes };
+}
+
+function sheetNote(name: string, sheets: readonly { name: string; hidden: boolean }[]): string {
+  if (sheets.length === 1) return `Read the sheet "${name}".`;
+  const list = sheets.map((s) => `"${s.name}"${s.hidden ? ' (hidden)' : ''}`).join(', ');
+  return (
+    `Read the sheet "${name}" (the first one Excel shows) of ${sheets.length} sheets: ${list}. ` +
+    'To import another sheet, move it to the front in Excel, or save it as its own file.'
+  );
+}
+
+/** Gives each merged range's cells the top-left cell; the notes say which ranges. */
+function fillMerges(
+  rows: Map<number, Map<number, SheetCell>>,
+  merges: readonly string[],
+): string[] {
+  if (merges.length === 0) return [];
+  let lastRow = 0;
+  let lastCol = 0;
+  for (const [r, row] of rows) {
+    lastRow = Math.max(lastRow, r);
+    for (const c of row.keys()) lastCol = Math.max(lastCol, c);
+  }
+  const notes: string[] = [];
+  for (const ref of merges) {
+    const [a, b] = ref.split(':');
+    const from = a ? parseRef(a) : null;
+    const to = b ? parseRef(b) : null;
+    if (!from || !to) continue;
+    const top = rows.get(from.row)?.get(from.col);
+    // A range reaching past the used cells (whole columns) is filled only where rows are.
+    for (let r = from.row; r <= Math.min(to.row, lastRow); r++) {
+      for (let c = from.col; c <= Math.min(to.col, lastCol); c++) {
+        if (r === from.row && c === from.col) continue;
+        let row = rows.get(r);
+        if (!row) rows.set(r, (row = new Map()));
+        if (top) row.set(c, top);
+        else row.delete(c);
+      }
+    }
+    if (notes.length < SHOWN_MERGES) {
+      notes.push(
+        `Merged cells ${ref.toUpperCase()}: the value of ${a!.toUpperCase()} was used for every cell of the range.`,
+      );
+    }
+  }
+  const more = merges.length - notes.length;
+  if (more > 0) notes.push(`${more} more merged ranges were read the same way.`);
+  return notes;
+}
+
+/** Dense rows: the first non-empty row is the header, empty rows are skipped. */
+function toTable(
+  rows: Map<number, Map<number, SheetCell>>,
+): Pick<SheetTable, 'headers' | 'rows' | 'rowNumbers' | 'cellIssues'> {
+  const numbers = [...rows.keys()].filter((r) => {
+    for (const cell of rows.get(r)!.values())
+      if (cell.text.trim() !== '' || cell.issue) return true;
+    return false;
+  });
+  numbers.sort((x, y) => x - y);
+  let width = 0;
+  for (const r of numbers) for (const c of rows.get(r)!.keys()) width = Math.max(width, c + 1);
+  if (width > MAX_COLUMNS) {
+    throw new XlsxError(
+      `This sheet uses ${width} columns; Fieldmap reads up to ${MAX_COLUMNS}. Delete the columns you do not need, or save it as CSV.`,
+    );
+  }
+  if (numbers.length - 1 > MAX_SHEET_ROWS) {
+    throw new XlsxError(
+      `This sheet has ${(numbers.length - 1).toLocaleString('en')} rows; Fieldmap reads up to ${MAX_SHEET_ROWS.toLocaleString('en')}. Split it into smaller files.`,
+    );
+  }
+  const cellIssues: CellIssue[] = [];
+  const dense = (r: number, index: number) => {
+    const out = new Array<string>(width).fill('');
+    for (const [c, cell] of rows.get(r)!) {
+      out[c] = cell.text;
+      if (cell.issue && index >= 0) cellIssues.push({ row: index, col: c, message: cell.issue });
+    }
+    return out;
+  };
+  const [head, ...data] = numbers;
+  return {
+    headers: head === undefined ? [] : dense(head, -1),
+    rows: data.map((r, i) => dense(r, i)),
+    rowNumbers: data,
+    cellIssues,
+  };
+}
