@@ -15,6 +15,7 @@ import { batchOps, BATCH_COMPACT_AFTER, OWN, ownId, SHARED, sharedId } from './b
 import {
   ACCOUNT,
   createCustomer,
+  createRoute,
   deleteCustomer,
   scratch,
   serverCustomer,
@@ -52,6 +53,7 @@ const batch: NewOp[] = [
   updateCustomer('13', { color: '#ff0000' }, serverCustomer('13')),
   updateCustomer('13', { phone: '555' }, serverCustomer('13')),
   createCustomer(tempId(2), 'Created and dropped'),
+  createRoute(tempId(3), 'Through a dropped one', ['13', tempId(2)]),
   deleteCustomer(tempId(2)),
   deleteCustomer('14', serverCustomer('14')),
 ];
@@ -79,6 +81,7 @@ describe('outbox batch enqueue', () => {
         ['updateCustomer', '12', 'in-flight'],
         ['updateCustomer', '12', 'pending'],
         ['updateCustomer', '13', 'pending'],
+        ['createRoute', tempId(3), 'needs-attention'],
         ['deleteCustomer', '14', 'pending'],
       ]);
       expect(two.list()[0]!.payload).toEqual({ city: 'Old', color: '#ff0000' });

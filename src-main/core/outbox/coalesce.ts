@@ -162,38 +162,58 @@ export interface BatchPlan extends ChangeSet {
  * Folds a batch of new ops (pending, positions from `firstPos` on, in order) into the queue as if
  * each were enqueued alone, one after the other, and returns the net change as ONE change set, so
  * the outbox journals the whole batch in one record: after a crash it is wholly there or absent.
+ *
+ * planEnqueue only reads the ops on the new op's target and the routes (which a dropped create
+ * sends to needs-attention), so each op is planned against those alone: a batch of thousands on a
+ * queue of thousands stays linear instead of scanning the whole queue per op.
  */
 export function planBatch(
   entries: readonly Entry[],
   ops: readonly Op[],
   firstPos: number,
 ): BatchPlan {
-  let working: Entry[] = [...entries];
-  const original = new Set(entries.map((e) => e.op.opId));
+  const current = new Map(entries.map((e) => [e.op.opId, e]));
+  const byTarget = new Map<string, Set<string>>();
+  const routes = new Set<string>();
+  const index = (entry: Entry) => {
+    const { opId, target, kind } = entry.op;
+    let ids = byTarget.get(target);
+    if (!ids) byTarget.set(target, (ids = new Set()));
+    ids.add(opId);
+    if (kind === 'createRoute') routes.add(opId);
+  };
+  for (const entry of entries) index(entry);
+  const relevant = (target: string): Entry[] => {
+    const ids = new Set([...(byTarget.get(target) ?? []), ...routes]);
+    return [...ids].map((id) => current.get(id)!).sort((a, b) => a.pos - b.pos);
+  };
+
   const touched = new Set<string>();
   const results: Op[] = [];
   let pos = firstPos;
   for (const op of ops) {
-    const plan = planEnqueue(working, op, pos);
-    if (plan.del.length > 0) {
-      const gone = new Set(plan.del);
-      working = working.filter((e) => !gone.has(e.op.opId));
+    const plan = planEnqueue(relevant(op.target), op, pos);
+    for (const opId of plan.del) {
+      const gone = current.get(opId);
+      if (!gone) continue;
+      current.delete(opId);
+      byTarget.get(gone.op.target)?.delete(opId);
+      routes.delete(opId);
+      touched.add(opId);
     }
     for (const entry of plan.put) {
-      const at = working.findIndex((e) => e.op.opId === entry.op.opId);
-      if (at >= 0) working[at] = entry;
-      else working.push(entry); // a new op takes the next, highest position
+      current.set(entry.op.opId, entry);
+      index(entry);
       touched.add(entry.op.opId);
     }
-    for (const opId of plan.del) touched.add(opId);
     if (plan.put.some((e) => e.op.opId === op.opId)) pos += 1;
     results.push(plan.result);
   }
-  const final = new Map(working.map((e) => [e.op.opId, e]));
+  const original = new Set(entries.map((e) => e.op.opId));
   const put: Entry[] = [];
   const del: string[] = [];
   for (const opId of touched) {
-    const entry = final.get(opId);
+    const entry = current.get(opId);
     if (entry) put.push(entry);
     else if (original.has(opId)) del.push(opId);
   }
