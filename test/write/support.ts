@@ -39,6 +39,20 @@ export async function waitRows(page: Page, label: string, want: number): Promise
     .toBe(String(want));
 }
 
+/** waitRows for a beforeAll (expect.poll belongs in tests): the page's own wait for the count. */
+export async function waitRowsInHook(
+  page: Page,
+  label: string,
+  want: number,
+  timeout = 60_000,
+): Promise<void> {
+  await page.waitForFunction(
+    ([l, n]) => document.querySelector(`[aria-label="${l}"]`)?.getAttribute('data-rows') === n,
+    [label, String(want)] as const,
+    { timeout },
+  );
+}
+
 export async function syncState(page: Page): Promise<string | null> {
   return page.getAttribute('.sync-status', 'data-sync');
 }

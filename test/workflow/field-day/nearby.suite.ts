@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { haversineMeters, isValidPosition, type LngLat } from '../../../src-shared/geo';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../../e2e/harness';
-import { screenshot, signIn, waitRows } from '../../write/support';
+import { screenshot, signIn, waitRows, waitRowsInHook } from '../../write/support';
 
 const USER = 'rep';
 const COUNT = 5_000;
@@ -105,12 +105,7 @@ describe('Nearby', () => {
     service = await startTestService({ customers: COUNT, seed: 15 });
     app = await launchApp({ serviceUrl: service.url });
     await signIn(app, service);
-    // (expect.poll belongs in tests: a hook waits with the page's own wait)
-    await app.page.waitForFunction(
-      (n) => document.querySelector('[aria-label="Customers"]')?.getAttribute('data-rows') === n,
-      String(COUNT),
-      { timeout: WAIT },
-    );
+    await waitRowsInHook(app.page, 'Customers', COUNT, WAIT);
     centre = densest();
   }, WAIT);
 
