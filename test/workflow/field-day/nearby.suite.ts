@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { haversineMeters, isValidPosition, type LngLat } from '../../../src-shared/geo';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../../e2e/harness';
-import { screenshot, signIn, waitRows, waitRowsInHook } from '../../write/support';
+import { screenshot, signIn, syncNow, waitRows, waitRowsInHook } from '../../write/support';
 
 const USER = 'rep';
 const COUNT = 5_000;
@@ -244,6 +244,30 @@ describe('Nearby', () => {
       .poll(() => page.textContent('aside.nearby .nearby-problem'))
       .toBe(`${record.name} has no position on the map: fix its address first.`);
     expect(await page.locator('aside.nearby li.nearby-row').count()).toBe(0);
+    await page.click('aside.nearby button[aria-label="Close Nearby"]');
+  });
+
+  it('follows new data: a customer moved next to the centre by a sync is found at once', async () => {
+    const { page } = app;
+    await openCustomer(page, centre.id);
+    await page.click('aside.detail-panel button:has-text("Customers nearby")');
+    await page.selectOption('aside.nearby select[aria-label="Radius"]', '2');
+    const before = await shownResults(page, 2);
+    const far = service.store.customers(USER).find((c) => {
+      const at = positionOfRecord(c);
+      return at !== null && haversineMeters(centre.at, at) > 100_000;
+    })!;
+    expect(before.map((n) => n.id)).not.toContain(far.id);
+    service.store.updateCustomerDirect(USER, far.id, {
+      latitude: centre.at[1] + 0.0005,
+      longitude: centre.at[0],
+    });
+    await syncNow(page);
+    const want = bruteForce(centre.at, 2_000, centre.id);
+    expect(want[0]!.id).toBe(far.id);
+    await expect
+      .poll(async () => (await shownResults(page, 2)).map((n) => n.id), { timeout: WAIT })
+      .toEqual(want.slice(0, LIMIT).map((n) => n.id));
     await page.click('aside.nearby button[aria-label="Close Nearby"]');
   });
 
