@@ -6,10 +6,10 @@ import type { ReadSpreadsheetRequest, SheetTable } from '../../src-shared/spread
 import { readXlsx, XlsxError } from '../core/xlsx/read-xlsx';
 import { AppError } from './app-error';
 
-export function readSpreadsheet(request: ReadSpreadsheetRequest): SheetTable {
+export async function readSpreadsheet(request: ReadSpreadsheetRequest): Promise<SheetTable> {
   const bytes = Buffer.from(request.base64, 'base64');
   try {
-    return readXlsx(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    return await readXlsx(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch (error) {
     if (error instanceof XlsxError)
       throw new AppError('InvalidRequest', { message: error.message });

@@ -69,6 +69,7 @@ export function serialToIso(serial: number, date1904: boolean): string | null {
 
 /** A number as Excel's General format shows it. */
 export function generalNumber(value: number): string {
+  if (Number.isSafeInteger(value)) return String(value);
   return String(Number(value.toPrecision(15)));
 }
 

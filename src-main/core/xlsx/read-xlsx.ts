@@ -55,11 +55,15 @@ const damaged = (part: string, what: string) =>
   );
 
 /** Reads one part with `read`, turning XML errors into the rep's message. */
-function part<T>(zip: ZipParts, path: string, read: (xml: string) => T): T | null {
+async function part<T>(
+  zip: ZipParts,
+  path: string,
+  read: (xml: string) => T | Promise<T>,
+): Promise<T | null> {
   const xml = zip.text(path);
   if (xml === null) return null;
   try {
-    return read(xml);
+    return await read(xml);
   } catch (error) {
     if (error instanceof XmlError) throw damaged(path, error.message);
     throw error;
@@ -72,18 +76,22 @@ function required<T>(value: T | null): T {
   return value;
 }
 
-export function readXlsx(bytes: Uint8Array): SheetTable {
+/** Lets main's event loop run between slices of a large part. */
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function readXlsx(bytes: Uint8Array): Promise<SheetTable> {
   if (bytes.length > MAX_SPREADSHEET_BYTES) {
     throw new XlsxError(spreadsheetTooLargeMessage(bytes.length));
   }
   const zip = new ZipParts(bytes);
-  const rootRels = part(zip, '_rels/.rels', (xml) => readRelationships(xml, ''));
+  const rootRels = await part(zip, '_rels/.rels', (xml) => readRelationships(xml, ''));
   const workbookPath =
     rootRels?.find((r) => r.type === 'officeDocument')?.path ?? 'xl/workbook.xml';
   const baseDir = workbookPath.split('/').slice(0, -1).join('/');
-  const workbook = required(part(zip, workbookPath, readWorkbook));
+  const workbook = required(await part(zip, workbookPath, readWorkbook));
   const relsPath = `${baseDir ? `${baseDir}/` : ''}_rels/${workbookPath.split('/').pop()}.rels`;
-  const rels: Relationship[] = part(zip, relsPath, (xml) => readRelationships(xml, baseDir)) ?? [];
+  const rels: Relationship[] =
+    (await part(zip, relsPath, (xml) => readRelationships(xml, baseDir))) ?? [];
 
   const sheet = workbook.sheets.find((s) => !s.hidden);
   if (!sheet) throw new XlsxError('This spreadsheet has no sheet to read.');
@@ -91,19 +99,17 @@ export function readXlsx(bytes: Uint8Array): SheetTable {
   if (!sheetPath || !zip.has(sheetPath)) throw damaged(workbookPath, `no part for "${sheet.name}"`);
   const pathOf = (type: string, fallback: string) =>
     rels.find((r) => r.type === type)?.path ?? fallback;
-  const shared = part(
-    zip,
-    pathOf('sharedStrings', `${baseDir}/sharedStrings.xml`),
-    readSharedStrings,
+  const shared = await part(zip, pathOf('sharedStrings', `${baseDir}/sharedStrings.xml`), (xml) =>
+    readSharedStrings(xml, pause),
   );
-  const styles = part(zip, pathOf('styles', `${baseDir}/styles.xml`), readStyles);
+  const styles = await part(zip, pathOf('styles', `${baseDir}/styles.xml`), readStyles);
   const cells = required(
-    part(zip, sheetPath, (xml) =>
-      readSheetCells(xml, {
-        shared: shared ?? [],
-        styles: styles ?? [],
-        date1904: workbook.date1904,
-      }),
+    await part(zip, sheetPath, (xml) =>
+      readSheetCells(
+        xml,
+        { shared: shared ?? [], styles: styles ?? [], date1904: workbook.date1904 },
+        pause,
+      ),
     ),
   );
 

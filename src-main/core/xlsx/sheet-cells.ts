@@ -3,7 +3,7 @@
 // read (a formula never calculated, an error such as #DIV/0!), the reason, for the rows that map
 // that column. Also the merged ranges (<mergeCell ref="A1:C1"/>).
 import { numberText, type NumberShape } from './cell-format';
-import { parseXml, XmlError } from './xml';
+import { parseXmlPausing, XmlError } from './xml';
 
 export interface SheetCell {
   text: string;
@@ -50,7 +50,12 @@ export interface SheetContext {
 
 const shortFormula = (f: string) => (f.length > 60 ? `${f.slice(0, 57)}...` : f);
 
-export function readSheetCells(xml: string, ctx: SheetContext): SheetCells {
+/** Reads the sheet, pausing now and then (parseXmlPausing) so main stays responsive. */
+export async function readSheetCells(
+  xml: string,
+  ctx: SheetContext,
+  pause: () => Promise<void>,
+): Promise<SheetCells> {
   const rows = new Map<number, Map<number, SheetCell>>();
   const merges: string[] = [];
   let rowNumber = 0;
@@ -101,44 +106,49 @@ export function readSheetCells(xml: string, ctx: SheetContext): SheetCells {
     cell = null;
   };
 
-  parseXml(xml, {
-    open(name, attrs) {
-      if (name === 'row') {
-        const r = attrs.r !== undefined ? Number(attrs.r) : rowNumber + 1;
-        if (!Number.isInteger(r) || r < 1 || r > 1_048_576) throw new XmlError('a bad row number');
-        rowNumber = r;
-        col = -1;
-      } else if (name === 'c') {
-        const at = attrs.r !== undefined ? parseRef(attrs.r) : { col: col + 1, row: rowNumber };
-        if (!at) throw new XmlError(`a bad cell reference ${String(attrs.r).slice(0, 20)}`);
-        col = at.col;
-        rowNumber = at.row;
-        const ref = `${columnLetters(col)}${rowNumber}`;
-        cell = { ref, t: attrs.t ?? 'n', s: Number(attrs.s ?? 0), v: null, f: null };
-      } else if (cell && name === 'v') {
-        capture = 'v';
-        cell.v = '';
-      } else if (cell && name === 'f') {
-        capture = 'f';
-        cell.f = '';
-      } else if (cell && name === 'is') {
-        inInline = true;
-        cell.v = '';
-      } else if (inInline && name === 'rPh') phonetic++;
-      else if (inInline && name === 't' && phonetic === 0) capture = 'is';
-      else if (name === 'mergeCell' && attrs.ref) merges.push(attrs.ref);
+  await parseXmlPausing(
+    xml,
+    {
+      open(name, attrs) {
+        if (name === 'row') {
+          const r = attrs.r !== undefined ? Number(attrs.r) : rowNumber + 1;
+          if (!Number.isInteger(r) || r < 1 || r > 1_048_576)
+            throw new XmlError('a bad row number');
+          rowNumber = r;
+          col = -1;
+        } else if (name === 'c') {
+          const at = attrs.r !== undefined ? parseRef(attrs.r) : { col: col + 1, row: rowNumber };
+          if (!at) throw new XmlError(`a bad cell reference ${String(attrs.r).slice(0, 20)}`);
+          col = at.col;
+          rowNumber = at.row;
+          const ref = `${columnLetters(col)}${rowNumber}`;
+          cell = { ref, t: attrs.t ?? 'n', s: Number(attrs.s ?? 0), v: null, f: null };
+        } else if (cell && name === 'v') {
+          capture = 'v';
+          cell.v = '';
+        } else if (cell && name === 'f') {
+          capture = 'f';
+          cell.f = '';
+        } else if (cell && name === 'is') {
+          inInline = true;
+          cell.v = '';
+        } else if (inInline && name === 'rPh') phonetic++;
+        else if (inInline && name === 't' && phonetic === 0) capture = 'is';
+        else if (name === 'mergeCell' && attrs.ref) merges.push(attrs.ref);
+      },
+      close(name) {
+        if (name === 'c') finish();
+        else if (name === 'v' || name === 'f' || name === 't') capture = null;
+        else if (name === 'is') inInline = false;
+        else if (name === 'rPh') phonetic--;
+      },
+      text(text) {
+        if (!cell || capture === null) return;
+        if (capture === 'f') cell.f += text;
+        else cell.v += text;
+      },
     },
-    close(name) {
-      if (name === 'c') finish();
-      else if (name === 'v' || name === 'f' || name === 't') capture = null;
-      else if (name === 'is') inInline = false;
-      else if (name === 'rPh') phonetic--;
-    },
-    text(text) {
-      if (!cell || capture === null) return;
-      if (capture === 'f') cell.f += text;
-      else cell.v += text;
-    },
-  });
+    pause,
+  );
   return { rows, merges };
 }

@@ -2,7 +2,7 @@
 // relationships that say where each part is, the shared strings and the cell styles' number
 // formats. Each is read with the strict XML reader into plain values.
 import { numberShape, type NumberShape } from './cell-format';
-import { parseXml } from './xml';
+import { parseXml, parseXmlPausing } from './xml';
 
 export interface SheetEntry {
   name: string;
@@ -71,28 +71,35 @@ export function readRelationships(xml: string, baseDir: string): Relationship[] 
 }
 
 /** The shared string table: each <si>'s text runs joined, phonetic guides (<rPh>) left out. */
-export function readSharedStrings(xml: string): string[] {
+export async function readSharedStrings(
+  xml: string,
+  pause: () => Promise<void>,
+): Promise<string[]> {
   const out: string[] = [];
   let current: string | null = null;
   let inText = false;
   let phonetic = 0;
-  parseXml(xml, {
-    open(name) {
-      if (name === 'si') current = '';
-      else if (name === 'rPh') phonetic++;
-      else if (name === 't' && current !== null && phonetic === 0) inText = true;
+  await parseXmlPausing(
+    xml,
+    {
+      open(name) {
+        if (name === 'si') current = '';
+        else if (name === 'rPh') phonetic++;
+        else if (name === 't' && current !== null && phonetic === 0) inText = true;
+      },
+      close(name) {
+        if (name === 'si') {
+          out.push(current ?? '');
+          current = null;
+        } else if (name === 'rPh') phonetic--;
+        else if (name === 't') inText = false;
+      },
+      text(text) {
+        if (inText && current !== null) current += text;
+      },
     },
-    close(name) {
-      if (name === 'si') {
-        out.push(current ?? '');
-        current = null;
-      } else if (name === 'rPh') phonetic--;
-      else if (name === 't') inText = false;
-    },
-    text(text) {
-      if (inText && current !== null) current += text;
-    },
-  });
+    pause,
+  );
   return out;
 }
 

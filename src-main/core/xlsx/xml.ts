@@ -59,6 +59,27 @@ export function decodeXmlText(raw: string): string {
 
 /** Reads `xml` start to end, calling `handler`; throws XmlError on anything not well-formed. */
 export function parseXml(xml: string, handler: XmlHandler): void {
+  for (const _ of xmlSlices(xml, handler, Infinity)) void _;
+}
+
+/** Tags read between two pauses of parseXmlPausing: a few milliseconds of work. */
+const TAGS_PER_SLICE = 20_000;
+
+/**
+ * parseXml for a large part (a sheet of 50,000 rows): awaits `pause` every TAGS_PER_SLICE tags,
+ * so main's event loop (IPC, sync) keeps running while it reads.
+ */
+export async function parseXmlPausing(
+  xml: string,
+  handler: XmlHandler,
+  pause: () => Promise<void>,
+): Promise<void> {
+  for (const _ of xmlSlices(xml, handler, TAGS_PER_SLICE)) await pause();
+}
+
+/** The reader: yields after every `tagsPerSlice` tags. */
+function* xmlSlices(xml: string, handler: XmlHandler, tagsPerSlice: number): Generator<void> {
+  let tags = 0;
   const n = xml.length;
   const stack: string[] = [];
   let seenRoot = false;
@@ -77,6 +98,10 @@ export function parseXml(xml: string, handler: XmlHandler): void {
       else if (text.trim() !== '') throw new XmlError('text outside the root element');
     }
     if (lt === -1) break;
+    if (++tags >= tagsPerSlice) {
+      tags = 0;
+      yield;
+    }
     if (xml.startsWith('<?', lt)) {
       i = until('?>', lt + 2, 'a processing instruction') + 2;
     } else if (xml.startsWith('<!--', lt)) {
