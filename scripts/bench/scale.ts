@@ -7,6 +7,9 @@
 //   baseline: 4 GETs of the same account paced at 3 req/s plus JSON.parse (Node, as main), plus a
 //   raw IndexedDB put of the same records into a store with no index (same Chromium);
 // - filters and sorts: each sort button and filter option, input to the next painted frame;
+//   for a filter also input to the map holding exactly the filtered pins (the map's
+//   'fieldmap:map-filter-applied' mark: its last chunk sent to MapLibre's worker), and the
+//   longest task while they ran;
 // - export: Export CSV of the whole list to the download written;
 // - cold start: restart offline, navigation start to list filled and map drawn; its baseline:
 //   raw IndexedDB getAll of those records plus bare MapLibre to idle with 100k clustered points
@@ -14,6 +17,7 @@
 // - edit to pin: Save of a new colour in the editor to the map's drawn or source-patch mark and
 //   the next painted frame, median of 10 edits;
 // Medians over FIELDMAP_SCALE_RUNS runs (3 by default); build the renderer first (electron-vite build).
+// FIELDMAP_SCALE_ONLY=filters: only the first sync and the filters and sorts (a few minutes less).
 import type { Page } from 'playwright-core';
 import { positionOf } from '../../src-shared/geo';
 import { PALETTE, type Customer } from '../../src-shared';
@@ -27,13 +31,15 @@ import {
 } from '../../test/e2e/harness';
 import { launchBrowser } from '../../test/support/chromium';
 import { serveMapPages } from '../../test/renderer/map-fixtures/pages';
-import { median, round } from './support/stats';
+import { median, p95, round } from './support/stats';
+import { filterSortTimes } from './support/list-filters';
 
 const N = Number(process.env['FIELDMAP_SCALE_N'] ?? 100_000) || 100_000;
 const RUNS = Math.max(1, Number(process.env['FIELDMAP_SCALE_RUNS'] ?? 3) || 3);
 const K = N >= 1000 ? `${Math.round(N / 1000)}k` : String(N);
 const LIMIT_MS = 30 * 60_000;
 const EDITS = 10;
+const ONLY_FILTERS = process.env['FIELDMAP_SCALE_ONLY'] === 'filters';
 
 type Probe = { longtasks: Array<{ start: number; duration: number }> };
 
@@ -174,43 +180,6 @@ function rawGetAll(page: Page): Promise<number> {
   });
 }
 
-/** Every sort and filter of the list, input to the next painted frame (ms each). */
-function filterSortTimes(page: Page): Promise<number[]> {
-  return page.evaluate(async () => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-    const times: number[] = [];
-    const time = async (act: () => void) => {
-      const t0 = performance.now();
-      act();
-      await frame();
-      times.push(performance.now() - t0);
-    };
-    const select = (label: string) =>
-      document.querySelector<HTMLSelectElement>(`select[aria-label="${label}"]`)!;
-    const choose = (s: HTMLSelectElement, value: string) => () => {
-      s.value = value;
-      s.dispatchEvent(new Event('change', { bubbles: true }));
-    };
-    for (const key of ['company', 'city', 'lastVisit', 'name', 'name']) {
-      await time(() =>
-        document.querySelector<HTMLButtonElement>(`button[data-sort="${key}"]`)!.click(),
-      );
-    }
-    for (const label of ['Filter by visit', 'Filter by color', 'Filter by group']) {
-      const s = select(label);
-      const values = [...s.options].map((o) => o.value);
-      for (const v of values.slice(1)) await time(choose(s, v));
-      await time(choose(s, values[0]!));
-    }
-    return times;
-  });
-}
-
-function p95(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)]!;
-}
-
 async function exportMs(app: AppHandle): Promise<{ ms: number; longest: number }> {
   const from = await app.page.evaluate(() => performance.now());
   const t0 = Date.now();
@@ -292,11 +261,22 @@ async function oneRun(
     await app.call('login', { baseUrl: service.url, username, password });
     const t1 = await filledAt(app.page, N, mapped);
     const first = { ms: t1 - t0, longest: await longestTask(app.page, t0, t1) };
-    const put = await rawPut(app.page, records);
-    const filterSortEach = await filterSortTimes(app.page);
+    const put = ONLY_FILTERS ? 0 : await rawPut(app.page, records);
+    const filterFrom = await app.page.evaluate(() => performance.now());
+    const { times: filterSortEach, mapTimes } = await filterSortTimes(app.page);
+    const filterTo = await app.page.evaluate(() => performance.now());
     // FIELDMAP_SCALE_DEBUG=1: each sort and filter's time, in the order filterSortTimes runs them.
-    if (process.env['FIELDMAP_SCALE_DEBUG']) console.error('filter/sort ms', filterSortEach);
+    if (process.env['FIELDMAP_SCALE_DEBUG']) {
+      console.error('filter/sort ms', filterSortEach.map(Math.round));
+      console.error('filter to map ms', mapTimes.map(Math.round));
+    }
     const filterSort = p95(filterSortEach);
+    const filters = {
+      filterSort,
+      filterToMap: p95(mapTimes),
+      filterLongest: await longestTask(app.page, filterFrom, filterTo),
+    };
+    if (ONLY_FILTERS) return { first: first.ms, firstLongest: first.longest, ...filters };
     const exported = await exportMs(app);
     const edits = median(await editToPin(app.page, editTargets(records, EDITS)));
 
@@ -310,7 +290,7 @@ async function oneRun(
       first: first.ms,
       firstLongest: first.longest,
       baselineFirst: pull + put,
-      filterSort,
+      ...filters,
       export: exported.ms,
       exportLongest: exported.longest,
       edits,
@@ -354,8 +334,18 @@ export async function run(): Promise<Record<string, number | string>> {
     const runs: Array<Record<string, number>> = [];
     for (let i = 0; i < RUNS; i++) runs.push(await oneRun(service, records, mapped));
     const bare: number[] = [];
-    for (let i = 0; i < RUNS; i++) bare.push(await bareMapMs());
+    for (let i = 0; i < (ONLY_FILTERS ? 0 : RUNS); i++) bare.push(await bareMapMs());
     const med = (key: string) => round(median(runs.map((r) => r[key]!)));
+    if (ONLY_FILTERS) {
+      return {
+        [`first_sync_${K}_to_map_ms`]: med('first'),
+        [`filter_sort_${K}_p95_ms`]: med('filterSort'),
+        [`filter_to_map_${K}_p95_ms`]: med('filterToMap'),
+        longest_task_filter_sort_ms: med('filterLongest'),
+        scale_customers: N,
+        scale_runs: RUNS,
+      };
+    }
     return {
       [`first_sync_${K}_to_map_ms`]: med('first'),
       [`baseline_pull_plus_raw_idb_${K}_ms`]: med('baselineFirst'),
@@ -365,6 +355,8 @@ export async function run(): Promise<Record<string, number | string>> {
       longest_task_first_sync_ms: med('firstLongest'),
       longest_task_cold_start_ms: med('coldLongest'),
       [`filter_sort_${K}_p95_ms`]: med('filterSort'),
+      [`filter_to_map_${K}_p95_ms`]: med('filterToMap'),
+      longest_task_filter_sort_ms: med('filterLongest'),
       [`export_csv_${K}_ms`]: med('export'),
       longest_task_export_ms: med('exportLongest'),
       scale_customers: N,

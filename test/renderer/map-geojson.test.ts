@@ -49,6 +49,8 @@ describe('map GeoJSON', () => {
       name: 'Customer b',
       color: 'neon red',
       pending: true,
+      age: 'never',
+      due: 'none',
     });
     expect(data.bounds).toEqual([2.35, -33.9, 151.2, 48.85]);
     expect(customerFeatures([list[1]!]).bounds).toBeNull();

@@ -57,13 +57,29 @@ describe('MapView patches a few changed pins', () => {
     expect(await marks(page, MAP_SOURCE_PATCH_MARK)).toBe(patches + 1);
     const recent = async (lng: number) =>
       (await h('renderedAt', lng, 45, [CUSTOMER_LAYER.recentPins], 4)).map((f) => f.props);
-    expect(await recent(10)).toEqual([{ id: 'edit', name: 'Edited', color: 'red', pending: true }]);
+    expect(await recent(10)).toEqual([
+      { id: 'edit', name: 'Edited', color: 'red', pending: true, age: 'never', due: 'none' },
+    ]);
     expect(await recent(10.002)).toEqual([]);
     expect(await recent(10.006)).toEqual([
-      { id: 'mover', name: 'Customer mover', color: 'blue', pending: false },
+      {
+        id: 'mover',
+        name: 'Customer mover',
+        color: 'blue',
+        pending: false,
+        age: 'never',
+        due: 'none',
+      },
     ]);
     expect(await recent(10.008)).toEqual([
-      { id: 'born', name: 'Customer born', color: 'green', pending: false },
+      {
+        id: 'born',
+        name: 'Customer born',
+        color: 'green',
+        pending: false,
+        age: 'never',
+        due: 'none',
+      },
     ]);
     // The clustered source's pins of edit, gone and mover are hidden, not removed from it.
     for (const id of ['edit', 'gone', 'mover'])

@@ -4,6 +4,7 @@ import {
   Map as MapLibreMap,
   Popup,
   type GeoJSONSource,
+  type LayerSpecification,
   type MapGeoJSONFeature,
   type MapMouseEvent,
   type StyleSpecification,
@@ -18,8 +19,10 @@ import {
   CustomerLayer,
   customerLayerSpecs,
   customerSourceSpec,
+  PIN_FILL_LAYERS,
   recentLayerSpecs,
 } from './layers/customer-layer';
+import { colourByExpression, type ColourBy } from './style/colour-by';
 import { MAP_DRAWN_MARK, type MapDrawnDetail } from './drawn-mark';
 import { customerFeatures, type Bounds } from './layers/geojson';
 import {
@@ -31,7 +34,8 @@ import {
 import { hasFeatures, LazyOverlay, overlaySources } from './layers/lazy-overlay';
 import { composeStyle, labelOptionsOf } from './style/map-style';
 import { useBundledWorker } from './maplibre-worker';
-import { customerPopupContent } from './popup';
+import { customerPopupContent, type PopupAction } from './popup';
+import { NearbyLayer, nearbyLayerSpecs, type NearbyHighlight } from './layers/nearby-layer';
 import { ROUTE_LAYER, routeData, RouteLayer, routeLayerSpecs } from './layers/route-layer';
 import { territoryData, TerritoryLayer, territoryLayerSpecs } from './layers/territory-layer';
 
@@ -43,6 +47,8 @@ export type MapControllerOptions = {
   routes: readonly Route[];
   onSelect: (id: string | null) => void;
   onHover: (id: string | null) => void;
+  /** Buttons of a pin's popup (e.g. "Customers nearby"). */
+  popupActions?: readonly PopupAction[];
 };
 
 const FIT_PADDING = 48;
@@ -57,8 +63,11 @@ export class MapController {
   readonly customers: CustomerLayer;
   readonly territories: TerritoryLayer;
   readonly routes: RouteLayer;
+  readonly nearby: NearbyLayer;
   readonly layerIds: readonly string[];
   #options: MapControllerOptions;
+  /** The recent source's layer specs (the overlay adds them later: they follow colour-by). */
+  #recentSpecs: LayerSpecification[];
   #popup: Popup | null = null;
   #popupFor: string | null = null;
   #selected: string | null = null;
@@ -78,6 +87,7 @@ export class MapController {
     const routeSpecs = routeLayerSpecs(labels);
     const customerSpecs = customerLayerSpecs(labels);
     const recentSpecs = recentLayerSpecs(labels);
+    this.#recentSpecs = recentSpecs;
     this.layerIds = [...territorySpecs, ...routeSpecs, ...customerSpecs, ...recentSpecs].map(
       (l) => l.id,
     );
@@ -130,6 +140,13 @@ export class MapController {
     });
     this.territories = new TerritoryLayer(options.territories, territoryOverlay);
     this.routes = new RouteLayer(options.routes, routeOverlay);
+    this.nearby = new NearbyLayer(
+      new LazyOverlay(this.map, nearbyLayerSpecs(), {
+        inStyle: false,
+        beforeId: () => undefined,
+        visible: () => true,
+      }),
+    );
     this.#undrawn = this.customers.count > 0;
     this.#fitOnData = this.customers.count === 0;
     this.map.on('idle', this.#onIdle);
@@ -154,6 +171,22 @@ export class MapController {
     }
     // The selected customer may have moved, changed or become unmapped.
     if (this.#popupFor !== null) this.#showPopup(this.#popupFor, true);
+  }
+
+  /** The list's filtered set (null: no filter): pins and clusters show exactly it. */
+  setShown(shown: readonly CustomerView[] | null): void {
+    this.customers.setShown(shown);
+  }
+
+  /** What the pins' fill says: a paint change of the pin layers, no source is touched. */
+  setColourBy(mode: ColourBy): void {
+    const color = colourByExpression(mode);
+    for (const spec of this.#recentSpecs) {
+      if (spec.type === 'circle') spec.paint = { ...spec.paint, 'circle-color': color };
+    }
+    for (const id of PIN_FILL_LAYERS) {
+      if (this.map.getLayer(id)) this.map.setPaintProperty(id, 'circle-color', color);
+    }
   }
 
   setTerritories(territories: readonly Territory[]): void {
@@ -183,6 +216,11 @@ export class MapController {
     if (group === 'customers' && !visible) this.#closePopup();
   }
 
+  /** Nearby's circle and result pins (null: none); a new circle is brought into view. */
+  setNearby(highlight: NearbyHighlight | null): void {
+    this.#fit(this.nearby.set(highlight));
+  }
+
   /** Fits the view to every mapped customer; false when there is none. */
   fitToData(): boolean {
     return this.#fit(this.customers.bounds);
@@ -207,6 +245,7 @@ export class MapController {
 
   destroy(): void {
     this.#closePopup();
+    this.customers.dispose();
     this.map.remove();
   }
 
@@ -307,7 +346,7 @@ export class MapController {
     this.#closePopup();
     const popup = new Popup({ closeOnClick: false, offset: 12, maxWidth: '280px' })
       .setLngLat(position)
-      .setDOMContent(customerPopupContent(customer));
+      .setDOMContent(customerPopupContent(customer, document, this.#options.popupActions));
     popup.on('close', () => {
       // Closed by the user (the x button): that is a deselect. Our own closes unset #popup first.
       if (this.#popup !== popup) return;

@@ -6,7 +6,13 @@ import { CustomerIndex, type SortDirection, type SortKey } from './customer-inde
 import { ListKeys } from './list-keys';
 import { VisitFilterState } from '../visits/visit-filter.svelte';
 import type { CustomerView } from '../../types';
-import { LiveQuery } from '../../cache/live-query.svelte';
+import { CustomerFeed } from '../../cache/customer-feed.svelte';
+
+/**
+ * How long the map waits for typing to pause before it follows a new search term (the list
+ * follows every key). Any other filter change reaches the map at once; the last state wins.
+ */
+export const MAP_SEARCH_DELAY_MS = 200;
 
 /** Turns cache rows into views in place (rows are fresh objects from IndexedDB: no copy needed). */
 function toViews(rows: CustomerRow[]): CustomerView[] {
@@ -19,8 +25,13 @@ function toViews(rows: CustomerRow[]): CustomerView[] {
 }
 
 export class CustomersState {
-  #live: LiveQuery<CustomerView[]>;
+  #live: CustomerFeed<CustomerView & CustomerRow>;
   #term = $state('');
+  /** The search term the map shows: `#term` once typing has paused (MAP_SEARCH_DELAY_MS). */
+  #mapTerm = $state('');
+  #mapTermTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The map's last filtered set (not reactive): kept while the map waits for typing to pause. */
+  #lastMapShown: CustomerView[] | null = null;
   #color = $state<string | null>(null);
   #group = $state<string | null>(null);
   #sortKey = $state<SortKey>('name');
@@ -52,14 +63,25 @@ export class CustomersState {
     }),
   );
   #mapped = $derived(this.#all.filter((c) => c.position !== null));
-  #mappedShown = $derived.by(() => {
-    const test = this.#visit && this.#keys.visitTest(this.#visit.filter, this.#visit.nowMs);
-    return test ? this.#mapped.filter((c) => test(this.#keys.byId.get(c.id)!)) : this.#mapped;
+  #filterActive = $derived(
+    this.#term.trim() !== '' ||
+      this.#color !== null ||
+      this.#group !== null ||
+      this.#visitFilter.active,
+  );
+  #mapShown = $derived.by(() => {
+    if (this.#mapTerm !== this.#term) return this.#lastMapShown;
+    this.#lastMapShown = this.#filterActive ? this.#filtered : null;
+    return this.#lastMapShown;
   });
+  #mappedShown = $derived(
+    this.#mapShown === null ? this.#mapped : this.#mapShown.filter((c) => c.position !== null),
+  );
   #unmapped = $derived(this.#index.rows.filter((c) => c.position === null));
 
   constructor(cache: CustomerCache) {
-    this.#live = new LiveQuery(async () => toViews(await cache.db.customers.toArray()));
+    // Read in pieces, then patched by the keys each write changed (cache/customer-feed.svelte.ts).
+    this.#live = new CustomerFeed(cache.db, toViews);
   }
 
   #read(): CustomerView[] {
@@ -93,9 +115,30 @@ export class CustomersState {
     return this.#visitFilter;
   }
 
-  /** The customers with a position that pass the visit filter: the map's pins. */
-  get mappedShown(): CustomerView[] {
+  /** True when a search term or any filter narrows the list (and the map, and the export). */
+  get filterActive(): boolean {
+    return this.#filterActive;
+  }
+
+  /**
+   * What the map shows of `mapped`: the list's filtered set (its unmapped records are ignored),
+   * or null when no filter is on (every pin). A search term reaches it once typing pauses.
+   */
+  get mapShown(): readonly CustomerView[] | null {
+    return this.#mapShown;
+  }
+
+  /** The customers with a position that the map shows now (every mapped one when no filter is on). */
+  get mappedShown(): readonly CustomerView[] {
     return this.#mappedShown;
+  }
+
+  /** Clears the search term and every filter at once. */
+  resetFilters(): void {
+    this.term = '';
+    this.#color = null;
+    this.#group = null;
+    this.#visitFilter.set('all');
   }
 
   get index(): CustomerIndex {
@@ -111,6 +154,16 @@ export class CustomersState {
   }
   set term(value: string) {
     this.#term = value;
+    if (this.#mapTermTimer !== null) clearTimeout(this.#mapTermTimer);
+    this.#mapTermTimer = null;
+    // Clearing the search shows every pin again at once; a typed term waits for a pause.
+    if (value.trim() === '') this.#mapTerm = value;
+    else {
+      this.#mapTermTimer = setTimeout(() => {
+        this.#mapTermTimer = null;
+        this.#mapTerm = this.#term;
+      }, MAP_SEARCH_DELAY_MS);
+    }
   }
 
   get color(): string | null {
@@ -145,6 +198,7 @@ export class CustomersState {
   }
 
   dispose(): void {
+    if (this.#mapTermTimer !== null) clearTimeout(this.#mapTermTimer);
     this.#live.dispose();
   }
 }

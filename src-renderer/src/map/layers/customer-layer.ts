@@ -3,16 +3,11 @@
 // hover/selection go through feature-state without touching the data. An edit, a logged visit
 // or a create patches the small source and hides the old pin (feature-state `replaced`): the
 // clustered source is reloaded (setData, a re-cluster of every point) only for large changes.
-import type {
-  ExpressionSpecification,
-  GeoJSONSource,
-  GeoJSONSourceSpecification,
-  LayerSpecification,
-  Map as MapLibreMap,
-} from 'maplibre-gl';
+// The list's filter reaches both sources: the clustered one through PinFilter (pin-filter.ts:
+// diffs, never a rebuild), the recent one by leaving out the pins the filter does not show.
+import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
 import type { LngLat } from '../../../../src-shared';
 import type { CustomerView } from '../../types';
-import { colorMatchExpression } from '../style/colors';
 import { customerFeatures, type Bounds, type CustomerFeatures, type PinFeature } from './geojson';
 import { diffPins, type PinPatch, type PinTable } from './customer-patch';
 import type { LazyOverlay } from './lazy-overlay';
@@ -21,160 +16,27 @@ import {
   MAP_SOURCE_RELOAD_MARK,
   type SourceMarkDetail,
 } from '../drawn-mark';
-import type { LabelOptions } from '../style/map-style';
+import {
+  CUSTOMER_LAYER,
+  CUSTOMER_SOURCE,
+  PATCH_LIMIT,
+  RECENT_SOURCE,
+} from './customer-layer-specs';
+import { PinFilter } from './pin-filter';
 
-export const CUSTOMER_SOURCE = 'fm-customers';
-/** The pins changed since the clustered source was loaded (unclustered, drawn on top). */
-export const RECENT_SOURCE = 'fm-customers-recent';
-export const CUSTOMER_LAYER = {
-  clusters: 'fm-customers-clusters',
-  clusterCounts: 'fm-customers-cluster-counts',
-  pins: 'fm-customers-pins',
-  names: 'fm-customers-names',
-  recentPins: 'fm-customers-recent-pins',
-  recentNames: 'fm-customers-recent-names',
-} as const;
-
-/**
- * Most pins a patch changes before the clustered source is reloaded instead; a patch is also
- * refused when it would change more than 1 in 50 of the pins (small maps reload: it is cheap).
- */
-export const PATCH_LIMIT = 1000;
-
-/** Above this zoom every pin is drawn on its own. */
-export const CLUSTER_MAX_ZOOM = 14;
-export const CLUSTER_RADIUS = 50;
-
-/** Stroke of a customer with queued local changes. */
-export const PENDING_STROKE = '#ff6a00';
-
-/** Source spec of the customers, clustered. */
-export function customerSourceSpec(
-  data: CustomerFeatures['collection'],
-): GeoJSONSourceSpecification {
-  return {
-    type: 'geojson',
-    data,
-    cluster: true,
-    clusterMaxZoom: CLUSTER_MAX_ZOOM,
-    clusterRadius: CLUSTER_RADIUS,
-  };
-}
-
-const selected: ExpressionSpecification = ['boolean', ['feature-state', 'selected'], false];
-const hovered: ExpressionSpecification = ['boolean', ['feature-state', 'hover'], false];
-/** 0 for a pin of the clustered source that the recent source now draws (or that is gone). */
-const shownUnlessReplaced: ExpressionSpecification = [
-  'case',
-  ['boolean', ['feature-state', 'replaced'], false],
-  0,
-  1,
-];
-const pending: ExpressionSpecification = ['boolean', ['get', 'pending'], false];
-
-function pinPaint() {
-  return {
-    'circle-color': colorMatchExpression('color'),
-    'circle-radius': ['case', selected, 9, hovered, 8, 6] as ExpressionSpecification,
-    'circle-stroke-color': [
-      'case',
-      selected,
-      '#111111',
-      pending,
-      PENDING_STROKE,
-      '#ffffff',
-    ] as ExpressionSpecification,
-    'circle-stroke-width': ['case', selected, 3, pending, 2.5, 1.5] as ExpressionSpecification,
-  };
-}
-
-function nameLayout(font: string[]) {
-  return {
-    'text-field': ['get', 'name'] as ExpressionSpecification,
-    'text-font': font,
-    'text-size': 12,
-    'text-offset': [0, 1.2] as [number, number],
-    'text-anchor': 'top' as const,
-    'text-optional': true,
-  };
-}
-
-const namePaint = { 'text-color': '#20242a', 'text-halo-color': '#ffffff', 'text-halo-width': 1.2 };
-
-/** The recent source's layers (added once a patch first has something to draw). */
-export function recentLayerSpecs(labels: LabelOptions): LayerSpecification[] {
-  const layers: LayerSpecification[] = [
-    { id: CUSTOMER_LAYER.recentPins, type: 'circle', source: RECENT_SOURCE, paint: pinPaint() },
-  ];
-  if (labels) {
-    layers.push({
-      id: CUSTOMER_LAYER.recentNames,
-      type: 'symbol',
-      source: RECENT_SOURCE,
-      minzoom: 15,
-      layout: nameLayout(labels.font),
-      paint: namePaint,
-    });
-  }
-  return layers;
-}
-
-/** The customers' layers: cluster circles sized by count, pins by color, labels when glyphs exist. */
-export function customerLayerSpecs(labels: LabelOptions): LayerSpecification[] {
-  const layers: LayerSpecification[] = [
-    {
-      id: CUSTOMER_LAYER.clusters,
-      type: 'circle',
-      source: CUSTOMER_SOURCE,
-      filter: ['has', 'point_count'],
-      paint: {
-        'circle-color': '#3b6ea8',
-        'circle-opacity': 0.85,
-        'circle-stroke-color': '#ffffff',
-        'circle-stroke-width': 2,
-        'circle-radius': ['step', ['get', 'point_count'], 14, 100, 18, 1000, 24, 10000, 30],
-      },
-    },
-    {
-      id: CUSTOMER_LAYER.pins,
-      type: 'circle',
-      source: CUSTOMER_SOURCE,
-      filter: ['!', ['has', 'point_count']],
-      paint: {
-        ...pinPaint(),
-        'circle-opacity': shownUnlessReplaced,
-        'circle-stroke-opacity': shownUnlessReplaced,
-      },
-    },
-  ];
-  if (labels) {
-    layers.push(
-      {
-        id: CUSTOMER_LAYER.clusterCounts,
-        type: 'symbol',
-        source: CUSTOMER_SOURCE,
-        filter: ['has', 'point_count'],
-        layout: {
-          'text-field': ['get', 'point_count_abbreviated'],
-          'text-font': labels.font,
-          'text-size': 12,
-          'text-allow-overlap': true,
-        },
-        paint: { 'text-color': '#ffffff' },
-      },
-      {
-        id: CUSTOMER_LAYER.names,
-        type: 'symbol',
-        source: CUSTOMER_SOURCE,
-        filter: ['!', ['has', 'point_count']],
-        minzoom: 15,
-        layout: nameLayout(labels.font),
-        paint: { ...namePaint, 'text-opacity': shownUnlessReplaced },
-      },
-    );
-  }
-  return layers;
-}
+export {
+  CLUSTER_MAX_ZOOM,
+  CLUSTER_RADIUS,
+  CUSTOMER_LAYER,
+  CUSTOMER_SOURCE,
+  customerLayerSpecs,
+  customerSourceSpec,
+  PATCH_LIMIT,
+  PENDING_STROKE,
+  PIN_FILL_LAYERS,
+  RECENT_SOURCE,
+  recentLayerSpecs,
+} from './customer-layer-specs';
 
 /** Keeps the customers' source data, its id table, the patch on top, and the hover/selection state. */
 export class CustomerLayer implements PinTable {
@@ -191,6 +53,11 @@ export class CustomerLayer implements PinTable {
   #last: readonly CustomerView[];
   #selected: string | null = null;
   #hovered: string | null = null;
+  /** The list's filtered set as handed over (null: no filter, every pin). */
+  #shownList: readonly CustomerView[] | null = null;
+  /** 1 for each feature id the filter shows (null: every one). */
+  #shown: Uint8Array | null = null;
+  #filter: PinFilter;
 
   constructor(
     map: MapLibreMap,
@@ -203,6 +70,53 @@ export class CustomerLayer implements PinTable {
     this.#last = customers;
     this.#data = data;
     this.#ids = data.ids;
+    this.#filter = new PinFilter({
+      source: () => this.#map.getSource<GeoJSONSource>(CUSTOMER_SOURCE),
+      wanted: (fid) => this.#wanted(fid),
+    });
+    this.#filter.load(data.collection.features);
+  }
+
+  /**
+   * The list's filtered set (null: no filter): the pins and clusters show exactly its customers
+   * with a position. Its unmapped customers are ignored.
+   */
+  setShown(shown: readonly CustomerView[] | null): void {
+    if (shown === this.#shownList) return;
+    this.#shownList = shown;
+    this.#computeShown();
+    this.#filter.update();
+    if (this.#recent.size > 0) this.#setRecent();
+  }
+
+  /** True while a filter narrows the pins. */
+  get filtered(): boolean {
+    return this.#shown !== null;
+  }
+
+  #computeShown(): void {
+    const list = this.#shownList;
+    if (list === null) {
+      this.#shown = null;
+      return;
+    }
+    const bits = new Uint8Array(this.#ids.length);
+    for (const c of list) {
+      if (c.position === null) continue;
+      const fid = this.featureIdOf(c.id);
+      if (fid !== undefined) bits[fid] = 1;
+    }
+    this.#shown = bits;
+  }
+
+  /**
+   * Whether the clustered source holds a feature id: every pin of its data, or the shown ones.
+   * A pin the recent source replaced stays in it, hidden by feature-state, filter or not, so an
+   * edit never re-clusters every pin (a cluster still counts its old copy until the next reload,
+   * as without a filter); a pin the filter no longer shows leaves both sources.
+   */
+  #wanted(fid: number): boolean {
+    return this.#shown === null || this.#shown[fid] === 1;
   }
 
   /** New customers: a patch when few pins differ, else the clustered source's data is replaced. */
@@ -236,11 +150,17 @@ export class CustomerLayer implements PinTable {
     const hadPatch = this.#recent.size > 0 || this.#removed.size > 0;
     this.#recent.clear();
     this.#removed.clear();
+    this.#computeShown();
+    const features = this.#filter.load(this.#data.collection.features);
     if (!source) return;
     // Numeric ids are indices of the new table: old states would land on other customers.
     this.#map.removeFeatureState({ source: CUSTOMER_SOURCE });
     if (hadPatch) this.#setRecent();
-    void source.setData(this.#data.collection);
+    void source.setData(
+      features === this.#data.collection.features
+        ? this.#data.collection
+        : { type: 'FeatureCollection', features },
+    );
     const detail: SourceMarkDetail = { features: this.#ids.length };
     performance.mark(MAP_SOURCE_RELOAD_MARK, { detail });
     this.#applyState(this.#selected, 'selected', true);
@@ -276,9 +196,10 @@ export class CustomerLayer implements PinTable {
   }
 
   #setRecent(): void {
-    this.#recentOverlay.set({
-      [RECENT_SOURCE]: { type: 'FeatureCollection', features: [...this.#recent.values()] },
-    });
+    const shown = this.#shown;
+    const pins = [...this.#recent.values()];
+    const features = shown === null ? pins : pins.filter((p) => shown[p.id as number] === 1);
+    this.#recentOverlay.set({ [RECENT_SOURCE]: { type: 'FeatureCollection', features } });
   }
 
   get bounds(): Bounds | null {
@@ -348,6 +269,10 @@ export class CustomerLayer implements PinTable {
     if (fid === undefined) return;
     this.#setState(CUSTOMER_SOURCE, fid, { [key]: value });
     if (this.#recent.has(fid)) this.#setState(RECENT_SOURCE, fid, { [key]: value });
+  }
+
+  dispose(): void {
+    this.#filter.dispose();
   }
 
   #setState(source: string, id: number, state: Record<string, boolean>): void {

@@ -33,6 +33,8 @@ function samePin(a: PinFeature, b: PinFeature): boolean {
     p.name === q.name &&
     p.color === q.color &&
     p.pending === q.pending &&
+    p.age === q.age &&
+    p.due === q.due &&
     p.id === q.id
   );
 }
@@ -49,10 +51,11 @@ export function diffPins(
   const patch: PinPatch = { upserts: [], removes: [], added: [] };
   const seen = new Uint8Array(table.ids.length);
   let changes = 0;
+  const now = Date.now();
   for (const c of customers) {
     const known = table.featureIdOf(c.id);
     const fid = known ?? table.ids.length + patch.added.length;
-    const pin = pinOf(fid, c);
+    const pin = pinOf(fid, c, now);
     if (known === undefined) {
       if (!pin) continue;
       patch.added.push(c.id);

@@ -8,12 +8,31 @@ import {
   type Route,
   type Territory,
 } from '../../../../src-shared';
+import { isReminderDue, visitAgeBucket, type VisitAgeBucket } from '../../../../src-shared/visits';
+import type { ReminderState } from '../style/colour-by';
 import type { CustomerView } from '../../types';
 
 /** [west, south, east, north], or null when there is nothing to bound. */
 export type Bounds = [number, number, number, number];
 
-export type CustomerProps = { id: string; name: string; color: string; pending: boolean };
+/**
+ * A pin's properties: what it is drawn with. `age` (days since the last visit, in bands) and
+ * `due` (reminder) are read at `nowMs` when the pin is built, for colour-by (style/colour-by.ts).
+ */
+export type CustomerProps = {
+  id: string;
+  name: string;
+  color: string;
+  pending: boolean;
+  age: VisitAgeBucket;
+  due: ReminderState;
+};
+
+/** A customer's reminder state at `nowMs` (lastVisit/remindAt in the account's unit). */
+export function reminderState(c: Pick<CustomerView, 'remindAt'>, nowMs: number): ReminderState {
+  if (isReminderDue(c.remindAt, nowMs)) return 'due';
+  return c.remindAt ? 'later' : 'none';
+}
 
 /** The customers' source data plus the table from numeric feature id to customer id. */
 export type CustomerFeatures = {
@@ -30,14 +49,21 @@ export function validLngLat(p: LngLat | null): p is LngLat {
 export type PinFeature = Feature<Point, CustomerProps>;
 
 /** The pin of a customer under a numeric feature id; null when the customer is unmapped. */
-export function pinOf(featureId: number, c: CustomerView): PinFeature | null {
+export function pinOf(featureId: number, c: CustomerView, nowMs = Date.now()): PinFeature | null {
   const p = c.position;
   if (!validLngLat(p)) return null;
   return {
     type: 'Feature',
     id: featureId,
     geometry: { type: 'Point', coordinates: [p[0], p[1]] },
-    properties: { id: c.id, name: c.name, color: c.color, pending: c.pending },
+    properties: {
+      id: c.id,
+      name: c.name,
+      color: c.color,
+      pending: c.pending,
+      age: visitAgeBucket(c.lastVisit, nowMs),
+      due: reminderState(c, nowMs),
+    },
   };
 }
 
@@ -49,8 +75,9 @@ export function customerFeatures(customers: readonly CustomerView[]): CustomerFe
   let south = Infinity;
   let east = -Infinity;
   let north = -Infinity;
+  const now = Date.now();
   for (const c of customers) {
-    const pin = pinOf(ids.length, c);
+    const pin = pinOf(ids.length, c, now);
     if (!pin) continue;
     ids.push(c.id);
     features.push(pin);

@@ -1,0 +1,126 @@
+// The map's share of the one filter (search, colour, group, visit age, reminder due): which pins
+// the clustered source holds, so that clusters and their counts show exactly the list's set.
+//
+// Design (measured with `npm run bench -- scale`, filter_sort_100k_p95_ms; see
+// docs/architecture.md): a layer `filter` hides single pins but not the points inside clusters,
+// and feature-state cannot filter clusters either; a source `filter` is applied once when data
+// is loaded and drops what it rejects for good; setData of the filtered subset posts every shown
+// feature to MapLibre's worker, and that structured clone alone is 150-380 ms for 100k pins on
+// the UI thread. So the clustered source keeps its one feature array (built once per data
+// version) and a filter change sends only the difference with `updateData`: the ids that leave
+// (plain numbers: 100k of them clone in about 1 ms) and the features that come back, at most
+// ADD_CHUNK per message, so a reset from a narrow filter to 100k pins never makes a long task.
+// One diff is with the worker at a time (it re-clusters after each, off the UI thread): the
+// next is computed when it is done, against the filter of that moment. MapLibre would otherwise
+// merge diffs waiting behind a busy worker (a profile at 100k showed the merging and the one big
+// serialisation of the merged diff as the UI thread's largest map cost). So the last state wins,
+// states overtaken while the worker was busy are never sent, and nothing is sent twice.
+import type { GeoJSONSource } from 'maplibre-gl';
+import type { PinFeature } from './geojson';
+
+/** Most features sent back into the clustered source per message (about 10-40 ms to serialise). */
+export const ADD_CHUNK = 10_000;
+
+/** Performance mark after a filter pass whose target the source now holds (bench and tests). */
+export const MAP_FILTER_APPLIED_MARK = 'fieldmap:map-filter-applied';
+
+export type PinFilterHost = {
+  /** The clustered source (undefined before the style holds it). */
+  source(): GeoJSONSource | undefined;
+  /** True when the clustered source should hold the feature id now. */
+  wanted(fid: number): boolean;
+};
+
+export class PinFilter {
+  #host: PinFilterHost;
+  #features: readonly PinFeature[] = [];
+  /** 1 for each feature id the clustered source holds now. */
+  #held = new Uint8Array(0);
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  /** A diff is with MapLibre's worker: the next pass waits for it. */
+  #inFlight = false;
+  /** The wanted set changed since the last pass. */
+  #dirty = false;
+  #disposed = false;
+
+  constructor(host: PinFilterHost) {
+    this.#host = host;
+  }
+
+  /**
+   * A new data version: its features by feature id; returns those to load into the source
+   * (the wanted ones: the whole array when every pin is wanted, else a subset of references).
+   */
+  load(features: readonly PinFeature[]): PinFeature[] {
+    this.#cancel();
+    this.#features = features;
+    this.#held = new Uint8Array(features.length);
+    const out: PinFeature[] = [];
+    for (let fid = 0; fid < features.length; fid++) {
+      if (!this.#host.wanted(fid)) continue;
+      this.#held[fid] = 1;
+      out.push(features[fid]!);
+    }
+    return out.length === features.length ? (features as PinFeature[]) : out;
+  }
+
+  /** True when the clustered source holds this feature id now. */
+  holds(fid: number): boolean {
+    return this.#held[fid] === 1;
+  }
+
+  /** The wanted set changed: bring the source to it (now, or once the worker's diff is done). */
+  update(): void {
+    this.#dirty = true;
+    if (this.#inFlight || this.#timer !== null) return;
+    this.#pass();
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    this.#cancel();
+  }
+
+  #cancel(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  #pass(): void {
+    this.#timer = null;
+    if (this.#disposed) return;
+    const source = this.#host.source();
+    // Before the style has loaded the source it holds the data it was created with: try again.
+    if (!source) {
+      this.#timer = setTimeout(() => this.#pass(), 100);
+      return;
+    }
+    this.#dirty = false;
+    const remove: number[] = [];
+    const add: PinFeature[] = [];
+    let more = false;
+    const held = this.#held;
+    for (let fid = 0; fid < held.length; fid++) {
+      const wanted = this.#host.wanted(fid);
+      if (held[fid] === 1 && !wanted) {
+        remove.push(fid);
+        held[fid] = 0;
+      } else if (held[fid] === 0 && wanted) {
+        if (add.length === ADD_CHUNK) {
+          more = true;
+          continue;
+        }
+        add.push(this.#features[fid]!);
+        held[fid] = 1;
+      }
+    }
+    if (!more) performance.mark(MAP_FILTER_APPLIED_MARK);
+    if (remove.length === 0 && add.length === 0) return;
+    this.#inFlight = true;
+    const done = () => {
+      this.#inFlight = false;
+      if ((more || this.#dirty) && this.#timer === null) this.#pass();
+    };
+    source.updateData({ remove, add }).then(done, done);
+  }
+}
