@@ -175,6 +175,7 @@ describe('Import from Excel (.xlsx)', () => {
       // The preview shows the zip codes with their leading zeros and the dates as dates.
       const preview = dialog().locator('tr:has(td:text-is("Zip")) .preview');
       expect(await preview.textContent()).toContain('02134 · 02135 · 02136');
+      await dialog().locator('details[open]').scrollIntoViewIfNeeded();
       await screenshot(page, 'import-xlsx');
 
       // The first create is committed on the service and its answer held...
