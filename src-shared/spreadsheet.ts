@@ -24,6 +24,18 @@ export function isSpreadsheetName(name: string): boolean {
   return /\.xlsx$/i.test(name.trim());
 }
 
+/**
+ * What a rep reads for a spreadsheet format the import does not read (old .xls, macro or binary
+ * workbooks, OpenDocument, Numbers); null for any other file name.
+ */
+export function unreadableSpreadsheetMessage(name: string): string | null {
+  const ext = /\.(xls|xlsm|xlsb|xltx|ods|numbers)$/i.exec(name.trim())?.[1];
+  return ext
+    ? `Fieldmap reads Excel workbooks saved as .xlsx, and CSV files, not .${ext.toLowerCase()}. ` +
+        'Open the file in your spreadsheet app and save it as .xlsx (Excel Workbook) or CSV.'
+    : null;
+}
+
 /** Base64 of MAX_SPREADSHEET_BYTES: the request's own cap, so main never holds more. */
 const MAX_BASE64_CHARS = Math.ceil(MAX_SPREADSHEET_BYTES / 3) * 4;
 

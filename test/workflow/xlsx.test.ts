@@ -9,7 +9,7 @@ import { deflateRawSync } from 'node:zlib';
 import { strToU8, Zip, ZipDeflate, ZipPassThrough, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { autoMapColumns, checkRows } from '../../src-shared/csv-customers';
-import { MAX_SPREADSHEET_BYTES } from '../../src-shared/spreadsheet';
+import { MAX_SPREADSHEET_BYTES, unreadableSpreadsheetMessage } from '../../src-shared/spreadsheet';
 import { readXlsx } from '../../src-main/core/xlsx/read-xlsx';
 import { readSpreadsheet } from '../../src-main/app/spreadsheet-import';
 import { toAccountTime } from '../../src-shared/time-units';
@@ -292,6 +292,15 @@ describe('xlsx reader', () => {
     await expect(readXlsx(dtd)).rejects.toThrow(
       /xl\/sharedStrings\.xml: a document type declaration/,
     );
+  });
+
+  it('names the formats it does not read (.xls, .ods...) and what to save them as', () => {
+    expect(unreadableSpreadsheetMessage('Reps list 2019.XLS')).toBe(
+      'Fieldmap reads Excel workbooks saved as .xlsx, and CSV files, not .xls. Open the file in your spreadsheet app and save it as .xlsx (Excel Workbook) or CSV.',
+    );
+    expect(unreadableSpreadsheetMessage('list.ods')).toMatch(/not \.ods\./);
+    expect(unreadableSpreadsheetMessage('list.xlsx')).toBeNull();
+    expect(unreadableSpreadsheetMessage('list.csv')).toBeNull();
   });
 
   it('main refuses the request itself for a file over the cap, before reading it', async () => {

@@ -7,6 +7,7 @@ import {
   isSpreadsheetName,
   MAX_SPREADSHEET_BYTES,
   spreadsheetTooLargeMessage,
+  unreadableSpreadsheetMessage,
 } from '../../../../src-shared/spreadsheet';
 import { parseCsv } from './csv-io';
 
@@ -40,6 +41,8 @@ export async function readImportFile(
   file: File,
   api: Pick<FieldmapApi, 'readSpreadsheet'>,
 ): Promise<ImportTable> {
+  const unreadable = unreadableSpreadsheetMessage(file.name);
+  if (unreadable) throw new Error(unreadable);
   if (isSpreadsheetName(file.name)) {
     if (file.size > MAX_SPREADSHEET_BYTES) throw new Error(spreadsheetTooLargeMessage(file.size));
     const base64 = await base64Of(file);
