@@ -1,6 +1,7 @@
 // What the rep's clicks and keys do across views: open the editor, save it, build a route from
 // the map, the keyboard shortcuts. Views call these; none of them writes or opens panels itself.
 import type { LngLat } from '../../../src-shared';
+import type { NearbyCenter } from '../features/nearby/nearby.svelte';
 import type { ChangeWriter } from '../features/editor/change-writer';
 import type { OutboxActions } from '../features/changes/outbox-actions.svelte';
 import { idsInside } from '../map/tools/point-in-polygon';
@@ -58,11 +59,43 @@ export class AppActions {
     this.selection.select(id);
   }
 
-  /** A lasso or box drawn on the map: its customers join the route; an area to download goes to Offline maps. */
+  /**
+   * A lasso or box drawn on the map: the shown customers in it become the Selection (its panel
+   * open), or join the route being built; an area to download goes to Offline maps.
+   */
   addArea(ring: LngLat[]): void {
     if (this.panels.mapMode === 'draw-area') return this.panels.finishDrawnArea(ring);
     const customers = this.data()?.customers;
+    if (this.panels.open === 'selection') {
+      this.panels.bulk.select(customers ? idsInside(customers.mappedShown, ring) : []);
+      this.panels.mapMode = 'browse';
+      return;
+    }
     if (customers) this.panels.route.add(idsInside(customers.mapped, ring));
+  }
+
+  /** The Selection's customers join the route builder, which opens. */
+  addSelectionToRoute(ids: readonly string[]): void {
+    this.panels.route.add([...ids]);
+    this.panels.show('route');
+  }
+
+  /**
+   * Opens Nearby around a customer (its details or its pin) or a point (the map centre). The
+   * details close, so the map keeps room for the circle; a row opens a customer's again.
+   */
+  nearby(center: NearbyCenter): void {
+    const data = this.data();
+    if (!data) return;
+    data.nearby.open(center);
+    this.selection.select(null);
+    this.panels.show('nearby');
+  }
+
+  /** A Nearby row: its customer's details beside the list, and its pin on the map. */
+  openNearby(id: string): void {
+    this.selection.select(id);
+    this.panels.focusOn('customer', id);
   }
 
   addToRoute(id: string): void {
@@ -100,6 +133,8 @@ export class AppActions {
         return focusSearch();
       case 'route-builder':
         return this.panels.show('route');
+      case 'week-plan':
+        return this.panels.show('week-plan');
       case 'changes':
         return this.panels.show('changes');
     }

@@ -1,13 +1,21 @@
 // The app's keyboard shortcuts: one table for the handler and the help panel.
 
 export type ShortcutAction =
-  'new-customer' | 'focus-search' | 'sync-now' | 'save' | 'route-builder' | 'changes' | 'close';
+  | 'new-customer'
+  | 'focus-search'
+  | 'sync-now'
+  | 'save'
+  | 'route-builder'
+  | 'week-plan'
+  | 'changes'
+  | 'close';
 
 /** Keys and what they do, as the help panel lists them. */
 export const SHORTCUTS: ReadonlyArray<readonly [string, string]> = [
   ['N', 'New customer'],
   ['/', 'Search customers'],
   ['R', 'Build a route'],
+  ['W', 'Plan the week'],
   ['G', 'Open the Changes view'],
   ['Ctrl+S', 'Save the customer being edited'],
   ['Ctrl+Shift+S', 'Sync now'],
@@ -35,6 +43,7 @@ export function shortcutOf(event: KeyboardEvent): ShortcutAction | null {
   if (key === 'n') return 'new-customer';
   if (event.key === '/') return 'focus-search';
   if (key === 'r') return 'route-builder';
+  if (key === 'w') return 'week-plan';
   if (key === 'g') return 'changes';
   return null;
 }
