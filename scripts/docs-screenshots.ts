@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import type { Customer } from '../src-shared';
-import { launchApp, startTestService, type TestService } from '../test/e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../test/e2e/harness';
 import { MemoryCredentialStore } from './browser-runner/credentials';
 
 const REPO = resolve(import.meta.dirname, '..');
@@ -159,16 +159,38 @@ export async function waitRows(page: Page, label: string, rows: number): Promise
   });
 }
 
-async function serviceShots(): Promise<void> {
-  const service = await startTestService({ customers: CUSTOMERS, seed: SEED });
+/**
+ * A reference service with a seeded account, and the app (VIEWPORT) signed into it through the
+ * sign-in screen, its list filled and the app ready. The caller closes both.
+ */
+export async function openSignedIn(
+  options: { customers: number; seed: number } & Parameters<typeof startTestService>[0],
+): Promise<{ service: TestService; app: AppHandle; all: Customer[] }> {
+  const service = await startTestService(options);
   const app = await launchApp({ credentialStore: new MemoryCredentialStore() });
+  await app.page.setViewportSize(VIEWPORT);
+  await signIn(app.page, service);
+  const all = service.store.customers(service.account.username);
+  await waitRows(app.page, 'Customers', all.length);
+  await app.page.waitForSelector('[data-ready]', { state: 'attached', timeout: 60_000 });
+  return { service, app, all };
+}
+
+/** Runs a screenshot script's main: exit 0, or 1 with the reason. */
+export function runScript(name: string, main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(`${name} failed: ${error instanceof Error ? error.stack : error}`);
+      process.exit(1);
+    },
+  );
+}
+
+async function serviceShots(): Promise<void> {
+  const { service, app, all } = await openSignedIn({ customers: CUSTOMERS, seed: SEED });
   try {
     const { page } = app;
-    await page.setViewportSize(VIEWPORT);
-    await signIn(page, service);
-    const all = service.store.customers(service.account.username);
-    await waitRows(page, 'Customers', all.length);
-    await page.waitForSelector('[data-ready]', { state: 'attached', timeout: 60_000 });
     await mapIdle(page);
 
     // The map: a route inside a territory at street-block zoom (pins no longer clustered),
@@ -226,11 +248,5 @@ async function main(): Promise<void> {
 
 // Run as a script; imported (scripts/docs-bulk-screenshot.ts), it only lends its helpers.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(`docs-screenshots failed: ${error instanceof Error ? error.stack : error}`);
-      process.exit(1);
-    },
-  );
+  runScript('docs-screenshots', main);
 }

@@ -78,12 +78,12 @@ export class CustomerIndex {
     group,
     visit,
   }: Omit<CustomerFilter, 'term'>): ((i: number) => boolean) | null {
-    const { rows } = this.keys;
+    const colorTest = color === null ? null : this.keys.colorTest(color);
     const bits = group === null ? null : this.keys.groupBits(group);
     const visitTest = visit ? this.keys.visitTest(visit.filter, visit.nowMs) : null;
-    if (color === null && bits === null && visitTest === null) return null;
+    if (colorTest === null && bits === null && visitTest === null) return null;
     return (i) =>
-      (color === null || rows[i]!.color === color) &&
+      (colorTest === null || colorTest(i)) &&
       (bits === null || bits[i] === 1) &&
       (visitTest === null || visitTest(i));
   }

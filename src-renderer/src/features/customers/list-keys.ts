@@ -22,6 +22,22 @@ const KEYED_FIELDS = [
 const MAX_REPAIRS = 512;
 const DAY_MS = 86_400_000;
 
+/**
+ * A small number per colour name, shared by every data version (names are few: the palette and
+ * an account's own): the colour filter compares numbers in a typed array instead of reading the
+ * `color` of 100k records (about 45 ms at 100k in Chromium, against about 1 ms).
+ */
+const COLOR_CODES = new Map<string, number>();
+
+function colorCode(name: string): number {
+  let code = COLOR_CODES.get(name);
+  if (code === undefined) {
+    code = COLOR_CODES.size;
+    COLOR_CODES.set(name, code);
+  }
+  return code;
+}
+
 function sameKeys(a: CustomerView, b: CustomerView): boolean {
   for (const f of KEYED_FIELDS) if (a[f] !== b[f]) return false;
   if (a.groups.length !== b.groups.length) return false;
@@ -46,6 +62,8 @@ export class ListKeys {
   /** Reminder time in epoch ms, NaN when none. */
   readonly remindMs: Float64Array;
   readonly hasPosition: Uint8Array;
+  /** The colour of each record as its code (colorCode). */
+  readonly colors: Uint16Array;
   #byId: Map<string, number> | null = null;
   #orders = new Map<string, Uint32Array>();
   #groups = new Map<string, Uint8Array>();
@@ -58,6 +76,7 @@ export class ListKeys {
     this.lastVisitMs = new Float64Array(n);
     this.remindMs = new Float64Array(n);
     this.hasPosition = new Uint8Array(n);
+    this.colors = new Uint16Array(n);
   }
 
   /** Index of each record by id (built on first use). */
@@ -99,6 +118,7 @@ export class ListKeys {
     this.lastVisitMs[i] = fromAccountTime(c.lastVisit) ?? NaN;
     this.remindMs[i] = fromAccountTime(c.remindAt) ?? NaN;
     this.hasPosition[i] = c.position === null ? 0 : 1;
+    this.colors[i] = colorCode(c.color);
   }
 
   #copyFrom(previous: ListKeys, p: number, i: number): void {
@@ -107,6 +127,7 @@ export class ListKeys {
     this.lastVisitMs[i] = previous.lastVisitMs[p]!;
     this.remindMs[i] = previous.remindMs[p]!;
     this.hasPosition[i] = previous.hasPosition[p]!;
+    this.colors[i] = previous.colors[p]!;
   }
 
   /** a before b in this sort (ties in cache order, in both directions). */
@@ -160,6 +181,14 @@ export class ListKeys {
       out.splice(lo, 0, i);
     }
     return Uint32Array.from(out);
+  }
+
+  /** A test of record index against a colour name (no record has a name never seen). */
+  colorTest(color: string): (i: number) => boolean {
+    const code = COLOR_CODES.get(color);
+    if (code === undefined) return () => false;
+    const colors = this.colors;
+    return (i) => colors[i] === code;
   }
 
   /** 1 for each record in `group`, built once per group and data version. */
