@@ -115,7 +115,7 @@ export async function readXlsx(bytes: Uint8Array): Promise<SheetTable> {
 
   const notes = [sheetNote(sheet.name, workbook.sheets)];
   notes.push(...fillMerges(cells.rows, cells.merges));
-  return { sheetName: sheet.name, ...toTable(cells.rows), notes };
+  return { sheetName: sheet.name, ...(await toTable(cells.rows)), notes };
 }
 
 function sheetNote(name: string, sheets: readonly { name: string; hidden: boolean }[]): string {
@@ -167,10 +167,13 @@ function fillMerges(
   return notes;
 }
 
+/** Rows built between two pauses. */
+const ROWS_PER_SLICE = 5_000;
+
 /** Dense rows: the first non-empty row is the header, empty rows are skipped. */
-function toTable(
+async function toTable(
   rows: Map<number, Map<number, SheetCell>>,
-): Pick<SheetTable, 'headers' | 'rows' | 'rowNumbers' | 'cellIssues'> {
+): Promise<Pick<SheetTable, 'headers' | 'rows' | 'rowNumbers' | 'cellIssues'>> {
   const numbers = [...rows.keys()].filter((r) => {
     for (const cell of rows.get(r)!.values())
       if (cell.text.trim() !== '' || cell.issue) return true;
@@ -199,9 +202,14 @@ function toTable(
     return out;
   };
   const [head, ...data] = numbers;
+  const out: string[][] = [];
+  for (let i = 0; i < data.length; i++) {
+    out.push(dense(data[i]!, i));
+    if (i % ROWS_PER_SLICE === ROWS_PER_SLICE - 1) await pause();
+  }
   return {
     headers: head === undefined ? [] : dense(head, -1),
-    rows: data.map((r, i) => dense(r, i)),
+    rows: out,
     rowNumbers: data,
     cellIssues,
   };
