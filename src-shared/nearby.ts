@@ -84,12 +84,13 @@ export class NearbyIndex {
       else boxes.push([west, south, east, north]);
     }
     const hits: NearbyHit[] = [];
-    const seen = new Set<number>();
+    // Only split boxes (antimeridian) can both hold a customer: one box needs no dedupe.
+    const seen = boxes.length > 1 ? new Set<number>() : null;
     for (const [minX, minY, maxX, maxY] of boxes) {
       for (const k of this.#tree.range(minX, minY, maxX, maxY)) {
         const index = this.#ids[k]!;
-        if (index === exclude || seen.has(index)) continue;
-        seen.add(index);
+        if (index === exclude || seen?.has(index)) continue;
+        seen?.add(index);
         const meters = haversineMeters(center, [
           this.#points[index * 2]!,
           this.#points[index * 2 + 1]!,
