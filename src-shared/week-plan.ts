@@ -3,11 +3,13 @@
 // The model: every day starts at `start` at the day's start of work and ends at `end` (default:
 // `start`) no later than the day's end of work. A visit takes its service time; it may carry a
 // time window (the latest and earliest minute of the day its visit may start); the rep waits
-// when early. Travel time is great-circle distance x road factor at an average speed.
-// A plan is better when it visits more customers, then when it travels less.
+// when early; it may be pinned to one day (e.g. today). Travel time is great-circle distance x
+// road factor at an average speed. A plan is better when it visits more customers, then when it
+// travels less.
 //
 // This file holds the model, its validation, the schedule of one day and the greedy baseline
-// (nearest feasible next stop, day by day). week-plan-search.ts improves on it. Pure and
+// (nearest feasible next stop, day by day). week-plan-search.ts searches for a better plan
+// (week-plan-state.ts, week-plan-local.ts). Pure and
 // synchronous: no DOM or Node imports, so it runs in the renderer's worker and in tests.
 import { haversineMeters, isValidPosition, type LngLat } from './geo';
 
@@ -19,6 +21,8 @@ export interface PlanStop {
   serviceMin?: number | null;
   /** Minutes after midnight between which the visit may start (the same every day). */
   window?: { openMin: number; closeMin: number } | null;
+  /** The day (0 = the first) this visit must be on, e.g. "today"; null or absent: any day. */
+  pinnedDay?: number | null;
 }
 
 /** One working day, in minutes after midnight. */
@@ -113,6 +117,11 @@ function validate(input: WeekPlanInput): void {
       throw new PlanInputError(
         `The time window of customer ${stop.id} must open before it closes.`,
       );
+    const pin = stop.pinnedDay;
+    if (pin != null && !(Number.isInteger(pin) && pin >= 0 && pin < input.days.length))
+      throw new PlanInputError(
+        `Customer ${stop.id} is pinned to day ${pin + 1}, but the plan has days 1 to ${input.days.length}.`,
+      );
   }
 }
 
@@ -131,6 +140,8 @@ export class PlanProblem {
   readonly close: Float64Array;
   readonly days: readonly DayHours[];
   readonly stops: readonly PlanStop[];
+  /** The day each node must be on, -1 when any day will do. */
+  readonly pinned: Int32Array;
   /** Stops that can be visited on some day when alone; the others are leftover at once. */
   readonly servable: Uint8Array;
 
@@ -164,10 +175,21 @@ export class PlanProblem {
         this.close[k + 1] = stop.window.closeMin;
       }
     });
+    this.pinned = new Int32Array(size).fill(-1);
+    input.stops.forEach((stop, k) => {
+      if (stop.pinnedDay != null) this.pinned[k + 1] = stop.pinnedDay;
+    });
     this.servable = new Uint8Array(size);
     for (let k = 1; k <= this.n; k++) {
-      if (this.days.some((_, d) => this.feasible(d, [k]))) this.servable[k] = 1;
+      if (this.days.some((_, d) => this.allowed(k, d) && this.feasible(d, [k])))
+        this.servable[k] = 1;
     }
+  }
+
+  /** Whether stop node `k` may go on day `d` (its pinned day, or any day when not pinned). */
+  allowed(k: number, d: number): boolean {
+    const pin = this.pinned[k]!;
+    return pin < 0 || pin === d;
   }
 
   t(i: number, j: number): number {
@@ -199,12 +221,14 @@ export class PlanProblem {
     return sum + this.t(at, this.endNode);
   }
 
-  /** Why stop node `k` is left over. */
+  /** Why stop node `k` is left over (a pinned stop: on its day). */
   leftoverReason(k: number): LeftoverReason {
     if (this.servable[k]) return 'no-room';
     const open = this.open[k]!;
     const close = this.close[k]!;
-    const windowFits = this.days.some((day) => close >= day.startMin && open <= day.endMin);
+    const windowFits = this.days.some(
+      (day, d) => this.allowed(k, d) && close >= day.startMin && open <= day.endMin,
+    );
     return windowFits ? 'too-far' : 'window-outside-hours';
   }
 }
@@ -280,7 +304,7 @@ export function describePlan(problem: PlanProblem, routes: DayRoutes): WeekPlan 
  */
 export function greedyRoutes(problem: PlanProblem): DayRoutes {
   const used = new Uint8Array(problem.size);
-  return problem.days.map((day) => {
+  return problem.days.map((day, d) => {
     const route: number[] = [];
     let at = 0;
     let time = day.startMin;
@@ -288,7 +312,7 @@ export function greedyRoutes(problem: PlanProblem): DayRoutes {
       let best = -1;
       let bestLeg = Infinity;
       for (let k = 1; k <= problem.n; k++) {
-        if (used[k] || !problem.servable[k]) continue;
+        if (used[k] || !problem.servable[k] || !problem.allowed(k, d)) continue;
         const leg = problem.t(at, k);
         if (leg >= bestLeg) continue;
         const begin = Math.max(time + leg, problem.open[k]!);

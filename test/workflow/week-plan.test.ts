@@ -1,6 +1,7 @@
 // The week planner (src-shared/week-plan*.ts) on seeded instances: every day keeps its hours,
-// every visit its window; the plan is never worse than the greedy baseline; bad input is refused
-// with a message that says what to change.
+// every visit its window, a pinned customer its day; the plan is never worse than the greedy
+// baseline; bad input is refused with a message that says what to change. (Whether the search
+// converges is checked by scripts/week-plan-convergence.ts: see there.)
 import { describe, expect, it } from 'vitest';
 import type { LngLat } from '../../src-shared/geo';
 import { PlanInputError, type WeekPlanInput } from '../../src-shared/week-plan';
@@ -80,6 +81,67 @@ describe('plan the week', () => {
     );
   });
 
+  it('keeps a pinned customer on its day, in the plan and in the greedy baseline', () => {
+    const input = instance(120, 31);
+    const pins = new Map<string, number>();
+    input.stops = input.stops.map((stop, i) => {
+      if (i % 10 !== 0) return stop;
+      const day = (i / 10) % 3 === 0 ? 0 : 3;
+      pins.set(stop.id, day);
+      return { ...stop, pinnedDay: day };
+    });
+    const { plan, baseline } = planWeek(input, { iterations: 200 });
+    for (const week of [plan, baseline]) {
+      const seen = new Set<string>();
+      week.days.forEach((day, d) =>
+        day.visits.forEach((visit) => {
+          seen.add(visit.id);
+          if (pins.has(visit.id))
+            expect(d, `${visit.id} on its pinned day`).toBe(pins.get(visit.id));
+        }),
+      );
+      for (const { id } of week.leftover) expect(seen.has(id)).toBe(false);
+    }
+    const planned = new Set(plan.days.flatMap((day) => day.visits.map((v) => v.id)));
+    const reasons = new Map(plan.leftover.map((l) => [l.id, l.reason]));
+    expect(
+      [...pins.keys()].some((id) => planned.has(id)),
+      'pinned customers get planned',
+    ).toBe(true);
+    for (const id of pins.keys()) if (!planned.has(id)) expect(reasons.get(id)).toBeDefined();
+  });
+
+  it('leaves a pinned customer over, with the reason, when its day cannot take it', () => {
+    const input = instance(60, 8, 3);
+    input.days = [
+      { startMin: 8 * 60, endMin: 17 * 60 },
+      { startMin: 8 * 60, endMin: 17 * 60 },
+      { startMin: 8 * 60, endMin: 12 * 60 },
+    ];
+    input.stops = [
+      ...input.stops.map((stop, i) => (i < 40 ? { ...stop, pinnedDay: 2, window: null } : stop)),
+      // Opens after the third day's hours end, though the first two days could take it.
+      {
+        id: 'afternoon',
+        position: [-0.1, 51.49],
+        window: { openMin: 14 * 60, closeMin: 15 * 60 },
+        pinnedDay: 2,
+      },
+    ];
+    const { plan } = planWeek(input, { iterations: 200 });
+    const reasons = new Map(plan.leftover.map((l) => [l.id, l.reason]));
+    expect(reasons.get('afternoon')).toBe('window-outside-hours');
+    const onDay3 = plan.days[2]!.visits.map((v) => v.id);
+    const pinnedOut = input.stops.filter(
+      (s) => s.pinnedDay === 2 && s.id !== 'afternoon' && !onDay3.includes(s.id),
+    );
+    expect(pinnedOut.length, 'a four-hour day has no room for 40 visits').toBeGreaterThan(0);
+    for (const stop of pinnedOut) expect(reasons.get(stop.id)).toBe('no-room');
+    expect(
+      plan.days[0]!.visits.some((v) => input.stops.find((s) => s.id === v.id)?.pinnedDay === 2),
+    ).toBe(false);
+  });
+
   it('refuses bad input with a clear message', () => {
     const ok = instance(3, 1);
     const cases: Array<[Partial<WeekPlanInput>, RegExp]> = [
@@ -93,6 +155,9 @@ describe('plan the week', () => {
         { stops: [{ id: 'a', position: [1, 50], window: { openMin: 700, closeMin: 600 } }] },
         /window/,
       ],
+      [{ stops: [{ id: 'a', position: [1, 50], pinnedDay: 5 }] }, /pinned to day 6.*days 1 to 5/],
+      [{ stops: [{ id: 'a', position: [1, 50], pinnedDay: -1 }] }, /pinned to day 0/],
+      [{ stops: [{ id: 'a', position: [1, 50], pinnedDay: 1.5 }] }, /pinned to day/],
     ];
     for (const [patch, message] of cases) {
       expect(() => planWeek({ ...ok, ...patch }), String(message)).toThrow(PlanInputError);
