@@ -19,7 +19,8 @@ export type RouteRow = Route & { _pending?: 1 };
 export type ServerRow = { id: string; record: Customer | null };
 
 export type MetaRow = {
-  key: 'lastSync' | 'schemaVersion' | 'accountKey' | 'plan';
+  /** 'plan': the week's pool of customers; 'week-plan': the Plan the week form (home, office, hours). */
+  key: 'lastSync' | 'schemaVersion' | 'accountKey' | 'plan' | 'week-plan';
   value: unknown;
 };
 export type UserRow = { key: 'user'; value: UserMeta };

@@ -1,0 +1,310 @@
+// Plan the week in the app (issue 15, item 3), in Chromium against the reference service: a
+// seeded week instance (test/support/week-instances.ts) becomes customers with a visit length
+// and an opening window in custom fields; the plan the panel shows must keep every day inside
+// its working hours and every visit inside its window (read back from the timeline's numbers),
+// bad input must say what is wrong next to the input it concerns, a stop moved to another day
+// changes both days, and saving three days queues three routes that reach the service once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../../e2e/harness';
+import { weekInstance } from '../../support/week-instances';
+import { signIn, syncNow, waitRows } from '../../write/support';
+
+const USER = 'rep';
+const STOPS = 24;
+const WAIT = 180_000;
+const hhmm = (min: number) =>
+  `${String(Math.floor(min / 60)).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}`;
+
+let service: TestService;
+let app: AppHandle;
+/** Seeded stops by customer id: the window and visit minutes written into their custom fields. */
+const seeded = new Map<string, { openMin: number; closeMin: number } | null>();
+const serviceOf = new Map<string, number>();
+
+type ShownVisit = { id: string; arrive: number; start: number; depart: number };
+type ShownDay = { start: number; end: number; back: number; fits: boolean; visits: ShownVisit[] };
+
+/** The timeline as the panel shows it: each day's hours, return and visits (minutes of the day). */
+async function shownDays(page: Page): Promise<ShownDay[]> {
+  return page.$$eval('.wp-day', (days) =>
+    days.map((day) => {
+      const n = (el: Element, name: string) => Number(el.getAttribute(name));
+      return {
+        start: n(day, 'data-start-min'),
+        end: n(day, 'data-end-min'),
+        back: n(day, 'data-return-min'),
+        fits: day.getAttribute('data-fits') === 'true',
+        visits: [...day.querySelectorAll('.wp-visit')].map((v) => ({
+          id: v.getAttribute('data-id') ?? '',
+          arrive: n(v, 'data-arrive'),
+          start: n(v, 'data-start'),
+          depart: n(v, 'data-depart'),
+        })),
+      };
+    }),
+  );
+}
+
+async function openPanel(page: Page): Promise<void> {
+  if (!(await page.isVisible('aside.week-plan')))
+    await page.click('button:has-text("Plan the week")');
+  await page.waitForSelector('aside.week-plan');
+}
+
+async function search(page: Page, term: string, rows: number): Promise<void> {
+  await page.fill('input[aria-label="Search customers"]', term);
+  await waitRows(page, 'Customers', rows);
+}
+
+/** Fills the form for the seeded stops (the list filtered to them) and plans. */
+async function planSeeded(page: Page, days: Array<[string, string]>): Promise<void> {
+  await search(page, 'Week Stop', STOPS);
+  await openPanel(page);
+  await page.selectOption('select[aria-label="Customers to plan"]', 'list');
+  await page.selectOption('select[aria-label="Start from"]', 'coords');
+  await page.fill('input[aria-label="Start point"]', '51.5, -0.1');
+  await page.fill('input[aria-label="First day"]', '2026-11-23');
+  await page.fill('input[aria-label="Number of days"]', String(days.length));
+  for (const [i, [from, to]] of days.entries()) {
+    await page.fill(`input[aria-label="Day ${i + 1} starts"]`, from);
+    await page.fill(`input[aria-label="Day ${i + 1} ends"]`, to);
+  }
+  await page.fill('input[aria-label="Visit minutes"]', '20');
+  await page.selectOption('select[aria-label="Visit minutes from field"]', 'custom2');
+  await page.selectOption('select[aria-label="Time windows from field"]', 'custom1');
+  await page.fill('input[aria-label="Average speed (km/h)"]', '40');
+  await page.fill('input[aria-label="Road factor"]', '1.3');
+  await page.click('button:has-text("Make the plan")');
+  await page.waitForSelector('.wp-result', { timeout: 60_000 }).catch(async (error: unknown) => {
+    // Name what the panel says instead of a bare timeout.
+    throw new Error(
+      `no plan shown; the panel reads: ${await page.textContent('aside.week-plan')}`,
+      {
+        cause: error,
+      },
+    );
+  });
+}
+
+const minutes = (text: string) => {
+  const [h, m] = text.split(':').map(Number);
+  return h! * 60 + m!;
+};
+
+describe('Plan the week', () => {
+  beforeAll(async () => {
+    service = await startTestService({ customers: 0, seed: 15 });
+    // The custom fields' names, as the rep's web account would have set them.
+    const auth = Buffer.from(`${USER}:${service.account.password}`).toString('base64');
+    const named = await fetch(`${service.url}/api/v1/user/customfields`, {
+      method: 'PUT',
+      headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ 'Opening window': 1, 'Visit minutes': 2 }),
+    });
+    expect(named.ok).toBe(true);
+    const instance = weekInstance(STOPS, 15);
+    instance.stops.forEach((stop, i) => {
+      const c = service.store.createCustomerDirect(USER, {
+        name: `Week Stop ${String(i + 1).padStart(2, '0')}`,
+        latitude: stop.position[1],
+        longitude: stop.position[0],
+        custom1: stop.window ? `${hhmm(stop.window.openMin)}-${hhmm(stop.window.closeMin)}` : '',
+        custom2: String(stop.serviceMin),
+      });
+      seeded.set(c.id, stop.window ?? null);
+      serviceOf.set(c.id, stop.serviceMin!);
+    });
+    service.store.createCustomerDirect(USER, {
+      name: 'Check Odd Window',
+      latitude: 51.52,
+      longitude: -0.12,
+      custom1: 'after lunch',
+    });
+    service.store.createCustomerDirect(USER, {
+      name: 'Check Early Window',
+      latitude: 51.48,
+      longitude: -0.08,
+      custom1: '05:00-06:30',
+    });
+    service.store.createCustomerDirect(USER, { name: 'Depot Nowhere', city: 'Unknown' });
+    app = await launchApp({ serviceUrl: service.url });
+    app.page.on('pageerror', (error) => console.error('page error:', error.message));
+    await signIn(app, service);
+  }, WAIT);
+
+  afterAll(async () => {
+    await app?.close();
+    await service?.stop();
+  });
+
+  it(
+    'shows a plan that keeps every day inside its hours and every visit inside its window',
+    async () => {
+      const { page } = app;
+      const hours: Array<[string, string]> = [
+        ['08:30', '17:30'],
+        ['10:00', '15:00'],
+        ['08:30', '17:30'],
+      ];
+      await planSeeded(page, hours);
+      const days = await shownDays(page);
+      expect(days).toHaveLength(3);
+      const planned = new Set<string>();
+      days.forEach((day, d) => {
+        expect(day.start).toBe(minutes(hours[d]![0]));
+        expect(day.end).toBe(minutes(hours[d]![1]));
+        expect(day.fits).toBe(true);
+        expect(day.back).toBeLessThanOrEqual(day.end + 1e-6);
+        let time = day.start;
+        for (const v of day.visits) {
+          expect(planned.has(v.id), `${v.id} planned twice`).toBe(false);
+          planned.add(v.id);
+          expect(v.arrive).toBeGreaterThanOrEqual(time);
+          expect(v.start).toBeGreaterThanOrEqual(v.arrive);
+          const window = seeded.get(v.id);
+          expect(window, `${v.id} is a seeded stop`).not.toBeUndefined();
+          if (window) {
+            expect(v.start).toBeGreaterThanOrEqual(window.openMin);
+            expect(v.start).toBeLessThanOrEqual(window.closeMin + 1e-6);
+          }
+          expect(v.depart - v.start).toBeCloseTo(serviceOf.get(v.id)!, 6);
+          time = v.depart;
+        }
+        if (day.visits.length > 0) expect(day.back).toBeGreaterThan(time);
+      });
+      expect(planned.size).toBeGreaterThan(STOPS / 2);
+      // Every stop is either planned or listed as left over, with its reason.
+      const leftover = await page.$$eval('.wp-leftover', (els) =>
+        els.map((el) => el.getAttribute('data-id') ?? ''),
+      );
+      expect(new Set([...planned, ...leftover]).size).toBe(STOPS);
+      expect(planned.size + leftover.length).toBe(STOPS);
+      // The timeline's text says the same times as its numbers.
+      const first = days.find((d) => d.visits.length > 0)!.visits[0]!;
+      const row = await page.textContent(`.wp-visit[data-id="${first.id}"]`);
+      expect(row).toContain(hhmm(Math.round(first.start)));
+      // Before and after optimising, and each day on the map in its own colour.
+      await expect(page.textContent('.wp-compare')).resolves.toMatch(/Before optimising/);
+      const colours = await page.locator('.fm-map').evaluate((el) => {
+        type Src = { data: { features: Array<{ properties: { day: number; color: string } }> } };
+        const map = (
+          el as unknown as {
+            fieldmapMap: { map: { getStyle(): { sources: Record<string, Src> } } };
+          }
+        ).fieldmapMap.map;
+        const source = map.getStyle().sources['fm-week-plan-lines'];
+        return source
+          ? source.data.features.map((f) => [f.properties.day, f.properties.color])
+          : [];
+      });
+      const drawn = days.flatMap((d, i) => (d.visits.length > 0 ? [i] : []));
+      expect(colours.map(([day]) => day)).toEqual(drawn);
+      expect(new Set(colours.map(([, colour]) => colour)).size).toBe(drawn.length);
+    },
+    WAIT,
+  );
+
+  it(
+    'says why a plan cannot be made, next to the input concerned',
+    async () => {
+      const { page } = app;
+      // Not a single stop fits: visits longer than the day.
+      await planSeeded(page, [['08:30', '09:00']]);
+      await expect.poll(() => page.textContent('#wp-fit-msg')).toMatch(/Not one visit fits/);
+      // A start without a position: a customer who is not on the map.
+      await page.selectOption('select[aria-label="Start from"]', 'customer');
+      await page.fill('input[aria-label="Start point"]', 'Depot Nowhere');
+      await page.click('button:has-text("Make the plan")');
+      await expect
+        .poll(() => page.textContent('#wp-start-msg'))
+        .toMatch(/start point has no position/);
+      // Windows outside the working hours, and one that cannot be read.
+      await search(page, 'Check', 2);
+      await page.selectOption('select[aria-label="Start from"]', 'coords');
+      await page.fill('input[aria-label="Start point"]', '51.5, -0.1');
+      await page.fill('input[aria-label="Day 1 ends"]', '17:30');
+      await page.click('button:has-text("Make the plan")');
+      const windows = () => page.textContent('#wp-windows-msg');
+      await expect.poll(windows).toMatch(/outside the working hours.*Check Early Window/s);
+      await expect.poll(windows).toMatch(/could not be read.*Check Odd Window.*after lunch/s);
+      // Both are listed as left over, each with its reason (once the planner has answered).
+      const reasons = () =>
+        page.$$eval('.wp-leftover', (els) => els.map((el) => el.textContent).join('\n'));
+      await expect.poll(reasons).toMatch(/Check Odd Window: its time window could not be read/);
+      await expect.poll(reasons).toMatch(/Check Early Window: its time window is outside/);
+    },
+    WAIT,
+  );
+
+  it(
+    'moves a stop to another day and recomputes both days',
+    async () => {
+      const { page } = app;
+      await planSeeded(page, [
+        ['08:30', '17:30'],
+        ['08:30', '17:30'],
+      ]);
+      const before = await shownDays(page);
+      const moved = before[0]!.visits[0]!;
+      const totals = async () =>
+        page.$$eval('.wp-day .wp-total', (els) => els.map((el) => el.textContent));
+      const totalsBefore = await totals();
+      const name = await page.getAttribute(`.wp-visit[data-id="${moved.id}"]`, 'data-name');
+      await page.selectOption(`select[aria-label="Move ${name} to"]`, '1');
+      await expect
+        .poll(async () => (await shownDays(page))[1]!.visits.map((v) => v.id))
+        .toContain(moved.id);
+      const after = await shownDays(page);
+      expect(after[0]!.visits.map((v) => v.id)).not.toContain(moved.id);
+      expect(after[0]!.visits).toHaveLength(before[0]!.visits.length - 1);
+      expect(after[1]!.visits).toHaveLength(before[1]!.visits.length + 1);
+      const totalsAfter = await totals();
+      expect(totalsAfter[0]).not.toBe(totalsBefore[0]);
+      expect(totalsAfter[1]).not.toBe(totalsBefore[1]);
+      // Day 2 is rescheduled: its visits follow one another from its start.
+      let time = after[1]!.start;
+      for (const v of after[1]!.visits) {
+        expect(v.arrive).toBeGreaterThanOrEqual(time);
+        time = v.depart;
+      }
+      // Up within a day: the order changes and the day is rescheduled.
+      const second = after[1]!.visits[1]!;
+      const secondName = await page.getAttribute(`.wp-visit[data-id="${second.id}"]`, 'data-name');
+      await page.click(`button[aria-label="Move ${secondName} up"]`);
+      await expect.poll(async () => (await shownDays(page))[1]!.visits[0]!.id).toBe(second.id);
+    },
+    WAIT,
+  );
+
+  it(
+    'saves three days as three routes, each reaching the service once',
+    async () => {
+      const { page } = app;
+      await planSeeded(page, [
+        ['08:30', '17:30'],
+        ['08:30', '17:30'],
+        ['08:30', '17:30'],
+      ]);
+      const days = await shownDays(page);
+      expect(days.every((d) => d.visits.length > 0)).toBe(true);
+      const save = page.locator('button:has-text("Save days as routes")');
+      await save.click();
+      await expect.poll(() => save.isDisabled()).toBe(true);
+      await expect.poll(() => page.locator('.wp-saved').count()).toBe(3);
+      await save.click({ force: true }).catch(() => undefined);
+      const planRoutes = () => service.store.routes(USER).filter((r) => r.name.endsWith('– Plan'));
+      await syncNow(page);
+      await expect.poll(() => planRoutes().length, { timeout: 60_000 }).toBe(3);
+      await syncNow(page);
+      const routes = planRoutes();
+      expect(routes.map((r) => r.name).sort()).toEqual([
+        'Mon 23 Nov – Plan',
+        'Tue 24 Nov – Plan',
+        'Wed 25 Nov – Plan',
+      ]);
+      routes.forEach((r, i) => expect(r.points.length).toBe(days[i]!.visits.length));
+    },
+    WAIT,
+  );
+});
