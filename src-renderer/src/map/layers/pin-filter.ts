@@ -15,6 +15,10 @@
 // merge diffs waiting behind a busy worker (a profile at 100k showed the merging and the one big
 // serialisation of the merged diff as the UI thread's largest map cost). So the last state wins,
 // states overtaken while the worker was busy are never sent, and nothing is sent twice.
+// Measured at 100k (Chromium's profiler, the scale bench's account, load ~2.6 on 2 shared
+// cores): a colour, group or visit filter change costs the map 1-21 ms of the UI thread (the
+// bitmap of the shown ids, the scan, one diff); bringing back all 100k pins after a reset takes
+// ten diffs, 2-6 s until the worker has re-clustered the last (the list is already complete).
 import type { GeoJSONSource } from 'maplibre-gl';
 import type { PinFeature } from './geojson';
 
