@@ -10,7 +10,15 @@ import { launchApp, startTestService } from '../test/e2e/harness';
 import { weekInstance } from '../test/support/week-instances';
 import { formatClock } from '../src-renderer/src/features/plan/week-plan-form';
 import { MemoryCredentialStore } from './browser-runner/credentials';
-import { buildIfNeeded, DOCS, mapIdle, signIn, VIEWPORT, waitRows } from './docs-screenshots';
+import {
+  buildIfNeeded,
+  DOCS,
+  mapIdle,
+  runScript,
+  signIn,
+  VIEWPORT,
+  waitRows,
+} from './docs-screenshots';
 
 const STOPS = 40;
 const SEED = 7;
@@ -68,12 +76,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(
-      `docs-week-plan-screenshot failed: ${error instanceof Error ? error.stack : error}`,
-    );
-    process.exit(1);
-  },
-);
+runScript('docs-week-plan-screenshot', main);

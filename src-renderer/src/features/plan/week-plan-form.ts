@@ -135,9 +135,12 @@ export type HoursRow = { from: string; to: string };
 
 export const DEFAULT_HOURS: HoursRow = { from: '08:30', to: '17:30' };
 
+/** Where the customers to plan come from. */
+export type PlanSource = 'plan' | 'list' | 'selection' | 'route';
+
 /** Everything the form holds, as typed (kept per account). */
 export interface PlanSettings {
-  source: 'plan' | 'list' | 'route';
+  source: PlanSource;
   startKind: PointKind;
   startText: string;
   /** 'same': the day ends where it started. */
@@ -221,6 +224,8 @@ export function readForm(
   stops: readonly CustomerView[],
   everyone: readonly CustomerView[],
   labels: readonly string[],
+  /** Stops of the plan pinned to today go on the first day. */
+  isToday: (id: string) => boolean = () => false,
 ): FormResult {
   const errors: FieldErrors = {};
   const left: FormResult['left'] = [];
@@ -295,7 +300,8 @@ export function readForm(
       if (Number.isFinite(v) && v >= 0) serviceMin = v;
       else badVisit.push(`${c.name} ("${visitText}")`);
     }
-    planned.push({ id: c.id, position: c.position, serviceMin, window });
+    const pinnedDay = settings.source === 'plan' && isToday(c.id) ? 0 : null;
+    planned.push({ id: c.id, position: c.position, serviceMin, window, pinnedDay });
   }
   const messages: string[] = [];
   if (outside.length > 0)

@@ -115,13 +115,14 @@ export class WeekPlanState {
     stops: readonly CustomerView[],
     everyone: readonly CustomerView[],
     labels: readonly string[],
+    isToday: (id: string) => boolean,
   ): Promise<void> {
     if (this.#running) return;
     const settings = $state.snapshot(this.settings) as PlanSettings;
     void this.cache.db.meta.put({ key: META_KEY, value: settings }).catch(() => undefined);
     let form: ReturnType<typeof readForm>;
     try {
-      form = readForm(settings, stops, everyone, labels);
+      form = readForm(settings, stops, everyone, labels, isToday);
     } catch (error) {
       this.#errors = { general: `The form could not be read: ${String(error)}` };
       return;
