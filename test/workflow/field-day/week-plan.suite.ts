@@ -273,6 +273,20 @@ describe('Plan the week', () => {
       const secondName = await page.getAttribute(`.wp-visit[data-id="${second.id}"]`, 'data-name');
       await page.click(`button[aria-label="Move ${secondName} up"]`);
       await expect.poll(async () => (await shownDays(page))[1]!.visits[0]!.id).toBe(second.id);
+      // Every visit of day 1 moved to day 2: day 2 no longer fits its hours, and says so.
+      for (const visit of (await shownDays(page))[0]!.visits) {
+        const n = await page.getAttribute(`.wp-visit[data-id="${visit.id}"]`, 'data-name');
+        await page.selectOption(`select[aria-label="Move ${n} to"]`, '1');
+      }
+      await expect.poll(async () => (await shownDays(page))[0]!.visits).toHaveLength(0);
+      const full = (await shownDays(page))[1]!;
+      expect(full.visits).toHaveLength(after[0]!.visits.length + after[1]!.visits.length);
+      expect(full.fits).toBe(false);
+      expect(full.back).toBeGreaterThan(full.end);
+      const problems = await page.$$eval('.wp-day[data-day="1"] .wp-problem', (els) =>
+        els.map((el) => el.textContent).join('\n'),
+      );
+      expect(problems).toContain('after the working hours end at 17:30');
     },
     WAIT,
   );
