@@ -7,7 +7,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../../e2e/harness';
+import { customerRecord } from '../../support/customer-record';
 import { weekInstance } from '../../support/week-instances';
+import type { CustomerView } from '../../../src-renderer/src/types';
+import {
+  defaultSettings,
+  fieldOfMessage,
+  readForm,
+  resolvePoint,
+} from '../../../src-renderer/src/features/plan/week-plan-form';
 import { signIn, syncNow, waitRows } from '../../write/support';
 
 const USER = 'rep';
@@ -321,4 +329,65 @@ describe('Plan the week', () => {
     },
     WAIT,
   );
+});
+
+describe('Plan the week: reading the form', () => {
+  const customer = (id: string, fields: Partial<CustomerView> = {}): CustomerView => ({
+    ...customerRecord({ id, name: `Customer ${id}` }),
+    pending: false,
+    position: [-0.1, 51.5],
+    ...fields,
+  });
+
+  it('reads windows, visit minutes and today pins; names what it cannot read', () => {
+    const settings = {
+      ...defaultSettings(new Date(2026, 10, 23)),
+      source: 'plan' as const,
+      startKind: 'coords' as const,
+      startText: '51.5, -0.1',
+      windowField: 'custom1' as const,
+      visitField: 'custom2' as const,
+    };
+    const stops = [
+      customer('a', { custom1: '9-12', custom2: '15' }),
+      customer('b', { custom1: 'mornings' }),
+      customer('c', { custom1: '05:00-06:00' }),
+      customer('d', { position: null }),
+    ];
+    const form = readForm(settings, stops, stops, [], (id) => id === 'a');
+    expect(form.input?.stops.map((s) => [s.id, s.window, s.serviceMin, s.pinnedDay])).toEqual([
+      ['a', { openMin: 540, closeMin: 720 }, 15, 0],
+      ['c', { openMin: 300, closeMin: 360 }, null, null],
+    ]);
+    expect(form.left).toEqual([
+      { id: 'b', reason: 'window-unreadable', detail: '"mornings"' },
+      { id: 'd', reason: 'no-position' },
+    ]);
+    expect(form.errors.windows).toMatch(/outside the working hours.*Customer c/);
+    expect(form.errors.windows).toMatch(/could not be read.*Customer b \("mornings"\)/);
+    // Pins to today come only from the plan.
+    const fromList = readForm({ ...settings, source: 'list' }, stops, stops, [], () => true);
+    expect(fromList.input?.stops.every((s) => s.pinnedDay === null)).toBe(true);
+  });
+
+  it('finds a start among the customers, and says there is no address search offline', () => {
+    const shop = customer('s', {
+      address: '12 High Street',
+      city: 'Leeds',
+      position: [-1.5, 53.8],
+    });
+    expect(resolvePoint('address', 'high street leeds', [shop])).toEqual({
+      position: [-1.5, 53.8],
+      label: '12 High Street, Leeds',
+    });
+    expect(resolvePoint('address', '1 Nowhere Road', [shop])).toMatchObject({
+      error: expect.stringMatching(/no address search offline/),
+    });
+    expect(resolvePoint('home', '53.8, -1.5', [])).toEqual({
+      position: [-1.5, 53.8],
+      label: '53.8, -1.5',
+    });
+    expect(fieldOfMessage('The start point has no position: choose…')).toBe('start');
+    expect(fieldOfMessage('The road factor must be between 1 and 5.')).toBe('road');
+  });
 });
