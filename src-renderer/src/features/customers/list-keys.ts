@@ -98,7 +98,9 @@ export class ListKeys {
     for (let i = 0; i < rows.length; i++) {
       const c = rows[i]!;
       const p = previous ? keys.#indexIn(previous, c.id, i) : undefined;
-      if (previous && kept && p !== undefined && sameKeys(previous.rows[p]!, c)) {
+      // The same object (CustomerFeed keeps unchanged records' objects) has the same keys.
+      const before = p === undefined ? undefined : previous?.rows[p];
+      if (previous && kept && p !== undefined && (before === c || sameKeys(before!, c))) {
         kept[p] = i;
         keys.#copyFrom(previous, p, i);
       } else {
