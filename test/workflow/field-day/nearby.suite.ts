@@ -83,6 +83,14 @@ async function openCustomer(page: Page, id: string): Promise<void> {
   await page.waitForSelector(`aside.detail-panel[data-id="${id}"]`);
 }
 
+/** Opens Nearby from a customer's details with the radius `km`; the results once shown. */
+async function nearbyOf(page: Page, id: string, km: number): Promise<Near[]> {
+  await openCustomer(page, id);
+  await page.click('aside.detail-panel button:has-text("Customers nearby")');
+  await page.selectOption('aside.nearby select[aria-label="Radius"]', String(km));
+  return shownResults(page, km);
+}
+
 /** The mapped customer with the most others within 50 km: where the 200 cap is reached. */
 function densest(): { id: string; at: LngLat } {
   const mapped = service.store
@@ -249,10 +257,7 @@ describe('Nearby', () => {
 
   it('follows new data: a customer moved next to the centre by a sync is found at once', async () => {
     const { page } = app;
-    await openCustomer(page, centre.id);
-    await page.click('aside.detail-panel button:has-text("Customers nearby")');
-    await page.selectOption('aside.nearby select[aria-label="Radius"]', '2');
-    const before = await shownResults(page, 2);
+    const before = await nearbyOf(page, centre.id, 2);
     const far = service.store.customers(USER).find((c) => {
       const at = positionOfRecord(c);
       return at !== null && haversineMeters(centre.at, at) > 100_000;
@@ -273,10 +278,7 @@ describe('Nearby', () => {
 
   it("adds a row, then all shown, to today's plan, and the plan survives a restart", async () => {
     const { page } = app;
-    await openCustomer(page, centre.id);
-    await page.click('aside.detail-panel button:has-text("Customers nearby")');
-    await page.selectOption('aside.nearby select[aria-label="Radius"]', '10');
-    const shown = await shownResults(page, 10);
+    const shown = await nearbyOf(page, centre.id, 10);
     expect(shown.length).toBeGreaterThan(2);
     const [one, ...rest] = shown;
 
@@ -291,10 +293,7 @@ describe('Nearby', () => {
     // Persisted: after a restart the same search shows every one of them in today's plan.
     await app.restart();
     await waitRows(app.page, 'Customers', COUNT);
-    await openCustomer(app.page, centre.id);
-    await app.page.click('aside.detail-panel button:has-text("Customers nearby")');
-    await app.page.selectOption('aside.nearby select[aria-label="Radius"]', '10');
-    const again = await shownResults(app.page, 10);
+    const again = await nearbyOf(app.page, centre.id, 10);
     expect(again.map((n) => n.id)).toEqual(shown.map((n) => n.id));
     for (const n of shown) expect(await inPlanOn(app.page, n.id)).toBe(1);
   });
