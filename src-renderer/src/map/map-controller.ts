@@ -38,6 +38,7 @@ import { customerPopupContent, type PopupAction } from './popup';
 import { NearbyLayer, nearbyLayerSpecs, type NearbyHighlight } from './layers/nearby-layer';
 import { ROUTE_LAYER, routeData, RouteLayer, routeLayerSpecs } from './layers/route-layer';
 import { territoryData, TerritoryLayer, territoryLayerSpecs } from './layers/territory-layer';
+import { DRAWING_CLASS } from './tools/area-select';
 
 export type MapControllerOptions = {
   container: HTMLElement;
@@ -281,6 +282,8 @@ export class MapController {
   }
 
   #onClick = (e: MapMouseEvent): void => {
+    // A lasso, box or area being drawn owns the click.
+    if (this.map.getCanvasContainer().classList.contains(DRAWING_CLASS)) return;
     const layers = [...PIN_LAYERS, CUSTOMER_LAYER.clusters].filter(
       (id) => this.map.getLayer(id) && this.map.getLayoutProperty(id, 'visibility') !== 'none',
     );

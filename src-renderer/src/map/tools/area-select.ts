@@ -13,6 +13,12 @@ import type { LngLat } from '../../../../src-shared';
 
 export type AreaMode = 'lasso' | 'box' | 'polygon';
 
+/**
+ * On the map's canvas container while an area is being drawn: a click there draws, so the map's
+ * own click (open a pin's popup, zoom into a cluster) stands aside (map-controller.ts).
+ */
+export const DRAWING_CLASS = 'fm-drawing';
+
 const TERRA_MODE: Record<AreaMode, string> = {
   lasso: 'freehand',
   box: 'rectangle',
@@ -35,6 +41,7 @@ export class AreaSelect {
       this.#stop();
       return;
     }
+    this.map.getCanvasContainer().classList.add(DRAWING_CLASS);
     if (this.#draw) {
       this.#draw.setMode(TERRA_MODE[mode]);
       return;
@@ -77,6 +84,7 @@ export class AreaSelect {
 
   #stop(): void {
     this.#pending = null;
+    this.map.getCanvasContainer().classList.remove(DRAWING_CLASS);
     if (!this.#draw) return;
     this.#draw.stop();
     this.#draw = null;
