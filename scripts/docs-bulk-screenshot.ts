@@ -5,16 +5,13 @@
 // around the customers of one city.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { launchApp, startTestService } from '../test/e2e/harness';
-import { MemoryCredentialStore } from './browser-runner/credentials';
 import {
   buildIfNeeded,
   DOCS,
   fitMap,
   mapIdle,
-  signIn,
-  VIEWPORT,
-  waitRows,
+  openSignedIn,
+  runScript,
   type MapHost,
 } from './docs-screenshots';
 
@@ -25,19 +22,13 @@ const FILE = join(DOCS, 'field-day-bulk-summary.png');
 
 async function main(): Promise<void> {
   buildIfNeeded();
-  const service = await startTestService({
+  const { service, app, all } = await openSignedIn({
     customers: CUSTOMERS,
     seed: SEED,
     variants: { dealAmount: 'string' },
   });
-  const app = await launchApp({ credentialStore: new MemoryCredentialStore() });
   try {
     const { page } = app;
-    await page.setViewportSize(VIEWPORT);
-    await signIn(page, service);
-    const all = service.store.customers(service.account.username);
-    await waitRows(page, 'Customers', all.length);
-    await page.waitForSelector('[data-ready]', { state: 'attached', timeout: 60_000 });
 
     // The city's customers fill the map beside the open panel.
     const city = all.filter((c) => c.city === CITY && c.latitude !== null && c.longitude !== null);
@@ -84,10 +75,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(`docs-bulk-screenshot failed: ${error instanceof Error ? error.stack : error}`);
-    process.exit(1);
-  },
-);
+runScript('docs-bulk-screenshot', main);
