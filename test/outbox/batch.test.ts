@@ -3,7 +3,7 @@
 // crash is wholly in the queue or not at all: a torn last record (cut by hand, and by SIGKILL in
 // seeded trials of a child process enqueueing batches) loses the whole batch and nothing else.
 import { spawn } from 'node:child_process';
-import { readFile, rm, truncate } from 'node:fs/promises';
+import { readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -135,10 +135,13 @@ describe('outbox batch enqueue', () => {
     await outbox.enqueueMany(batchOps(1));
     const size = (await readFile(join(box.dir, JOURNAL_FILE))).length;
     await outbox.enqueueMany(batchOps(2));
-    const grown = (await readFile(join(box.dir, JOURNAL_FILE))).length;
+    const full = await readFile(join(box.dir, JOURNAL_FILE));
+    const grown = full.length;
     await outbox.close();
     // A crash while the second batch's line was being written: any cut loses all of it.
     for (const cut of [size + 1, size + Math.floor((grown - size) / 2), grown - 1]) {
+      // Reopening cut the torn tail off the file: each trial starts from both batches whole.
+      await writeFile(join(box.dir, JOURNAL_FILE), full);
       await truncate(join(box.dir, JOURNAL_FILE), cut);
       outbox = await box.open({ compactAfterRecords: 1_000 });
       expect(outbox.recovery.tornTailBytes).toBe(cut - size);
