@@ -175,12 +175,16 @@ export class PlanState {
     return p.t(a, k) + p.t(k, b) - (this.routes[d]!.length > 0 ? p.t(a, b) : 0);
   }
 
-  /** Inserts `k` where it adds the least travel, passing over a place when `skip()` says so; whether it fit. */
-  insertCheapest(k: number, skip?: () => boolean): boolean {
+  /**
+   * Inserts `k` where it adds the least travel (on day `only` when given), passing over a place
+   * when `skip()` says so; whether it fit.
+   */
+  insertCheapest(k: number, skip?: () => boolean, only?: number): boolean {
     let bestCost = Infinity;
     let bestDay = -1;
     let bestAt = -1;
-    for (let d = 0; d < this.routes.length; d++) {
+    const last = only ?? this.routes.length - 1;
+    for (let d = only ?? 0; d <= last; d++) {
       if (!this.mayFit(k, d)) continue;
       for (let i = 0; i <= this.routes[d]!.length; i++) {
         const cost = this.insertionCost(k, d, i);
