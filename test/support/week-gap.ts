@@ -8,6 +8,9 @@
 // it visits as many, travels at most 5% more. `gap` is that travel excess, Infinity when it visits
 // fewer. `scalarGap` is the single-objective reading, reported alongside: cost = travel minutes +
 // P x customers left out, with P the longest day's minutes (a left-out visit costs a whole day).
+// Measured at 836dbba's successor: strict met on all 20 test weeks (40-120 customers, travel gap
+// max 3.8%); at 60-300 customers (the script) 9 of 20 weeks of 180+ customers plan 1-4 visits
+// fewer than the best restart, so only the scalar reading holds there (max 2.1%).
 import { isBetter, type PlanScore, type WeekPlanInput } from '../../src-shared/week-plan';
 import type { PlanOptions, WeekPlanResult } from '../../src-shared/week-plan-search';
 
