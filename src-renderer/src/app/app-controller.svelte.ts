@@ -19,6 +19,7 @@ import { ImportStatusState } from '../features/import-export/import-status.svelt
 import { BasemapState } from '../features/offline-maps/basemap-state.svelte';
 import { AppActions } from './actions';
 import { customersIn, LocalWorkState, type LocalWork } from './local-work.svelte';
+import { weekPlanOf } from '../features/plan/week-plan-state.svelte';
 import { Panels } from './panels.svelte';
 import { SelectionState } from './selection.svelte';
 import { SessionState } from './session.svelte';
@@ -286,6 +287,7 @@ export class AppController {
       this.selection.rename(payload.tempId, payload.id);
       this.panels.route.rename(payload.tempId, payload.id);
       data.plan.rename(payload.tempId, payload.id);
+      weekPlanOf(data.cache).rename(payload.tempId, payload.id);
     }
   }
 }

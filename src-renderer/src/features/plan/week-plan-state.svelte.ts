@@ -227,6 +227,30 @@ export class WeekPlanState {
     this.#routes = this.#routes.map((r, d) => (d === day ? next : r));
   }
 
+  /**
+   * A created customer got its server id ('ids:resolved'): the days, the plan shown and its
+   * left-over stops follow, so a day saved afterwards names the id the service knows.
+   */
+  rename(tempId: string, id: string): void {
+    const swap = <T extends { id: string }>(x: T): T => (x.id === tempId ? { ...x, id } : x);
+    if (this.#routes.some((ids) => ids.includes(tempId)))
+      this.#routes = this.#routes.map((ids) => ids.map((x) => (x === tempId ? id : x)));
+    const outcome = this.#outcome;
+    if (!outcome?.input.stops.some((stop) => stop.id === tempId)) return;
+    const plan = (p: WeekPlan): WeekPlan => ({
+      ...p,
+      days: p.days.map((day) => ({ ...day, visits: day.visits.map(swap) })),
+      leftover: p.leftover.map(swap),
+    });
+    this.#outcome = {
+      ...outcome,
+      input: { ...outcome.input, stops: outcome.input.stops.map(swap) },
+      optimised: plan(outcome.optimised),
+      baseline: plan(outcome.baseline),
+      formLeft: outcome.formLeft.map(swap),
+    };
+  }
+
   /** Queues one route per day with visits, each once; saved days stay saved. */
   async saveDays(writer: ChangeWriter): Promise<void> {
     if (this.#saving) return;
