@@ -9,14 +9,7 @@ import { BulkSelection } from '../features/selection/bulk-selection.svelte';
 import type { FocusRequest } from '../types';
 
 export type PanelKind =
-  | 'editor'
-  | 'route'
-  | 'week-plan'
-  | 'changes'
-  | 'conflicts'
-  | 'account'
-  | 'selection'
-  | 'nearby';
+  'editor' | 'route' | 'week-plan' | 'changes' | 'conflicts' | 'account' | 'selection' | 'nearby';
 
 /** A modal dialog over the window; 'visit' logs a visit to `visitFor`. */
 export type DialogKind = 'offline-maps' | 'reauth' | 'visit';
