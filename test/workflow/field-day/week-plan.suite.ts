@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../../e2e/harness';
 import { customerRecord } from '../../support/customer-record';
+import { isTempId } from '../../../src-shared/outbox-types';
 import { weekInstance } from '../../support/week-instances';
 import type { CustomerView } from '../../../src-renderer/src/types';
 import {
@@ -326,6 +327,54 @@ describe('Plan the week', () => {
         'Wed 25 Nov – Plan',
       ]);
       routes.forEach((r, i) => expect(r.points.length).toBe(days[i]!.visits.length));
+    },
+    WAIT,
+  );
+
+  it(
+    'saves a day holding a customer created offline with the id the service gave it',
+    async () => {
+      const { page } = app;
+      await app.setOffline(true);
+      await page.keyboard.press('Escape');
+      await page.click('button:has-text("New customer")');
+      await page.waitForSelector('aside[data-editing="new"]');
+      await page.fill('#ed-name', 'Newcomer Bakery');
+      await page.fill('#ed-latitude', '51.51');
+      await page.fill('#ed-longitude', '-0.11');
+      await page.click('button:has-text("Create customer")');
+      await page.waitForSelector('aside[data-editing]', { state: 'detached' });
+      await search(page, 'Newcomer Bakery', 1);
+      await openPanel(page);
+      await page.selectOption('select[aria-label="Customers to plan"]', 'list');
+      await page.selectOption('select[aria-label="Start from"]', 'coords');
+      await page.fill('input[aria-label="Start point"]', '51.5, -0.1');
+      await page.fill('input[aria-label="Number of days"]', '1');
+      await page.fill('input[aria-label="Day 1 starts"]', '08:30');
+      await page.fill('input[aria-label="Day 1 ends"]', '17:30');
+      await page.click('button:has-text("Make the plan")');
+      await page.waitForSelector('.wp-result');
+      const planned = (await shownDays(page))[0]!.visits.map((v) => v.id);
+      expect(planned).toHaveLength(1);
+      expect(isTempId(planned[0]!)).toBe(true);
+
+      // Back online, the create reaches the service and the app learns its id before the save.
+      await app.setOffline(false);
+      await syncNow(page);
+      const created = () => service.store.customers(USER).find((c) => c.name === 'Newcomer Bakery');
+      await expect.poll(() => created()?.id ?? null, { timeout: 60_000 }).not.toBeNull();
+      await expect
+        .poll(async () => (await shownDays(page))[0]!.visits.map((v) => v.id))
+        .toEqual([created()!.id]);
+
+      await page.fill('input[aria-label="Route name for day 1"]', 'Newcomer day');
+      await page.click('button:has-text("Save days as routes")');
+      await syncNow(page);
+      const route = () => service.store.routes(USER).find((r) => r.name === 'Newcomer day');
+      await expect.poll(() => route()?.points.length ?? 0, { timeout: 60_000 }).toBe(1);
+      expect(
+        service.store.customers(USER).filter((c) => c.name === 'Newcomer Bakery'),
+      ).toHaveLength(1);
     },
     WAIT,
   );
