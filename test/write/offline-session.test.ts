@@ -99,7 +99,8 @@ describe('an offline session', () => {
     await page.fill('#ed-name', 'Offline Three');
     await page.click('button:has-text("Pick on the map")');
     const box = (await page.locator('.fm-map-canvas').boundingBox())!;
-    await page.mouse.click(box.x + 40, box.y + box.height - 40);
+    // Above the bottom-left corner, where the colour-by legend sits.
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height - 60);
     await expect.poll(() => page.inputValue('#ed-latitude')).not.toBe('');
     expect(Number(await page.inputValue('#ed-longitude'))).not.toBeNaN();
     await page.fill('#ed-email', 'not-an-email');
