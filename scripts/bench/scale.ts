@@ -73,26 +73,43 @@ function longestTask(page: Page, from: number, to: number): Promise<number> {
   );
 }
 
-/** Page time when the list shows `count` customers and the map was drawn with `mapped` pins. */
+/** How long any one wait of the bench may take before it fails, naming what it waited for. */
+const WAIT_MS = Number(process.env['FIELDMAP_SCALE_WAIT_MS'] ?? 10 * 60_000) || 10 * 60_000;
+
+/**
+ * Page time when the list shows `count` customers and the map was drawn with `mapped` pins.
+ * Rejects after WAIT_MS with what the page showed instead (rows, status, the drawn marks).
+ */
 function filledAt(page: Page, count: number, mapped: number): Promise<number> {
   return page.evaluate(
-    ([count, mapped, mark]) =>
-      new Promise<number>((resolve) => {
+    ([count, mapped, mark, waitMs]) =>
+      new Promise<number>((resolve, reject) => {
         let listAt: number | null = null;
+        const started = performance.now();
         const check = () => {
           const rows = document
             .querySelector('[aria-label="Customers"]')
             ?.getAttribute('data-rows');
           if (listAt === null && rows === String(count)) listAt = performance.now();
-          const drawn = performance
-            .getEntriesByName(mark)
-            .find((m) => (m as PerformanceMark).detail?.customers === mapped);
-          if (listAt !== null && drawn) resolve(Math.max(listAt, drawn.startTime));
-          else setTimeout(check, 50);
+          const marks = performance.getEntriesByName(mark) as PerformanceMark[];
+          const drawn = marks.find((m) => m.detail?.customers === mapped);
+          if (listAt !== null && drawn) return resolve(Math.max(listAt, drawn.startTime));
+          if (performance.now() - started > waitMs) {
+            const status = document.querySelector('[role="status"]')?.textContent?.trim();
+            const drawnWith = marks.map((m) => String(m.detail?.customers)).join(', ');
+            return reject(
+              new Error(
+                `waited ${Math.round(waitMs / 1000)} s for the list to show ${count} rows and ` +
+                  `the map drawn with ${mapped} pins; the list showed ${rows ?? 'no list'}, ` +
+                  `the map was drawn with [${drawnWith}], the status read "${status ?? ''}"`,
+              ),
+            );
+          }
+          setTimeout(check, 50);
         };
         check();
       }),
-    [count, mapped, MAP_DRAWN_MARK] as const,
+    [count, mapped, MAP_DRAWN_MARK, WAIT_MS] as const,
   );
 }
 
@@ -220,8 +237,8 @@ async function editToPin(page: Page, targets: Customer[]): Promise<number[]> {
     await page.check(`input[name="color"][value="${color}"]`);
     times.push(
       await page.evaluate(
-        (marks) =>
-          new Promise<number>((resolve) => {
+        ([marks, waitMs]) =>
+          new Promise<number>((resolve, reject) => {
             const save = [...document.querySelectorAll('button')].find(
               (b) => b.textContent?.trim() === 'Save changes',
             )!;
@@ -231,12 +248,18 @@ async function editToPin(page: Page, targets: Customer[]): Promise<number[]> {
               const drawn = marks.some((m) =>
                 performance.getEntriesByName(m).some((e) => e.startTime > t0),
               );
+              if (!drawn && performance.now() - t0 > waitMs)
+                return reject(
+                  new Error(
+                    `waited ${Math.round(waitMs / 1000)} s after Save for a ${marks.join(' or ')} mark`,
+                  ),
+                );
               if (!drawn) return void setTimeout(check, 20);
               requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
             };
             check();
           }),
-        [MAP_DRAWN_MARK, 'fieldmap:map-source-patch'],
+        [[MAP_DRAWN_MARK, 'fieldmap:map-source-patch'], WAIT_MS] as const,
       ),
     );
   }
@@ -262,8 +285,12 @@ async function oneRun(
     const t1 = await filledAt(app.page, N, mapped);
     const first = { ms: t1 - t0, longest: await longestTask(app.page, t0, t1) };
     const put = ONLY_FILTERS ? 0 : await rawPut(app.page, records);
+    if (process.env['FIELDMAP_SCALE_DEBUG'])
+      console.error(
+        `first sync ${Math.round(first.ms)} ms; pull ${Math.round(pull)} ms, raw put ${Math.round(put)} ms`,
+      );
     const filterFrom = await app.page.evaluate(() => performance.now());
-    const { times: filterSortEach, mapTimes } = await filterSortTimes(app.page);
+    const { times: filterSortEach, mapTimes } = await filterSortTimes(app.page, WAIT_MS);
     const filterTo = await app.page.evaluate(() => performance.now());
     // FIELDMAP_SCALE_DEBUG=1: each sort and filter's time, in the order filterSortTimes runs them.
     if (process.env['FIELDMAP_SCALE_DEBUG']) {

@@ -8,44 +8,57 @@ import { MAP_FILTER_APPLIED_MARK } from '../../../src-renderer/src/map/layers/pi
  * Every sort and filter of the list, input to the next painted frame (ms each), and for each
  * filter input to the map's filter-applied mark (ms each).
  */
-export function filterSortTimes(page: Page): Promise<{ times: number[]; mapTimes: number[] }> {
-  return page.evaluate(async (mark) => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-    const times: number[] = [];
-    const mapTimes: number[] = [];
-    const applied = (t0: number) =>
-      new Promise<number>((resolve) => {
-        const check = () => {
-          const at = performance.getEntriesByName(mark).find((m) => m.startTime >= t0);
-          if (at) resolve(at.startTime - t0);
-          else setTimeout(check, 5);
-        };
-        check();
-      });
-    const time = async (act: () => void, map = false) => {
-      const t0 = performance.now();
-      act();
-      await frame();
-      times.push(performance.now() - t0);
-      if (map) mapTimes.push(await applied(t0));
-    };
-    const select = (label: string) =>
-      document.querySelector<HTMLSelectElement>(`select[aria-label="${label}"]`)!;
-    const choose = (s: HTMLSelectElement, value: string) => () => {
-      s.value = value;
-      s.dispatchEvent(new Event('change', { bubbles: true }));
-    };
-    for (const key of ['company', 'city', 'lastVisit', 'name', 'name']) {
-      await time(() =>
-        document.querySelector<HTMLButtonElement>(`button[data-sort="${key}"]`)!.click(),
-      );
-    }
-    for (const label of ['Filter by visit', 'Filter by color', 'Filter by group']) {
-      const s = select(label);
-      const values = [...s.options].map((o) => o.value);
-      for (const v of values.slice(1)) await time(choose(s, v), true);
-      await time(choose(s, values[0]!), true);
-    }
-    return { times, mapTimes };
-  }, MAP_FILTER_APPLIED_MARK);
+export function filterSortTimes(
+  page: Page,
+  waitMs: number,
+): Promise<{ times: number[]; mapTimes: number[] }> {
+  return page.evaluate(
+    async ([mark, waitMs]) => {
+      const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const times: number[] = [];
+      const mapTimes: number[] = [];
+      let step = '';
+      const applied = (t0: number) =>
+        new Promise<number>((resolve, reject) => {
+          const check = () => {
+            const at = performance.getEntriesByName(mark).find((m) => m.startTime >= t0);
+            if (at) resolve(at.startTime - t0);
+            else if (performance.now() - t0 > waitMs)
+              reject(new Error(`waited ${Math.round(waitMs / 1000)} s after ${step} for ${mark}`));
+            else setTimeout(check, 5);
+          };
+          check();
+        });
+      const time = async (act: () => void, map = false) => {
+        const t0 = performance.now();
+        act();
+        await frame();
+        times.push(performance.now() - t0);
+        if (map) mapTimes.push(await applied(t0));
+      };
+      const select = (label: string) =>
+        document.querySelector<HTMLSelectElement>(`select[aria-label="${label}"]`)!;
+      const choose = (s: HTMLSelectElement, value: string) => () => {
+        s.value = value;
+        s.dispatchEvent(new Event('change', { bubbles: true }));
+      };
+      for (const key of ['company', 'city', 'lastVisit', 'name', 'name']) {
+        await time(() =>
+          document.querySelector<HTMLButtonElement>(`button[data-sort="${key}"]`)!.click(),
+        );
+      }
+      for (const label of ['Filter by visit', 'Filter by color', 'Filter by group']) {
+        const s = select(label);
+        const values = [...s.options].map((o) => o.value);
+        for (const v of values.slice(1)) {
+          step = `${label} = ${v}`;
+          await time(choose(s, v), true);
+        }
+        step = `${label} = ${values[0]!} (reset)`;
+        await time(choose(s, values[0]!), true);
+      }
+      return { times, mapTimes };
+    },
+    [MAP_FILTER_APPLIED_MARK, waitMs] as const,
+  );
 }
