@@ -163,20 +163,20 @@ function eventDelivery(getContext: () => BrowserContext | null): EmitEvent {
   // of a 100k snapshot also made Chromium drop the CDP connection). A stream whose first piece
   // finds no worker listening yet (the page is loading) goes through the page as 'data:piece'
   // events, which the page hands on to the worker.
-  const pieceTo = (page: Page, piece: DataPiece, json: string) => async () => {
+  const pieceTo = (page: Page, piece: DataPiece, json: () => string) => async () => {
     let routed = viaPage.get(page);
     if (!routed) viaPage.set(page, (routed = new Set()));
     if (piece.index === 0) {
       const worker = cacheWorkerOf(page);
-      const taken = worker ? await toWorker(worker, json).catch(() => false) : false;
+      const taken = worker ? await toWorker(worker, json()).catch(() => false) : false;
       if (taken) return;
       routed.add(piece.stream);
     } else if (!routed.has(piece.stream)) {
       const worker = cacheWorkerOf(page);
-      if (worker) return toWorker(worker, json);
+      if (worker) return toWorker(worker, json());
     }
     if (piece.index === piece.count - 1) routed.delete(piece.stream);
-    return toPage(page, 'data:piece', json);
+    return toPage(page, 'data:piece', json());
   };
   return sendInPieces(
     (event: EventChannel, payload: unknown) => {
@@ -185,8 +185,11 @@ function eventDelivery(getContext: () => BrowserContext | null): EmitEvent {
     },
     PIECE_ITEMS,
     () => (piece) => {
-      const json = JSON.stringify(piece);
-      for (const page of pages()) queue(page, pieceTo(page, piece, json));
+      // Stringified when its turn comes, once for all pages: the first piece leaves main without
+      // waiting for the other 49 of a 100k snapshot (~1.2 s of main's time under load).
+      let json: string | null = null;
+      const once = () => (json ??= JSON.stringify(piece));
+      for (const page of pages()) queue(page, pieceTo(page, piece, once));
     },
   );
 }
