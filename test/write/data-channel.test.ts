@@ -2,10 +2,16 @@
 // browser runner (the same path the app uses, src-shared/data-pieces.ts), a first sync's records
 // reach the worker's own hook, and the page hears of each piece without its records. A reload of
 // the page while the pieces are on their way, or a restart of the whole app, loses nothing: the
-// list ends with every customer of the account, once.
+// list ends with every customer of the account, once. Electron's half in the page (its preload
+// posts main's MessagePort to the window; src-main/shell/data-channel.ts) is driven here by
+// posting a port the same way: the page hands it to the cache worker, which answers on it and
+// applies what main sends on it.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { PIECE_ITEMS, splitEvent } from '../../src-shared/data-pieces';
+import { DATA_PORT_CHANNEL, DATA_PORT_READY } from '../../src-shared/data-port';
+import type { EventOf } from '../../src-shared/ipc-contract';
 import { signIn, waitSync } from './support';
 
 const COUNT = 20_000;
@@ -113,5 +119,40 @@ describe('the data channel from main to the cache worker', () => {
     await expect.poll(() => rows(page), { timeout: WAIT }).toBe(String(COUNT));
     await waitSync(page, 'synced');
     expect(await rows(page)).toBe(String(COUNT));
+  }, 180_000);
+
+  it("takes Electron's data port from its own window and applies what main sends on it", async () => {
+    service = await startTestService({ customers: 3_000, seed: 34 });
+    app = await launchApp({ serviceUrl: service.url });
+    const { page } = app;
+    await signIn(app, service);
+    await expect.poll(() => rows(page), { timeout: WAIT }).toBe('3000');
+    await waitSync(page, 'synced');
+    const account = await app.call<{ accountKey: string }>('currentAccount');
+    const gone = await page.getAttribute('[aria-label="Customers"] [data-id]', 'data-id');
+    const delta: EventOf<'data:delta'> = {
+      accountKey: account.accountKey,
+      pulledAt: Date.now(),
+      user: null,
+      customers: { upserted: [], deleted: [gone!] },
+      routes: { upserted: [], deleted: [] },
+      territories: { upserted: [], deleted: [] },
+    };
+    const pieces = splitEvent('port-1', 'data:delta', delta, PIECE_ITEMS, true)!;
+    // What the preload does with main's port, then main's side of the port.
+    const answer = await page.evaluate(
+      async ([channel, sent]) => {
+        const { port1, port2 } = new MessageChannel();
+        const ready = new Promise((resolve) => (port1.onmessage = (e) => resolve(e.data)));
+        window.postMessage(channel, '*', [port2]);
+        const data = await ready;
+        for (const piece of sent) port1.postMessage(piece);
+        return data;
+      },
+      [DATA_PORT_CHANNEL, pieces] as const,
+    );
+    expect(answer).toBe(DATA_PORT_READY);
+    await expect.poll(() => rows(page), { timeout: WAIT }).toBe('2999');
+    expect(await page.locator(`[aria-label="Customers"] [data-id="${gone}"]`).count()).toBe(0);
   }, 180_000);
 });
