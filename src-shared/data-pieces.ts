@@ -58,15 +58,19 @@ function hollow(payload: Obj): { head: Obj; arrays: Array<{ path: string[]; item
   return { head, arrays };
 }
 
-/** The pieces of a large event, or null when it fits in one message as it is. */
+/**
+ * The pieces of a large event, or null when it fits in one message as it is. `always`: pieces
+ * even for a small event (at least one), for a transport that carries every data event.
+ */
 export function splitEvent<E extends PiecedEvent>(
   stream: string,
   event: E,
   payload: EventOf<E>,
   max = PIECE_ITEMS,
+  always = false,
 ): DataPiece[] | null {
   const { head, arrays } = hollow(payload as unknown as Obj);
-  if (arrays.every((a) => a.items.length <= max)) return null;
+  if (!always && arrays.every((a) => a.items.length <= max)) return null;
   const customers = (a: { path: string[] }) => a.path[0] === 'customers';
   const total = arrays.filter(customers).reduce((n, a) => n + a.items.length, 0);
   const parts: Array<{ path: string[]; items: unknown[] }> = [];
@@ -74,6 +78,7 @@ export function splitEvent<E extends PiecedEvent>(
     for (let i = 0; i < items.length; i += max)
       parts.push({ path, items: items.slice(i, i + max) });
   }
+  if (parts.length === 0) parts.push({ path: ['customers'], items: [] });
   const { accountKey } = payload;
   return parts.map((part, index) => ({
     stream,
@@ -89,6 +94,41 @@ export function splitEvent<E extends PiecedEvent>(
 
 export function isPiecedEvent(event: EventChannel): event is PiecedEvent {
   return (PIECED_EVENTS as readonly string[]).includes(event);
+}
+
+/**
+ * What the page learns of a piece: everything but its records. The cache worker, which receives
+ * the pieces, tells the page of each (the page counts them for the status bar and asks the worker
+ * to apply a stream once its last piece is in); `dropped`: the stream lost a piece.
+ */
+export interface PieceMeta {
+  stream: string;
+  event: PiecedEvent;
+  accountKey: string;
+  index: number;
+  count: number;
+  total: number;
+  /** Piece 0, which starts the stream. */
+  first: boolean;
+  /** Customers this piece carries. */
+  customers: number;
+  dropped: boolean;
+}
+
+export function metaOf(piece: DataPiece, dropped = false): PieceMeta {
+  const { stream, event, accountKey, index, count, total } = piece;
+  const customers = piece.path[0] === 'customers' ? piece.items.length : 0;
+  return {
+    stream,
+    event,
+    accountKey,
+    index,
+    count,
+    total,
+    first: index === 0 && !!piece.head,
+    customers,
+    dropped,
+  };
 }
 
 /** A whole event joined from its pieces. */
@@ -133,19 +173,27 @@ export class PieceJoiner {
 
 /**
  * Main's side: wraps a transport's send so that large snapshots and deltas go as pieces. Every
- * other event, and a small snapshot or delta, goes as it is.
+ * other event, and a small snapshot or delta, goes as it is. `direct`, asked per event, may name
+ * a data channel straight to the cache worker (a MessagePort in Electron, the worker's hook in
+ * the browser runner): then every snapshot and delta, small or large, goes to it as pieces, so
+ * all of main's data travels one ordered channel and none of it through the page.
  */
 export function sendInPieces(
   send: (event: EventChannel, payload: unknown) => void,
   max = PIECE_ITEMS,
+  direct?: () => ((piece: DataPiece) => void) | null,
 ): <E extends EventChannel>(event: E, payload: EventOf<E>) => void {
   let streams = 0;
   const prefix = Math.random().toString(36).slice(2, 8);
   return (event, payload) => {
-    const pieces = isPiecedEvent(event)
-      ? splitEvent(`${prefix}-${++streams}`, event, payload as EventOf<PiecedEvent>, max)
-      : null;
+    if (!isPiecedEvent(event)) return send(event, payload);
+    const channel = direct?.() ?? null;
+    const stream = `${prefix}-${++streams}`;
+    const pieces = splitEvent(stream, event, payload as EventOf<PiecedEvent>, max, !!channel);
     if (!pieces) return send(event, payload);
-    for (const piece of pieces) send('data:piece', piece);
+    for (const piece of pieces) {
+      if (channel) channel(piece);
+      else send('data:piece', piece);
+    }
   };
 }

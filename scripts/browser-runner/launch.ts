@@ -3,9 +3,9 @@
 // and the same window.fieldmap bridge the Electron shell uses. Used by the CLI and by the e2e
 // harness, so there is one way to run the app without Electron.
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import type { EventChannel } from '../../src-shared/ipc-contract';
-import { sendInPieces } from '../../src-shared/data-pieces';
+import { PIECE_ITEMS, sendInPieces, type DataPiece } from '../../src-shared/data-pieces';
 import { createDemoLauncher } from '../../src-main/app/demo';
 import { createMainServices, type MainServices } from '../../src-main/app/main-services';
 import type { CredentialStore, EmitEvent } from '../../src-main/core/ports';
@@ -130,30 +130,82 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
 /** Main's EmitEvent for the runner: each event goes, in order, to every app page of the context. */
 function eventDelivery(getContext: () => BrowserContext | null): EmitEvent {
   const chains = new WeakMap<Page, Promise<void>>();
-  // Large snapshots and deltas go in bounded pieces, as in Electron (src-shared/data-pieces.ts):
-  // one 76 MB page.evaluate for a 100k snapshot makes Chromium drop the CDP connection.
-  return sendInPieces((event: EventChannel, payload: unknown) => {
+  /** Per page, the streams whose pieces go through the page (started before its worker listened). */
+  const viaPage = new WeakMap<Page, Set<string>>();
+  const pages = () => {
     const context = getContext();
-    if (!context) return; // no window yet: the renderer asks for a snapshot when it starts
-    for (const page of context.pages()) {
-      if (page.isClosed() || originOf(page.url()) !== RUNNER_ORIGIN) continue;
-      const previous = chains.get(page) ?? Promise.resolve();
-      // As one JSON string: Playwright's own argument serialisation walks every value and costs
-      // seconds per 2,000-customer piece; a string crosses CDP as it is. Event payloads are JSON
-      // data (they came from the service as JSON), so nothing is lost.
-      const json = JSON.stringify(payload);
-      const next = previous
-        .then(() =>
-          page.evaluate(
-            ([e, p]) =>
-              (
-                globalThis as unknown as { __fieldmapDeliver?: (e: string, p: unknown) => void }
-              ).__fieldmapDeliver?.(e, p === undefined ? undefined : JSON.parse(p)),
-            [event, json] as const,
-          ),
-        )
-        .catch(() => undefined); // the page is navigating or closing: the event is moot
-      chains.set(page, next);
+    // No window yet: the renderer asks for a snapshot when it starts.
+    if (!context) return [];
+    return context.pages().filter((p) => !p.isClosed() && originOf(p.url()) === RUNNER_ORIGIN);
+  };
+  /** Runs `deliver` for a page after everything sent to it before, so order is kept. */
+  const queue = (page: Page, deliver: () => Promise<unknown>) => {
+    const next = (chains.get(page) ?? Promise.resolve())
+      .then(deliver)
+      .then(() => undefined)
+      .catch(() => undefined); // the page is navigating or closing: the event is moot
+    chains.set(page, next);
+  };
+  // As one JSON string: Playwright's own argument serialisation walks every value and costs
+  // seconds per 2,000-customer piece; a string crosses CDP as it is. Event payloads are JSON
+  // data (they came from the service as JSON), so nothing is lost.
+  const toPage = (page: Page, event: EventChannel, json: string | undefined) =>
+    page.evaluate(
+      ([e, p]) =>
+        (
+          globalThis as unknown as { __fieldmapDeliver?: (e: string, p: unknown) => void }
+        ).__fieldmapDeliver?.(e, p === undefined ? undefined : JSON.parse(p)),
+      [event, json] as const,
+    );
+  // Every snapshot and delta goes as pieces (src-shared/data-pieces.ts) straight to the page's
+  // cache worker, as Electron's data port does: the worker parses and validates each, and tells
+  // the page of it without its records, so none crosses the UI thread (one 76 MB page.evaluate
+  // of a 100k snapshot also made Chromium drop the CDP connection). A stream whose first piece
+  // finds no worker listening yet (the page is loading) goes through the page as 'data:piece'
+  // events, which the page hands on to the worker.
+  const pieceTo = (page: Page, piece: DataPiece, json: () => string) => async () => {
+    let routed = viaPage.get(page);
+    if (!routed) viaPage.set(page, (routed = new Set()));
+    if (piece.index === 0) {
+      const worker = cacheWorkerOf(page);
+      const taken = worker ? await toWorker(worker, json()).catch(() => false) : false;
+      if (taken) return;
+      routed.add(piece.stream);
+    } else if (!routed.has(piece.stream)) {
+      const worker = cacheWorkerOf(page);
+      if (worker) return toWorker(worker, json());
     }
-  });
+    if (piece.index === piece.count - 1) routed.delete(piece.stream);
+    return toPage(page, 'data:piece', json());
+  };
+  return sendInPieces(
+    (event: EventChannel, payload: unknown) => {
+      const json = payload === undefined ? undefined : JSON.stringify(payload);
+      for (const page of pages()) queue(page, () => toPage(page, event, json));
+    },
+    PIECE_ITEMS,
+    () => (piece) => {
+      // Stringified when its turn comes, once for all pages: the first piece leaves main without
+      // waiting for the other 49 of a 100k snapshot (~1.2 s of main's time under load).
+      let json: string | null = null;
+      const once = () => (json ??= JSON.stringify(piece));
+      for (const page of pages()) queue(page, pieceTo(page, piece, once));
+    },
+  );
+}
+
+/** The page's cache worker (cache/cache-writer.worker.ts: its built file keeps the name). */
+function cacheWorkerOf(page: Page): Worker | undefined {
+  return page.workers().find((w) => w.url().includes('cache-writer'));
+}
+
+/** Hands one piece (JSON) to the worker's hook; false when the hook is not there yet. */
+async function toWorker(worker: Worker, json: string): Promise<boolean> {
+  return worker.evaluate(
+    (p) =>
+      (
+        globalThis as unknown as { __fieldmapDeliverPiece?: (json: string) => boolean }
+      ).__fieldmapDeliverPiece?.(p) ?? false,
+    json,
+  );
 }

@@ -6,11 +6,14 @@ import {
   dialog,
   ipcMain,
   Menu,
+  MessageChannelMain,
   net,
   powerMonitor,
   protocol,
   session,
   shell,
+  type MessagePortMain,
+  type WebContents,
 } from 'electron';
 import { createMainServices } from '../app/main-services';
 import { KeytarCredentialStore } from '../core/service/credential-store';
@@ -27,6 +30,12 @@ startShell(
     powerMonitor,
     net,
     Menu,
+    dataPorts: {
+      MessageChannelMain,
+      // The shell only hands back web contents and ports Electron made.
+      postPort: (contents, channel, port) =>
+        (contents as WebContents).postMessage(channel, null, [port as MessagePortMain]),
+    },
     dialog: {
       // The shell only hands back windows it made with this BrowserWindow class.
       showOpenDialog: (window, options) => dialog.showOpenDialog(window as BrowserWindow, options),

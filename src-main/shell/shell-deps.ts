@@ -13,9 +13,29 @@ export interface ShellWebContents {
     listener: (event: PreventableEvent, url: string) => void,
   ): unknown;
   on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): unknown;
+  on(event: 'did-start-loading' | 'did-finish-load', listener: () => void): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
   send(channel: string, ...args: unknown[]): void;
   isDestroyed(): boolean;
+}
+
+/** Electron's MessagePortMain, the parts the data channel uses. */
+export interface ShellMessagePortMain {
+  postMessage(message: unknown): void;
+  on(event: 'message', listener: (event: { data: unknown }) => void): unknown;
+  start(): void;
+  close(): void;
+}
+
+export type ShellMessageChannelMain = new () => {
+  port1: ShellMessagePortMain;
+  port2: ShellMessagePortMain;
+};
+
+/** Electron's MessageChannelMain, and webContents.postMessage with one transferred port. */
+export interface ShellDataPorts {
+  MessageChannelMain: ShellMessageChannelMain;
+  postPort(contents: ShellWebContents, channel: string, port: ShellMessagePortMain): void;
 }
 
 export interface WindowWebPreferences {
@@ -172,4 +192,6 @@ export interface ShellMenu {
 export interface ShellDialogDeps {
   dialog?: ShellDialog;
   Menu?: ShellMenu;
+  /** The data channel to the cache worker (data-channel.ts); without it data goes over IPC. */
+  dataPorts?: ShellDataPorts;
 }

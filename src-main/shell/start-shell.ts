@@ -3,7 +3,8 @@
 // API arrives through ShellDeps, so tests drive this with a fake electron module.
 import type { PickFile } from '../app/basemap-handlers';
 import type { EmitEvent } from '../core/ports';
-import { sendInPieces } from '../../src-shared/data-pieces';
+import { PIECE_ITEMS, sendInPieces } from '../../src-shared/data-pieces';
+import { attachDataChannel, type DataChannel } from './data-channel';
 import { APP_ORIGIN, createIpcRouter, topFrameOfOrigins, type IpcHandlers } from '../ipc/handle';
 import {
   APP_SCHEME,
@@ -86,6 +87,7 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, log));
 
   let window: ShellBrowserWindow | null = null;
+  let data: DataChannel | null = null;
   let services: MainServices | null = null;
   let wasOnline = true;
   let poll: unknown = null;
@@ -97,16 +99,20 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
   };
   const openWindow = () => {
     window = createMainWindow(deps.BrowserWindow, options.preloadPath, log);
+    data = attachDataChannel(window.webContents, deps.dataPorts);
     window.on('closed', () => {
       window = null;
+      data = null;
     });
   };
-  // Large snapshots and deltas go in bounded pieces (src-shared/data-pieces.ts).
-  const emit: EmitEvent = sendInPieces((event, payload) => {
+  const send = (event: string, payload: unknown) => {
     if (window && !window.isDestroyed() && !window.webContents.isDestroyed()) {
       window.webContents.send(event, payload);
     }
-  });
+  };
+  // Snapshots and deltas go in bounded pieces (src-shared/data-pieces.ts): straight to the cache
+  // worker over the data channel once it listens, else large ones over IPC as 'data:piece'.
+  const emit: EmitEvent = sendInPieces(send, PIECE_ITEMS, () => data?.direct() ?? null);
   const checkOnline = () => {
     const online = deps.net.isOnline();
     if (online && !wasOnline) services?.onOnline();

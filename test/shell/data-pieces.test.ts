@@ -18,6 +18,8 @@ import {
 } from '../../src-shared/data-pieces';
 import { eventChannels, type EventOf } from '../../src-shared/ipc-contract';
 import { makeCustomers } from '../renderer/pages/fixtures';
+import { DATA_PORT_CHANNEL, DATA_PORT_READY } from '../../src-shared/data-port';
+import type { ShellMessagePortMain } from '../../src-main/shell/shell-deps';
 import { startWithFake } from './shell-harness';
 
 function snapshot(n: number): EventOf<'data:snapshot'> {
@@ -139,5 +141,92 @@ describe('the Electron shell', () => {
     expect(sent.length).toBe(3);
     expect(sent.every((s) => s.event === 'data:piece')).toBe(true);
     expect(joinAll(sent)).toEqual([{ event: 'data:snapshot', payload: event }]);
+  });
+
+  it('sends every snapshot and delta over the data port once the cache worker answers on it', async () => {
+    class FakePort implements ShellMessagePortMain {
+      readonly posted: unknown[] = [];
+      readonly listeners: Array<(event: { data: unknown }) => void> = [];
+      started = false;
+      closed = false;
+      postMessage(message: unknown): void {
+        this.posted.push(message);
+      }
+      on(_event: 'message', listener: (event: { data: unknown }) => void): this {
+        this.listeners.push(listener);
+        return this;
+      }
+      start(): void {
+        this.started = true;
+      }
+      close(): void {
+        this.closed = true;
+      }
+      answer(data: unknown): void {
+        for (const listener of this.listeners) listener({ data });
+      }
+    }
+    const channels: Array<{ port1: FakePort; port2: FakePort }> = [];
+    const handed: Array<{ channel: string; port: unknown }> = [];
+    class FakeChannel {
+      readonly port1 = new FakePort();
+      readonly port2 = new FakePort();
+      constructor() {
+        channels.push(this);
+      }
+    }
+    const { services, fake } = await startWithFake(rendererDir, {
+      dataPorts: {
+        MessageChannelMain: FakeChannel,
+        postPort: (_contents, channel, port) => handed.push({ channel, port }),
+      },
+    });
+    const emit = services.emit as unknown as (event: string, payload: unknown) => void;
+    const contents = fake.windows[0]!.webContents;
+    const ipc = () => contents.sent.map((s) => s.channel);
+
+    // The page has not loaded: no port yet, so a large snapshot goes over IPC in pieces.
+    emit('data:snapshot', snapshot(2_500));
+    expect(ipc()).toEqual(['data:piece', 'data:piece']);
+
+    // Loaded: main hands the page one end, and waits for the worker's answer before using it.
+    contents.emit('did-finish-load');
+    expect(handed).toEqual([{ channel: DATA_PORT_CHANNEL, port: channels[0]!.port2 }]);
+    const port = channels[0]!.port1;
+    expect(port.started).toBe(true);
+    emit('data:snapshot', snapshot(5));
+    expect(ipc().at(-1)).toBe('data:snapshot');
+
+    // The worker listens: every snapshot and delta, small ones too, goes to it as pieces, in order.
+    port.answer(DATA_PORT_READY);
+    const sentOverIpc = contents.sent.length;
+    const large = snapshot(4_500);
+    const delta: EventOf<'data:delta'> = {
+      accountKey: 'acct',
+      pulledAt: 3,
+      user: null,
+      customers: { upserted: makeCustomers(3, 9), deleted: ['gone'] },
+      routes: { upserted: [], deleted: [] },
+      territories: { upserted: [], deleted: [] },
+    };
+    emit('data:snapshot', large);
+    emit('data:delta', delta);
+    emit('session:changed', null);
+    expect(contents.sent.slice(sentOverIpc).map((s) => s.channel)).toEqual(['session:changed']);
+    expect(port.posted.length).toBe(5); // 3 of the snapshot, 2 of the delta (upserted, deleted)
+    for (const piece of port.posted)
+      expect(v.safeParse(eventChannels['data:piece'], piece).success).toBe(true);
+    const overPort = port.posted.map((payload) => ({ event: 'data:piece', payload }));
+    expect(joinAll(overPort)).toEqual([
+      { event: 'data:snapshot', payload: large },
+      { event: 'data:delta', payload: delta },
+    ]);
+
+    // The page reloads: the old port is closed and data goes over IPC until the new one answers.
+    contents.emit('did-start-loading');
+    expect(port.closed).toBe(true);
+    emit('data:snapshot', snapshot(5));
+    expect(ipc().at(-1)).toBe('data:snapshot');
+    expect(port.posted.length).toBe(5);
   });
 });

@@ -3,6 +3,7 @@
 import type { IpcResult } from '../../src-shared/ipc-contract';
 import { createOpenExternalHandler } from '../../src-main/app/open-external';
 import { startShell, type MainServices, type ShellHandle } from '../../src-main/shell/start-shell';
+import type { ShellDataPorts } from '../../src-main/shell/shell-deps';
 import { createFakeElectron, type FakeElectron } from './fake-electron';
 import { handlerTable } from './handler-table';
 
@@ -24,10 +25,11 @@ export interface Started {
 /** Starts the shell on the fake electron module, serving `rendererDir`, and fires ready. */
 export async function startWithFake(
   rendererDir: string,
-  options: { lock?: boolean; online?: boolean; platform?: string } = {},
+  options: { lock?: boolean; online?: boolean; platform?: string; dataPorts?: ShellDataPorts } = {},
 ): Promise<Started> {
   const fake = createFakeElectron(options);
   if (options.platform) fake.deps.platform = options.platform;
+  if (options.dataPorts) fake.deps.dataPorts = options.dataPorts;
   const log: string[] = [];
   const poll: Started['poll'] = { callback: null, ms: null, cleared: false };
   const services: Started['services'] = {

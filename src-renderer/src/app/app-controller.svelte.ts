@@ -12,6 +12,7 @@ import {
 import type { JoinedEvent } from '../../../src-shared/data-pieces';
 import { CustomerCache } from '../cache/customer-cache';
 import { CacheWriter } from '../cache/cache-writer';
+import { acceptDataPort } from '../cache/data-port';
 import { ChangeWriter } from '../features/editor/change-writer';
 import { AccountData } from './account-data.svelte';
 import { OutboxActions } from '../features/changes/outbox-actions.svelte';
@@ -89,13 +90,18 @@ export class AppController {
 
   start(): void {
     const on = this.api.on.bind(this.api);
+    this.#writer.onPiece((p) => {
+      if (p.dropped) void this.api.requestSnapshot().catch(() => undefined);
+      if (this.#local.piece(p)) this.#onData(p.accountKey, p.total, { stream: p.stream });
+    });
     this.#unsubscribe.push(
       on('sync:state', (s) => this.session.setSync(s)),
       on('session:changed', (a) => this.#enqueue(() => this.#onSession(a))),
-      on('data:piece', (p) => {
-        this.#writer.piece(p);
-        if (this.#local.piece(p)) this.#onData(p.accountKey, p.total, { stream: p.stream });
-      }),
+      // Main's data reaches the cache worker straight (Electron's data port, the runner's worker
+      // hook); a piece that came through the page (main's fallback) is handed on. Either way the
+      // page hears of each piece from the worker, without its records.
+      acceptDataPort(window, (port) => this.#writer.connectData(port)),
+      on('data:piece', (p) => this.#writer.piece(p)),
       on('data:snapshot', (payload) => this.#onJoined({ event: 'data:snapshot', payload })),
       on('data:delta', (payload) => this.#onJoined({ event: 'data:delta', payload })),
       on('outbox:changed', (p) => this.#enqueue(() => this.#onOutbox(p))),
@@ -121,8 +127,12 @@ export class AppController {
       // another account, if the keychain entry went away).
       this.#enqueue(async () => {
         const account = await this.api.currentAccount();
-        if (account?.accountKey === remembered) this.session.setAccount(account);
-        else await this.#onSession(account ?? null);
+        if (account?.accountKey !== remembered) return this.#onSession(account ?? null);
+        this.session.setAccount(account);
+        // Main's data sent before this page listened (it reloaded while pieces were on their way
+        // to the worker, or main's first sync after a restart beat the page's start) is lost: main
+        // resends its last snapshot, if it has one yet (none on a cold start, so nothing is sent).
+        await this.api.requestSnapshot();
       });
     } else {
       // First start: nothing cached, so ask main who is signed in.

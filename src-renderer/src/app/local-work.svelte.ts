@@ -1,9 +1,9 @@
 // The renderer's side of a sync: main's data on its way into the list. Large snapshots and deltas
-// arrive in pieces (src-shared/data-pieces.ts), which the cache worker joins (cache/cache-writer.ts);
-// this counts them as they pass. Each whole event then waits its turn, is saved to the cache, and
+// arrive in pieces (src-shared/data-pieces.ts), which the cache worker receives and joins
+// (cache/cache-writer.ts); this counts them as the worker reports them, without their records. Each whole event then waits its turn, is saved to the cache, and
 // is shown once the list has read it back. The status bar
 // reads this so that "Synced" only appears once the data is in the cache and on screen.
-import type { DataPiece, JoinedEvent } from '../../../src-shared/data-pieces';
+import type { JoinedEvent, PieceMeta } from '../../../src-shared/data-pieces';
 
 export type LocalWork =
   /** Pieces of a large event are arriving from main. */
@@ -33,22 +33,21 @@ export class LocalWorkState {
   #expect = $state.raw<{ accountKey: string; count: number } | null>(null);
 
   /**
-   * A piece from main, counted (the cache worker joins the data): true once it is the last of its
-   * stream. A piece out of order, or of a stream whose start was missed, drops the stream (the
-   * worker's joiner applies the same rule); main resends a snapshot on request.
+   * A piece the cache worker received, counted: true once it is the last of its stream. A piece
+   * out of order, of a stream whose start was missed, or one the worker dropped, drops the stream
+   * (the worker's joiner applies the same rule); main resends a snapshot on request.
    */
-  piece(piece: DataPiece): boolean {
+  piece(piece: PieceMeta): boolean {
     let stream = this.#streams.get(piece.stream);
-    if (piece.index === 0 && piece.head)
-      this.#streams.set(piece.stream, (stream = { next: 0, received: 0 }));
-    if (!stream || stream.next !== piece.index) {
+    if (piece.first) this.#streams.set(piece.stream, (stream = { next: 0, received: 0 }));
+    if (piece.dropped || !stream || stream.next !== piece.index) {
       console.error(`fieldmap: dropped data stream ${piece.stream} at piece ${piece.index}`);
       this.#streams.delete(piece.stream);
       this.#receiving = null;
       return false;
     }
     stream.next++;
-    if (piece.path[0] === 'customers') stream.received += piece.items.length;
+    stream.received += piece.customers;
     if (stream.next < piece.count) {
       this.#receiving = { done: stream.received, total: piece.total };
       return false;

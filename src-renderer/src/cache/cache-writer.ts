@@ -8,12 +8,23 @@
 // Large events never exist whole on the UI thread: each piece (src-shared/data-pieces.ts) is
 // handed on to the worker as it arrives, and the worker joins them.
 import type { EventOf, Op } from '../../../src-shared';
-import { PieceJoiner, type DataPiece, type JoinedEvent } from '../../../src-shared/data-pieces';
+import * as v from 'valibot';
+import {
+  DataPieceSchema,
+  metaOf,
+  PieceJoiner,
+  type DataPiece,
+  type JoinedEvent,
+  type PieceMeta,
+} from '../../../src-shared/data-pieces';
+import { DATA_PORT_READY } from '../../../src-shared/data-port';
 import { CustomerCache } from './customer-cache';
 
-/** What the page asks of the worker; every request but `piece` is answered by its `id`. */
+/** What the page asks of the worker; every request but `piece` and `data-port` is answered by its `id`. */
 export type WriterRequest =
   | { kind: 'piece'; piece: DataPiece }
+  /** Main's data channel (Electron's MessagePort), handed on by the page: pieces arrive on it. */
+  | { kind: 'data-port'; port: MessagePort }
   /** `apply` false: the stream's account is not the open one, so its joined event is dropped. */
   | { kind: 'stream'; id: number; stream: string; apply: boolean }
   | { kind: 'event'; id: number; joined: JoinedEvent }
@@ -30,6 +41,8 @@ export type WriterRequest =
 
 /** The worker's answers: progress of a save (customers written), then done or failed. */
 export type WriterReply =
+  /** A piece arrived (from main's data channel or the page): the page counts it. */
+  | { kind: 'piece'; meta: PieceMeta }
   | { kind: 'progress'; id: number; done: number }
   /** `count`: customers in the cache after the write, null when it was not applied. */
   | { kind: 'done'; id: number; count: number | null }
@@ -37,14 +50,20 @@ export type WriterReply =
 
 /** The part of a Worker (or of the worker's global scope) the two sides use. */
 export interface WriterPort {
-  postMessage(message: unknown): void;
+  postMessage(message: unknown, transfer?: Transferable[]): void;
   onmessage: ((event: MessageEvent) => unknown) | null;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** The worker's side: joins pieces and applies each request in arrival order. */
-export function serveCacheWriter(port: WriterPort): void {
+type Served = Exclude<WriterRequest, { kind: 'piece' } | { kind: 'data-port' }>;
+
+/**
+ * The worker's side: joins pieces and applies each request in arrival order. Answers the entry
+ * for pieces that come straight from main (validated here with DataPieceSchema): the browser
+ * runner's worker hook calls it, and Electron's data port feeds it.
+ */
+export function serveCacheWriter(port: WriterPort): (raw: unknown) => void {
   const joiner = new PieceJoiner();
   const joined = new Map<string, JoinedEvent>();
   const caches = new Map<string, Promise<CustomerCache>>();
@@ -66,9 +85,7 @@ export function serveCacheWriter(port: WriterPort): void {
     return applied ? cache.db.customers.count() : null;
   }
 
-  async function handle(
-    request: Exclude<WriterRequest, { kind: 'piece' }>,
-  ): Promise<number | null> {
+  async function handle(request: Served): Promise<number | null> {
     switch (request.kind) {
       case 'stream': {
         const event = joined.get(request.stream);
@@ -96,16 +113,33 @@ export function serveCacheWriter(port: WriterPort): void {
     }
   }
 
+  /** Streams that lost a piece: the page hears of each once (it asks main for a snapshot). */
+  const dropped = new Set<string>();
+  const takePiece = (piece: DataPiece) => {
+    try {
+      const whole = joiner.add(piece);
+      if (whole) joined.set(piece.stream, whole);
+      reply({ kind: 'piece', meta: metaOf(piece) });
+    } catch (error) {
+      console.error('fieldmap: dropped a data stream', error);
+      if (dropped.has(piece.stream)) return;
+      dropped.add(piece.stream);
+      reply({ kind: 'piece', meta: metaOf(piece, true) });
+    }
+  };
+  const takeRaw = (raw: unknown) => {
+    const parsed = v.safeParse(DataPieceSchema, raw);
+    if (parsed.success) takePiece(parsed.output);
+    else console.error('fieldmap: refused a malformed data piece');
+  };
+
   let queue: Promise<unknown> = Promise.resolve();
   port.onmessage = (message) => {
     const request = message.data as WriterRequest;
-    if (request.kind === 'piece') {
-      try {
-        const whole = joiner.add(request.piece);
-        if (whole) joined.set(request.piece.stream, whole);
-      } catch (error) {
-        console.error('fieldmap: dropped a data stream', error);
-      }
+    if (request.kind === 'piece') return takePiece(request.piece);
+    if (request.kind === 'data-port') {
+      request.port.onmessage = (event) => takeRaw(event.data);
+      request.port.postMessage(DATA_PORT_READY);
       return;
     }
     queue = queue.then(async () => {
@@ -116,6 +150,7 @@ export function serveCacheWriter(port: WriterPort): void {
       }
     });
   };
+  return takeRaw;
 }
 
 type Call = {
@@ -129,6 +164,7 @@ export class CacheWriter {
   #next = 0;
   #calls = new Map<number, Call>();
   #broken: string | null = null;
+  #onPiece: ((meta: PieceMeta) => void) | null = null;
 
   readonly #port: WriterPort;
 
@@ -156,6 +192,7 @@ export class CacheWriter {
   }
 
   #receive(reply: WriterReply): void {
+    if (reply.kind === 'piece') return this.#onPiece?.(reply.meta);
     const call = this.#calls.get(reply.id);
     if (!call) return;
     if (reply.kind === 'progress') return call.progress?.(reply.done);
@@ -165,7 +202,7 @@ export class CacheWriter {
   }
 
   #call(
-    request: DistributiveOmit<Exclude<WriterRequest, { kind: 'piece' }>, 'id'>,
+    request: DistributiveOmit<Served, 'id'>,
     progress?: (done: number) => void,
   ): Promise<number | null> {
     if (this.#broken) return Promise.reject(new Error(this.#broken));
@@ -176,9 +213,19 @@ export class CacheWriter {
     });
   }
 
-  /** Hands a piece of a large event to the worker, which joins it with the others. */
+  /** Hands a piece that came through the page (main's fallback) to the worker, which joins it. */
   piece(piece: DataPiece): void {
     this.#port.postMessage({ kind: 'piece', piece } satisfies WriterRequest);
+  }
+
+  /** Hears of every piece the worker receives, whichever way it came (records left out). */
+  onPiece(listener: (meta: PieceMeta) => void): void {
+    this.#onPiece = listener;
+  }
+
+  /** Hands main's data port (Electron) to the worker: main's pieces then skip the page. */
+  connectData(port: MessagePort): void {
+    this.#port.postMessage({ kind: 'data-port', port } satisfies WriterRequest, [port]);
   }
 
   /**

@@ -2,4 +2,18 @@
 // from the app's origin ('self' in the CSP's worker-src).
 import { serveCacheWriter, type WriterPort } from './cache-writer';
 
-serveCacheWriter(self as unknown as WriterPort);
+const takePiece = serveCacheWriter(self as unknown as WriterPort);
+
+// The browser runner's main delivers each piece of its data here, as one JSON string (Playwright's
+// worker.evaluate over CDP): parsed and validated in this worker, so the records never cross the
+// page's UI thread (Electron's main uses a MessagePort instead, which the page hands on). Only
+// this worker's own code and the runner's CDP session can reach this global; answers true so the
+// runner knows the worker is listening.
+Object.defineProperty(self, '__fieldmapDeliverPiece', {
+  value: (json: string): boolean => {
+    takePiece(JSON.parse(json));
+    return true;
+  },
+  writable: false,
+  configurable: false,
+});

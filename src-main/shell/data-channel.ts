@@ -1,0 +1,50 @@
+// Electron's data channel: main's snapshots and deltas go to the renderer's cache worker over a
+// MessagePort, so their records never cross the page's UI thread (the browser runner does the
+// same through the worker's hook: scripts/browser-runner/launch.ts). Each page load gets a new
+// channel: main sends one end to the preload (webContents.postMessage), which posts it to the
+// page's window (a port cannot pass through contextBridge), and the page transfers it to the
+// cache worker (src-renderer/src/cache/data-port.ts). Main uses the port only once the worker has
+// answered on it (DATA_PORT_READY); until then, and from the moment the page starts loading
+// again, pieces go over IPC as 'data:piece' events, which the page hands on to the worker.
+import type { DataPiece } from '../../src-shared/data-pieces';
+import { DATA_PORT_CHANNEL, DATA_PORT_READY } from '../../src-shared/data-port';
+import type { ShellDataPorts, ShellMessagePortMain, ShellWebContents } from './shell-deps';
+
+export interface DataChannel {
+  /** Where the pieces of the next event go: the worker's port, or null (use IPC). */
+  direct(): ((piece: DataPiece) => void) | null;
+}
+
+export function attachDataChannel(
+  contents: ShellWebContents,
+  ports: ShellDataPorts | undefined,
+): DataChannel {
+  let port: ShellMessagePortMain | null = null;
+  let ready = false;
+  const drop = () => {
+    port?.close();
+    port = null;
+    ready = false;
+  };
+  if (ports) {
+    contents.on('did-start-loading', drop);
+    contents.on('did-finish-load', () => {
+      drop();
+      const channel = new ports.MessageChannelMain();
+      const own = channel.port1;
+      own.on('message', (event) => {
+        if (event.data === DATA_PORT_READY && port === own) ready = true;
+      });
+      own.start();
+      port = own;
+      ports.postPort(contents, DATA_PORT_CHANNEL, channel.port2);
+    });
+  }
+  return {
+    direct() {
+      const open = port;
+      if (!ready || !open || contents.isDestroyed()) return null;
+      return (piece) => open.postMessage(piece);
+    },
+  };
+}

@@ -1,0 +1,158 @@
+// Main's data travels to the cache worker without crossing the page's UI thread: through the
+// browser runner (the same path the app uses, src-shared/data-pieces.ts), a first sync's records
+// reach the worker's own hook, and the page hears of each piece without its records. A reload of
+// the page while the pieces are on their way, or a restart of the whole app, loses nothing: the
+// list ends with every customer of the account, once. Electron's half in the page (its preload
+// posts main's MessagePort to the window; src-main/shell/data-channel.ts) is driven here by
+// posting a port the same way: the page hands it to the cache worker, which answers on it and
+// applies what main sends on it.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { PIECE_ITEMS, splitEvent } from '../../src-shared/data-pieces';
+import { DATA_PORT_CHANNEL, DATA_PORT_READY } from '../../src-shared/data-port';
+import type { EventOf } from '../../src-shared/ipc-contract';
+import { signIn, waitSync } from './support';
+
+const COUNT = 20_000;
+const WAIT = 120_000;
+
+let service: TestService | undefined;
+let app: AppHandle | undefined;
+
+afterEach(async () => {
+  await app?.close();
+  await service?.stop();
+  app = undefined;
+  service = undefined;
+});
+
+interface PageData {
+  /** Customer records the page's own listeners of main's data events received. */
+  records: number;
+  /** Characters the page's JSON.parse read. */
+  parsed: number;
+}
+
+/**
+ * Counts, in the page, the records main's data events hand its listeners ('data:piece',
+ * 'data:snapshot', 'data:delta': the path every record took before the data channel) and the
+ * JSON the page parses (the runner delivers every event as a JSON string the page parses).
+ */
+async function recordPageData(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: PageData = { records: 0, parsed: 0 };
+    const g = globalThis as unknown as {
+      __pageData: PageData;
+      fieldmap: { on(event: string, listener: (payload: unknown) => void): () => void };
+    };
+    g.__pageData = seen;
+    const parse = JSON.parse;
+    JSON.parse = function (text: string, reviver?: (key: string, value: unknown) => unknown) {
+      seen.parsed += String(text).length;
+      return parse.call(this, text, reviver) as unknown;
+    };
+    type Items = { items?: unknown[]; path?: string[] };
+    g.fieldmap.on('data:piece', (p) => {
+      const piece = p as Items;
+      if (piece.path?.[0] === 'customers') seen.records += piece.items?.length ?? 0;
+    });
+    g.fieldmap.on('data:snapshot', (p) => {
+      seen.records += (p as { customers: unknown[] }).customers.length;
+    });
+    g.fieldmap.on('data:delta', (p) => {
+      seen.records += (p as { customers: { upserted: unknown[] } }).customers.upserted.length;
+    });
+  });
+}
+
+const pageData = (page: Page) =>
+  page.evaluate(() => (globalThis as unknown as { __pageData: PageData }).__pageData);
+
+const rows = (page: Page) => page.getAttribute('[aria-label="Customers"]', 'data-rows');
+
+/** Resolves once the page shows the first sync's pieces arriving ("Receiving customers: …"). */
+function receiving(page: Page): Promise<unknown> {
+  return page.waitForFunction(
+    () =>
+      document.querySelector('.sync-status .text')?.textContent?.startsWith('Receiving') ?? false,
+    undefined,
+    { polling: 'raf', timeout: WAIT },
+  );
+}
+
+describe('the data channel from main to the cache worker', () => {
+  it('brings a first sync into the cache without its records crossing the page', async () => {
+    service = await startTestService({ customers: COUNT, seed: 31 });
+    app = await launchApp({ serviceUrl: service.url });
+    const { page } = app;
+    await recordPageData(page);
+    await signIn(app, service);
+    await expect.poll(() => rows(page), { timeout: WAIT }).toBe(String(COUNT));
+    await waitSync(page, 'synced');
+    const seen = await pageData(page);
+    expect(seen.records).toBe(0);
+    // 20,000 customers are ~15 MB of JSON; the page parses only small events (state, outbox).
+    expect(seen.parsed).toBeLessThan(200_000);
+  }, 180_000);
+
+  it('loses nothing when the page reloads while the pieces are on their way', async () => {
+    service = await startTestService({ customers: COUNT, seed: 32 });
+    app = await launchApp({ serviceUrl: service.url });
+    const { page } = app;
+    const started = receiving(page);
+    await signIn(app, service);
+    await started;
+    await page.reload();
+    await expect.poll(() => rows(page), { timeout: WAIT }).toBe(String(COUNT));
+    await waitSync(page, 'synced');
+  }, 180_000);
+
+  it('loses nothing when the app restarts while the pieces are on their way', async () => {
+    service = await startTestService({ customers: COUNT, seed: 33 });
+    app = await launchApp({ serviceUrl: service.url });
+    const started = receiving(app.page);
+    await signIn(app, service);
+    await started;
+    await app.restart();
+    const { page } = app;
+    await expect.poll(() => rows(page), { timeout: WAIT }).toBe(String(COUNT));
+    await waitSync(page, 'synced');
+    expect(await rows(page)).toBe(String(COUNT));
+  }, 180_000);
+
+  it("takes Electron's data port from its own window and applies what main sends on it", async () => {
+    service = await startTestService({ customers: 3_000, seed: 34 });
+    app = await launchApp({ serviceUrl: service.url });
+    const { page } = app;
+    await signIn(app, service);
+    await expect.poll(() => rows(page), { timeout: WAIT }).toBe('3000');
+    await waitSync(page, 'synced');
+    const account = await app.call<{ accountKey: string }>('currentAccount');
+    const gone = await page.getAttribute('[aria-label="Customers"] [data-id]', 'data-id');
+    const delta: EventOf<'data:delta'> = {
+      accountKey: account.accountKey,
+      pulledAt: Date.now(),
+      user: null,
+      customers: { upserted: [], deleted: [gone!] },
+      routes: { upserted: [], deleted: [] },
+      territories: { upserted: [], deleted: [] },
+    };
+    const pieces = splitEvent('port-1', 'data:delta', delta, PIECE_ITEMS, true)!;
+    // What the preload does with main's port, then main's side of the port.
+    const answer = await page.evaluate(
+      async ([channel, sent]) => {
+        const { port1, port2 } = new MessageChannel();
+        const ready = new Promise((resolve) => (port1.onmessage = (e) => resolve(e.data)));
+        window.postMessage(channel, '*', [port2]);
+        const data = await ready;
+        for (const piece of sent) port1.postMessage(piece);
+        return data;
+      },
+      [DATA_PORT_CHANNEL, pieces] as const,
+    );
+    expect(answer).toBe(DATA_PORT_READY);
+    await expect.poll(() => rows(page), { timeout: WAIT }).toBe('2999');
+    expect(await page.locator(`[aria-label="Customers"] [data-id="${gone}"]`).count()).toBe(0);
+  }, 180_000);
+});
