@@ -6,6 +6,7 @@ import { CUSTOMER_SOURCE } from '../../src-renderer/src/map/layers/customer-laye
 import { diffPins, type PinTable } from '../../src-renderer/src/map/layers/customer-patch';
 import { buildPins, URL_RELOAD_MIN } from '../../src-renderer/src/map/layers/pin-blob';
 import { MAP_SOURCE_RELOAD_MARK } from '../../src-renderer/src/map/drawn-mark';
+import { MAP_FILTER_APPLIED_MARK } from '../../src-renderer/src/map/layers/pin-filter';
 import type { CustomerView } from '../../src-renderer/src/types';
 import { customer, makeCustomers } from './map-fixtures/customers';
 import { mapHarness } from './map-fixtures/session';
@@ -13,7 +14,7 @@ import { mapHarness } from './map-fixtures/session';
 const map = mapHarness();
 
 describe('MapView with a large set', () => {
-  it('hands MapLibre the pins as a URL its worker loads: every pin drawn, no copy back in the page', async () => {
+  it('hands MapLibre the pins as a URL its worker loads: every pin drawn, no copy back in the page, a filter reset in one reload', async () => {
     const n = URL_RELOAD_MIN + 500;
     const customers = makeCustomers(n, 17, { box: [-10, 40, 10, 50] });
     const { page, h, errors } = await map.open({ customers });
@@ -37,6 +38,56 @@ describe('MapView with a large set', () => {
     }, CUSTOMER_SOURCE);
     expect(data.url.startsWith('blob:')).toBe(true);
     expect(data.geojson).toBe(false);
+
+    // A narrow filter, then its reset: all n pins come back in one reload from a new URL.
+    const filter = (count: number | null) =>
+      page.evaluate(
+        ([count, mark]) => {
+          const root = document.querySelector('.fm-map') as unknown as {
+            fieldmapMap: {
+              customers: { ids: readonly string[] };
+              setShown(list: Array<{ id: string; position: [number, number] }> | null): void;
+            };
+          };
+          const c = root.fieldmapMap;
+          const before = performance.getEntriesByName(mark).length;
+          const list =
+            count === null
+              ? null
+              : c.customers.ids
+                  .slice(0, count)
+                  .map((id) => ({ id, position: [0, 0] as [number, number] }));
+          c.setShown(list);
+          return new Promise<void>((resolve) => {
+            const check = () =>
+              performance.getEntriesByName(mark).length > before
+                ? resolve()
+                : setTimeout(check, 20);
+            check();
+          });
+        },
+        [count, MAP_FILTER_APPLIED_MARK] as const,
+      );
+    await filter(100);
+    await h('idle');
+    const narrow = await h('countRendered');
+    expect(narrow.pins + narrow.clusteredPoints).toBe(100);
+    await filter(null);
+    await h('idle');
+    const reset = await h('countRendered');
+    expect(reset.pins + reset.clusteredPoints).toBe(n);
+    const url = await page.evaluate(
+      (id) =>
+        String(
+          (
+            document.querySelector('.fm-map') as unknown as {
+              fieldmapMap: { map: { getSource(id: string): { _data: { url?: string } } } };
+            }
+          ).fieldmapMap.map.getSource(id)._data.url,
+        ),
+      CUSTOMER_SOURCE,
+    );
+    expect(url.startsWith('blob:') && url !== data.url).toBe(true);
     expect(errors).toEqual([]);
   });
 });

@@ -149,7 +149,9 @@ export class CustomerLayer implements PinTable {
   setCustomers(customers: readonly CustomerView[]): void {
     if (customers === this.#last) return;
     this.#last = customers;
-    if (this.#building) return this.#reload(customers);
+    // A reload being built takes the latest list once it is done (a steady stream of changes
+    // must not restart it forever); a small list replaces it at once.
+    if (this.#building && customers.length >= URL_RELOAD_MIN) return;
     const source = this.#map.getSource<GeoJSONSource>(CUSTOMER_SOURCE);
     const limit = Math.min(PATCH_LIMIT - this.#recent.size, Math.floor(this.#data.ids.length / 50));
     const patch = source && limit > 0 ? diffPins(customers, this, limit) : null;
@@ -199,6 +201,12 @@ export class CustomerLayer implements PinTable {
     if (cancelled()) return URL.revokeObjectURL(url);
     this.#building = false;
     this.#commit(built, url, { list: shownList, bits: shown });
+    // Changes that came while it was built: a patch now (or the next reload).
+    const latest = this.#last;
+    if (latest !== customers) {
+      this.#last = customers;
+      this.setCustomers(latest);
+    }
   }
 
   /**
