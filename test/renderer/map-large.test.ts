@@ -89,7 +89,7 @@ describe('MapView with a large set', () => {
     );
     expect(url.startsWith('blob:') && url !== data.url).toBe(true);
     expect(errors).toEqual([]);
-  });
+  }, 240_000); // 10,500 pins handed to the page, drawn three times in software GL
 });
 
 /** A customer whose position reads are counted (building a pin reads it once). */

@@ -357,6 +357,7 @@ export class CustomerLayer implements PinTable {
   }
 
   dispose(): void {
+    this.#generation++; // a reload being built stops at its next slice
     this.#filter.dispose();
   }
 
