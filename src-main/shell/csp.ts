@@ -9,7 +9,10 @@ export interface CspOptions {
 }
 
 export function buildContentSecurityPolicy(options: CspOptions = {}): string {
-  const connect = ["'self'", 'app:', ...(options.connectSources ?? [])];
+  // blob: the map's worker reads the pins the page wrote into a blob: URL (src-renderer/src/map/
+  // layers/pin-blob.ts). Only this origin's own script can create one, from data it already
+  // holds, so it reaches nothing outside the app.
+  const connect = ["'self'", 'app:', 'blob:', ...(options.connectSources ?? [])];
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
     // Only the app's own bundled scripts: no 'unsafe-eval', no 'unsafe-inline', no remote hosts.

@@ -1,6 +1,8 @@
 // PinFilter (the map's share of the list's filter): the clustered source is brought to the
-// wanted set by diffs, one with MapLibre's worker at a time, at most ADD_CHUNK features each,
-// computed when sent, so the last wanted set wins and a state overtaken meanwhile is never sent.
+// wanted set by diffs, one with MapLibre's worker at a time, computed when sent, so the last
+// wanted set wins and a state overtaken meanwhile is never sent; bringing back more than
+// ADD_CHUNK pins reloads the source once from a blob: URL of the wanted pins instead.
+import { resolveObjectURL } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import type { GeoJSONSource } from 'maplibre-gl';
 import { ADD_CHUNK, PinFilter } from '../../src-renderer/src/map/layers/pin-filter';
@@ -11,10 +13,15 @@ type Diff = { remove: number[]; add: PinFeature[] };
 /** A stand-in for the clustered source: records each diff; `finish()` ends the one in flight. */
 function fakeSource() {
   const sent: Diff[] = [];
+  const urls: string[] = [];
   const pending: Array<() => void> = [];
   const source = {
     updateData(diff: Diff): Promise<void> {
       sent.push(diff);
+      return new Promise<void>((resolve) => pending.push(resolve));
+    },
+    setData(url: string): Promise<void> {
+      urls.push(url);
       return new Promise<void>((resolve) => pending.push(resolve));
     },
   };
@@ -22,7 +29,13 @@ function fakeSource() {
     pending.shift()?.();
     await new Promise((r) => setTimeout(r, 0));
   };
-  return { sent, source: source as unknown as GeoJSONSource, finish, busy: () => pending.length };
+  return {
+    sent,
+    urls,
+    source: source as unknown as GeoJSONSource,
+    finish,
+    busy: () => pending.length,
+  };
 }
 
 function features(n: number): PinFeature[] {
@@ -79,23 +92,30 @@ describe('PinFilter', () => {
     filter.dispose();
   });
 
-  it('brings back many pins in chunks of at most ADD_CHUNK, one per finished diff', async () => {
-    const { sent, source, finish } = fakeSource();
+  it('brings back more than ADD_CHUNK pins in one reload from a URL of the wanted pins', async () => {
+    const { sent, urls, source, finish } = fakeSource();
     let wanted = (_fid: number) => false;
     const n = ADD_CHUNK * 2 + 5;
+    const all = features(n);
     const filter = new PinFilter({ source: () => source, wanted: (fid) => wanted(fid) });
-    expect(filter.load(features(n))).toEqual([]);
+    expect(filter.load(all)).toEqual([]);
 
-    wanted = () => true;
+    wanted = (fid) => fid !== 7;
     filter.update();
-    expect(sent.map((d) => d.add.length)).toEqual([ADD_CHUNK]);
+    // The URL is written in slices: wait for it, no diff is sent meanwhile.
+    for (let i = 0; i < 1000 && urls.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(sent).toEqual([]);
+    expect(urls).toHaveLength(1);
+    const blob = resolveObjectURL(urls[0]!);
+    const loaded = JSON.parse(await blob!.text()) as { type: string; features: PinFeature[] };
+    expect(loaded.type).toBe('FeatureCollection');
+    expect(loaded.features).toEqual(all.filter((f) => f.id !== 7));
     await finish();
-    expect(sent.map((d) => d.add.length)).toEqual([ADD_CHUNK, ADD_CHUNK]);
-    await finish();
-    expect(sent.map((d) => d.add.length)).toEqual([ADD_CHUNK, ADD_CHUNK, 5]);
-    await finish();
-    expect(sent).toHaveLength(3);
-    expect(held(new Set(), sent)).toHaveLength(n);
+    // Revoked once loaded; a small change after it is a diff against the reloaded set.
+    expect(resolveObjectURL(urls[0]!)).toBeUndefined();
+    wanted = (fid) => fid !== 7 && fid !== 8;
+    filter.update();
+    expect(sent).toEqual([{ remove: [8], add: [] }]);
     filter.dispose();
   });
 });

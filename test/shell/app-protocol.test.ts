@@ -55,7 +55,7 @@ describe('CSP', () => {
     expect(directive('style-src')).toBe("style-src 'self' 'unsafe-inline'");
     expect(directive('img-src')).toBe("img-src 'self' data: blob:");
     expect(directive('worker-src')).toBe("worker-src 'self' blob:");
-    expect(directive('connect-src')).toBe("connect-src 'self' app:");
+    expect(directive('connect-src')).toBe("connect-src 'self' app: blob:");
     expect(directive('font-src')).toBe("font-src 'self'");
     expect(directive('object-src')).toBe("object-src 'none'");
     expect(directive('frame-src')).toBe("frame-src 'none'");
@@ -67,7 +67,7 @@ describe('CSP', () => {
 
   it('adds an online tile host to connect-src only when configured', () => {
     const online = buildContentSecurityPolicy({ connectSources: ['https://tiles.example.com'] });
-    expect(online).toContain("connect-src 'self' app: https://tiles.example.com");
+    expect(online).toContain("connect-src 'self' app: blob: https://tiles.example.com");
     expect(online).toContain("script-src 'self';");
   });
 });

@@ -24,7 +24,8 @@ import {
 } from './layers/customer-layer';
 import { colourByExpression, type ColourBy } from './style/colour-by';
 import { MAP_DRAWN_MARK, type MapDrawnDetail } from './drawn-mark';
-import { customerFeatures, type Bounds } from './layers/geojson';
+import type { Bounds } from './layers/geojson';
+import { buildPins, URL_RELOAD_MIN } from './layers/pin-blob';
 import {
   ALL_VISIBLE,
   setGroupVisible,
@@ -83,7 +84,10 @@ export class MapController {
     useBundledWorker();
     this.#options = options;
     const labels = labelOptionsOf(options.baseStyle);
-    const data = customerFeatures(options.customers);
+    // Many pins are built in slices after the map exists (CustomerLayer), never in the style.
+    const large = options.customers.length >= URL_RELOAD_MIN;
+    const built = buildPins(large ? [] : options.customers);
+    const data = built.data;
     const territorySpecs = territoryLayerSpecs(labels);
     const routeSpecs = routeLayerSpecs(labels);
     const customerSpecs = customerLayerSpecs(labels);
@@ -128,7 +132,7 @@ export class MapController {
       beforeId: () => undefined,
       visible: () => this.#visible.customers,
     });
-    this.customers = new CustomerLayer(this.map, options.customers, recentOverlay, data);
+    this.customers = new CustomerLayer(this.map, built, recentOverlay, this.#onPins);
     const routeOverlay = new LazyOverlay(this.map, routeSpecs, {
       inStyle: withRoutes,
       beforeId: () => CUSTOMER_LAYER.clusters,
@@ -158,11 +162,17 @@ export class MapController {
     }
     this.map.on('mouseenter', CUSTOMER_LAYER.clusters, this.#pointer);
     this.map.on('mouseleave', CUSTOMER_LAYER.clusters, this.#noPointer);
+    if (large) this.customers.setCustomers(options.customers);
   }
 
   setCustomers(customers: readonly CustomerView[]): void {
-    const before = this.customers.count;
     this.customers.setCustomers(customers);
+    // The selected customer's record may have changed (the popup shows more than its pin).
+    if (this.#popupFor !== null) this.#showPopup(this.#popupFor, true);
+  }
+
+  /** The pins changed (a reload, maybe built in slices, or a patch); `before` pins there were. */
+  #onPins = (before: number): void => {
     if (this.customers.count > 0 || before > 0) this.#undrawn = true;
     if (this.#fitOnData && this.customers.count > 0) {
       this.#fitOnData = false;
@@ -172,7 +182,7 @@ export class MapController {
     }
     // The selected customer may have moved, changed or become unmapped.
     if (this.#popupFor !== null) this.#showPopup(this.#popupFor, true);
-  }
+  };
 
   /** The list's filtered set (null: no filter): pins and clusters show exactly it. */
   setShown(shown: readonly CustomerView[] | null): void {

@@ -4,11 +4,20 @@
 // or a create patches the small source and hides the old pin (feature-state `replaced`): the
 // clustered source is reloaded (setData, a re-cluster of every point) only for large changes.
 // The list's filter reaches both sources: the clustered one through PinFilter (pin-filter.ts:
-// diffs, never a rebuild), the recent one by leaving out the pins the filter does not show.
+// diffs, or a reload from a URL for a large change), the recent one by leaving out the pins the
+// filter does not show. A reload of URL_RELOAD_MIN pins or more is built in slices and handed
+// to MapLibre as a blob: URL (pin-blob.ts): no long task on the UI thread.
 import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
 import type { LngLat } from '../../../../src-shared';
 import type { CustomerView } from '../../types';
-import { customerFeatures, type Bounds, type CustomerFeatures, type PinFeature } from './geojson';
+import type { Bounds, CustomerFeatures, PinFeature } from './geojson';
+import {
+  buildPins,
+  buildPinsSliced,
+  pinsBlobUrl,
+  URL_RELOAD_MIN,
+  type BuiltPins,
+} from './pin-blob';
 import { diffPins, type PinPatch, type PinTable } from './customer-patch';
 import type { LazyOverlay } from './lazy-overlay';
 import {
@@ -38,6 +47,22 @@ export {
   recentLayerSpecs,
 } from './customer-layer-specs';
 
+/** 1 for each feature id of the list's customers with a position (null: no filter, every pin). */
+function shownBits(
+  list: readonly CustomerView[] | null,
+  featureIds: ReadonlyMap<string, number>,
+  size: number,
+): Uint8Array | null {
+  if (list === null) return null;
+  const bits = new Uint8Array(size);
+  for (const c of list) {
+    if (c.position === null) continue;
+    const fid = featureIds.get(c.id);
+    if (fid !== undefined) bits[fid] = 1;
+  }
+  return bits;
+}
+
 /** Keeps the customers' source data, its id table, the patch on top, and the hover/selection state. */
 export class CustomerLayer implements PinTable {
   #map: MapLibreMap;
@@ -45,8 +70,8 @@ export class CustomerLayer implements PinTable {
   #data: CustomerFeatures;
   // ids[featureId] = customer id: the clustered source's ids, then those of pins added since.
   #ids: string[];
-  // customer id -> feature id, built on first lookup: mounting 100k pins never waits for it.
-  #featureIds: Map<string, number> | null = null;
+  // customer id -> feature id (built with the pins, extended by a patch's new pins).
+  #featureIds: Map<string, number>;
   // The patch over the clustered source: pins drawn by the recent source, and pins gone.
   #recent = new Map<number, PinFeature>();
   #removed = new Set<number>();
@@ -58,18 +83,30 @@ export class CustomerLayer implements PinTable {
   /** 1 for each feature id the filter shows (null: every one). */
   #shown: Uint8Array | null = null;
   #filter: PinFilter;
+  /** What the pins were built or patched from (diffPins skips the records still the same). */
+  #drawn: PinTable['drawn'];
+  /** Counts reloads: a reload being built in slices stops when a newer one starts. */
+  #generation = 0;
+  /** A reload is being built: changes wait for it (the next one starts with the latest list). */
+  #building = false;
+  /** Called after each reload or patch with the pin count before it. */
+  #onPins: (before: number) => void;
 
   constructor(
     map: MapLibreMap,
-    customers: readonly CustomerView[],
+    built: BuiltPins,
     recentOverlay: LazyOverlay,
-    data = customerFeatures(customers),
+    onPins: (before: number) => void = () => {},
   ) {
     this.#map = map;
     this.#recentOverlay = recentOverlay;
-    this.#last = customers;
-    this.#data = data;
-    this.#ids = data.ids;
+    this.#onPins = onPins;
+    this.#last = built.customers;
+    this.#data = built.data;
+    this.#ids = built.data.ids;
+    this.#featureIds = built.featureIds;
+    this.#drawn = { customers: built.customers, fids: built.fids };
+    const data = built.data;
     this.#filter = new PinFilter({
       source: () => this.#map.getSource<GeoJSONSource>(CUSTOMER_SOURCE),
       wanted: (fid) => this.#wanted(fid),
@@ -95,18 +132,7 @@ export class CustomerLayer implements PinTable {
   }
 
   #computeShown(): void {
-    const list = this.#shownList;
-    if (list === null) {
-      this.#shown = null;
-      return;
-    }
-    const bits = new Uint8Array(this.#ids.length);
-    for (const c of list) {
-      if (c.position === null) continue;
-      const fid = this.featureIdOf(c.id);
-      if (fid !== undefined) bits[fid] = 1;
-    }
-    this.#shown = bits;
+    this.#shown = shownBits(this.#shownList, this.#featureIds, this.#ids.length);
   }
 
   /**
@@ -123,11 +149,18 @@ export class CustomerLayer implements PinTable {
   setCustomers(customers: readonly CustomerView[]): void {
     if (customers === this.#last) return;
     this.#last = customers;
+    // A reload being built takes the latest list once it is done (a steady stream of changes
+    // must not restart it forever); a small list replaces it at once.
+    if (this.#building && customers.length >= URL_RELOAD_MIN) return;
     const source = this.#map.getSource<GeoJSONSource>(CUSTOMER_SOURCE);
     const limit = Math.min(PATCH_LIMIT - this.#recent.size, Math.floor(this.#data.ids.length / 50));
     const patch = source && limit > 0 ? diffPins(customers, this, limit) : null;
-    if (patch) this.#patch(patch);
-    else this.#reload(customers, source);
+    if (patch) this.#patch(patch, customers);
+    else this.#reload(customers);
+  }
+
+  get drawn(): PinTable['drawn'] {
+    return this.#drawn;
   }
 
   /** ids[featureId] = customer id, for every pin drawn now or gone since the last reload. */
@@ -143,35 +176,91 @@ export class CustomerLayer implements PinTable {
     );
   }
 
-  #reload(customers: readonly CustomerView[], source: GeoJSONSource | undefined): void {
-    this.#data = customerFeatures(customers);
-    this.#ids = this.#data.ids;
-    this.#featureIds = null;
+  /** Replaces every pin: at once when few, else built in slices and loaded from a URL. */
+  #reload(customers: readonly CustomerView[]): void {
+    const generation = ++this.#generation;
+    this.#building = customers.length >= URL_RELOAD_MIN;
+    if (!this.#building) return this.#commit(buildPins(customers), null, null);
+    void this.#reloadInSlices(customers, generation);
+  }
+
+  async #reloadInSlices(customers: readonly CustomerView[], generation: number): Promise<void> {
+    const cancelled = () => generation !== this.#generation;
+    const built = await buildPinsSliced(customers, cancelled);
+    if (!built) return;
+    const shownList = this.#shownList;
+    const shown = shownBits(shownList, built.featureIds, built.data.ids.length);
+    const all = built.data.collection.features;
+    const wanted = shown === null ? all : all.filter((f) => shown[f.id as number] === 1);
+    const url = await pinsBlobUrl(wanted, cancelled);
+    if (!url) return;
+    // The source exists once the style has loaded.
+    while (!this.#map.getSource(CUSTOMER_SOURCE) && !cancelled()) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (cancelled()) return URL.revokeObjectURL(url);
+    this.#building = false;
+    this.#commit(built, url, { list: shownList, bits: shown });
+    // Changes that came while it was built: a patch now (or the next reload).
+    const latest = this.#last;
+    if (latest !== customers) {
+      this.#last = customers;
+      this.setCustomers(latest);
+    }
+  }
+
+  /**
+   * A new data version: its table, the filter's held set, the source's data (`url` when the
+   * pins were written to one for the `shown` filter, else the features themselves).
+   */
+  #commit(
+    built: BuiltPins,
+    url: string | null,
+    shown: { list: readonly CustomerView[] | null; bits: Uint8Array | null } | null,
+  ): void {
+    const before = this.count;
+    this.#data = built.data;
+    this.#ids = built.data.ids;
+    this.#featureIds = built.featureIds;
+    this.#drawn = { customers: built.customers, fids: built.fids };
     const hadPatch = this.#recent.size > 0 || this.#removed.size > 0;
     this.#recent.clear();
     this.#removed.clear();
-    this.#computeShown();
+    if (shown) this.#shown = shown.bits;
+    else this.#computeShown();
     const features = this.#filter.load(this.#data.collection.features);
-    if (!source) return;
-    // Numeric ids are indices of the new table: old states would land on other customers.
-    this.#map.removeFeatureState({ source: CUSTOMER_SOURCE });
-    if (hadPatch) this.#setRecent();
-    void source.setData(
-      features === this.#data.collection.features
-        ? this.#data.collection
-        : { type: 'FeatureCollection', features },
-    );
-    const detail: SourceMarkDetail = { features: this.#ids.length };
-    performance.mark(MAP_SOURCE_RELOAD_MARK, { detail });
-    this.#applyState(this.#selected, 'selected', true);
-    this.#applyState(this.#hovered, 'hover', true);
+    const source = this.#map.getSource<GeoJSONSource>(CUSTOMER_SOURCE);
+    if (source) {
+      // Numeric ids are indices of the new table: old states would land on other customers.
+      this.#map.removeFeatureState({ source: CUSTOMER_SOURCE });
+      if (hadPatch) this.#setRecent();
+      if (url) void source.setData(url).finally(() => URL.revokeObjectURL(url));
+      else
+        void source.setData(
+          features === this.#data.collection.features
+            ? this.#data.collection
+            : { type: 'FeatureCollection', features },
+        );
+      const detail: SourceMarkDetail = { features: this.#ids.length };
+      performance.mark(MAP_SOURCE_RELOAD_MARK, { detail });
+      this.#applyState(this.#selected, 'selected', true);
+      this.#applyState(this.#hovered, 'hover', true);
+    } else if (url) URL.revokeObjectURL(url);
+    // The filter changed while the pins were built: bring the source to it.
+    if (shown && shown.list !== this.#shownList) {
+      this.#computeShown();
+      this.#filter.update();
+    }
+    this.#onPins(before);
   }
 
-  #patch(patch: PinPatch): void {
+  #patch(patch: PinPatch, customers: readonly CustomerView[]): void {
+    const before = this.count;
+    this.#drawn = { customers, fids: patch.fids };
     if (patch.added.length > 0) {
       if (this.#ids === this.#data.ids) this.#ids = [...this.#ids];
       for (const id of patch.added) {
-        this.#featureIds?.set(id, this.#ids.length);
+        this.#featureIds.set(id, this.#ids.length);
         this.#ids.push(id);
       }
     }
@@ -193,6 +282,7 @@ export class CustomerLayer implements PinTable {
     performance.mark(MAP_SOURCE_PATCH_MARK, { detail });
     this.#applyState(this.#selected, 'selected', true);
     this.#applyState(this.#hovered, 'hover', true);
+    this.#onPins(before);
   }
 
   #setRecent(): void {
@@ -228,11 +318,6 @@ export class CustomerLayer implements PinTable {
   }
 
   featureIdOf(customerId: string): number | undefined {
-    if (!this.#featureIds) {
-      const ids = this.#ids;
-      this.#featureIds = new Map();
-      for (let i = 0; i < ids.length; i++) this.#featureIds.set(ids[i] as string, i);
-    }
     return this.#featureIds.get(customerId);
   }
 
@@ -272,6 +357,7 @@ export class CustomerLayer implements PinTable {
   }
 
   dispose(): void {
+    this.#generation++; // a reload being built stops at its next slice
     this.#filter.dispose();
   }
 

@@ -1,6 +1,9 @@
 // The difference between the pins on the map and a new customer list, as a patch of a few
 // features: an edit, a logged visit or a create changes one pin, and the clustered source of
 // every customer is left alone (re-clustering 100k points costs seconds of the map's worker).
+// The diff costs O(changed): the cache feed keeps the object of every record a write did not
+// touch, so a customer that is the same object as when its pin was drawn is skipped without
+// building its pin (measured at 100k: 118 ms of pinOf and comparisons per edit before).
 import type { CustomerView } from '../../types';
 import { pinOf, type PinFeature } from './geojson';
 
@@ -11,6 +14,8 @@ export type PinTable = {
   featureIdOf(customerId: string): number | undefined;
   /** The pin drawn for a feature id, or null when it is not drawn (removed). */
   current(featureId: number): PinFeature | null;
+  /** The customers the pins were built or patched from, and each one's feature id (-1: none). */
+  readonly drawn: { readonly customers: readonly CustomerView[]; readonly fids: Int32Array };
 };
 
 export type PinPatch = {
@@ -20,6 +25,8 @@ export type PinPatch = {
   removes: number[];
   /** Customer ids of the new feature ids, in order from `ids.length`. */
   added: string[];
+  /** Feature id of each customer of the new list (-1: no pin), for the next diff. */
+  fids: Int32Array;
 };
 
 function samePin(a: PinFeature, b: PinFeature): boolean {
@@ -48,14 +55,32 @@ export function diffPins(
   table: PinTable,
   limit: number,
 ): PinPatch | null {
-  const patch: PinPatch = { upserts: [], removes: [], added: [] };
+  const patch: PinPatch = {
+    upserts: [],
+    removes: [],
+    added: [],
+    fids: new Int32Array(customers.length),
+  };
   const seen = new Uint8Array(table.ids.length);
+  const { customers: before, fids: fidsBefore } = table.drawn;
   let changes = 0;
   const now = Date.now();
-  for (const c of customers) {
+  // k walks the list the pins were drawn from: an unchanged record is the same object there.
+  let k = 0;
+  for (let j = 0; j < customers.length; j++) {
+    const c = customers[j]!;
+    if (before[k] !== c && before[k + 1] === c) k++; // before[k] was deleted
+    if (before[k] === c) {
+      const fid = fidsBefore[k++]!;
+      patch.fids[j] = fid;
+      if (fid >= 0) seen[fid] = 1;
+      continue;
+    }
+    if (before[k]?.id === c.id) k++; // the same record, changed
     const known = table.featureIdOf(c.id);
     const fid = known ?? table.ids.length + patch.added.length;
     const pin = pinOf(fid, c, now);
+    patch.fids[j] = pin ? fid : -1;
     if (known === undefined) {
       if (!pin) continue;
       patch.added.push(c.id);

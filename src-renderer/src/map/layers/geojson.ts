@@ -67,32 +67,53 @@ export function pinOf(featureId: number, c: CustomerView, nowMs = Date.now()): P
   };
 }
 
-/** Mapped customers as point features in one pass (ids are unique: the cache's key); unmapped ones are left out. */
-export function customerFeatures(customers: readonly CustomerView[]): CustomerFeatures {
-  const features: PinFeature[] = [];
-  const ids: string[] = [];
-  let west = Infinity;
-  let south = Infinity;
-  let east = -Infinity;
-  let north = -Infinity;
-  const now = Date.now();
-  for (const c of customers) {
-    const pin = pinOf(ids.length, c, now);
-    if (!pin) continue;
-    ids.push(c.id);
-    features.push(pin);
+/**
+ * Builds the customers' features one customer at a time (customerFeatures in one go, or a
+ * caller in slices of the UI thread's time): feature ids in order, the id table, the bounds.
+ */
+export class CustomerFeaturesBuilder {
+  readonly features: PinFeature[] = [];
+  readonly ids: string[] = [];
+  /** customer id -> feature id of the pins added so far. */
+  readonly featureIds = new Map<string, number>();
+  #west = Infinity;
+  #south = Infinity;
+  #east = -Infinity;
+  #north = -Infinity;
+  readonly #now = Date.now();
+
+  /** Adds a customer's pin (ids are unique: the cache's key); its feature id, or -1 when unmapped. */
+  add(c: CustomerView): number {
+    const fid = this.ids.length;
+    const pin = pinOf(fid, c, this.#now);
+    if (!pin) return -1;
+    this.ids.push(c.id);
+    this.featureIds.set(c.id, fid);
+    this.features.push(pin);
     const [lng, lat] = pin.geometry.coordinates as [number, number];
-    if (lng < west) west = lng;
-    if (lng > east) east = lng;
-    if (lat < south) south = lat;
-    if (lat > north) north = lat;
+    if (lng < this.#west) this.#west = lng;
+    if (lng > this.#east) this.#east = lng;
+    if (lat < this.#south) this.#south = lat;
+    if (lat > this.#north) this.#north = lat;
+    return fid;
   }
-  const bounds: Bounds | null = ids.length > 0 ? [west, south, east, north] : null;
-  return {
-    collection: { type: 'FeatureCollection', features },
-    ids,
-    bounds,
-  };
+
+  result(): CustomerFeatures {
+    const bounds: Bounds | null =
+      this.ids.length > 0 ? [this.#west, this.#south, this.#east, this.#north] : null;
+    return {
+      collection: { type: 'FeatureCollection', features: this.features },
+      ids: this.ids,
+      bounds,
+    };
+  }
+}
+
+/** Mapped customers as point features in one pass; unmapped ones are left out. */
+export function customerFeatures(customers: readonly CustomerView[]): CustomerFeatures {
+  const builder = new CustomerFeaturesBuilder();
+  for (const c of customers) builder.add(c);
+  return builder.result();
 }
 
 /** The valid points of a route or territory, in order, as [lng, lat]. */

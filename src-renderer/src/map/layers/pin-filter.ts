@@ -17,10 +17,13 @@
 // states overtaken while the worker was busy are never sent, and nothing is sent twice.
 // Measured at 100k (Chromium's profiler, the scale bench's account, load ~2.6 on 2 shared
 // cores): a colour, group or visit filter change costs the map 1-21 ms of the UI thread (the
-// bitmap of the shown ids, the scan, one diff); bringing back all 100k pins after a reset takes
-// ten diffs, 2-6 s until the worker has re-clustered the last (the list is already complete).
+// bitmap of the shown ids, the scan, one diff). Bringing back more than ADD_CHUNK pins (a reset
+// from a narrow filter to 100k) took ten diffs, each re-clustered by the worker, 2-6 s: such a
+// change now reloads the source from a blob: URL of the wanted pins (pin-blob.ts, written in
+// slices), one parse and one re-cluster in the worker.
 import type { GeoJSONSource } from 'maplibre-gl';
 import type { PinFeature } from './geojson';
+import { pinsBlobUrl } from './pin-blob';
 
 /** Most features sent back into the clustered source per message (about 10-40 ms to serialise). */
 export const ADD_CHUNK = 10_000;
@@ -46,6 +49,8 @@ export class PinFilter {
   /** The wanted set changed since the last pass. */
   #dirty = false;
   #disposed = false;
+  /** Counts data versions: a URL being written for an older one is dropped. */
+  #version = 0;
 
   constructor(host: PinFilterHost) {
     this.#host = host;
@@ -57,6 +62,7 @@ export class PinFilter {
    */
   load(features: readonly PinFeature[]): PinFeature[] {
     this.#cancel();
+    this.#version++;
     this.#features = features;
     this.#held = new Uint8Array(features.length);
     const out: PinFeature[] = [];
@@ -100,6 +106,7 @@ export class PinFilter {
       return;
     }
     this.#dirty = false;
+    if (this.#adds() > ADD_CHUNK) return void this.#reloadWanted(source);
     const remove: number[] = [];
     const add: PinFeature[] = [];
     let more = false;
@@ -126,5 +133,45 @@ export class PinFilter {
       if ((more || this.#dirty) && this.#timer === null) this.#pass();
     };
     source.updateData({ remove, add }).then(done, done);
+  }
+
+  /** How many wanted pins the source does not hold. */
+  #adds(): number {
+    let adds = 0;
+    const held = this.#held;
+    for (let fid = 0; fid < held.length; fid++) {
+      if (held[fid] === 0 && this.#host.wanted(fid)) adds++;
+    }
+    return adds;
+  }
+
+  /** Replaces the source's data with every wanted pin, from a URL written in slices. */
+  async #reloadWanted(source: GeoJSONSource): Promise<void> {
+    this.#inFlight = true;
+    const version = this.#version;
+    const held = new Uint8Array(this.#features.length);
+    const wanted: PinFeature[] = [];
+    for (let fid = 0; fid < held.length; fid++) {
+      if (!this.#host.wanted(fid)) continue;
+      held[fid] = 1;
+      wanted.push(this.#features[fid]!);
+    }
+    // A newer filter or data version makes this one moot: the next pass starts from it.
+    const stale = () => this.#disposed || this.#dirty || version !== this.#version;
+    const url = await pinsBlobUrl(wanted, stale);
+    const done = () => {
+      this.#inFlight = false;
+      if (this.#dirty && this.#timer === null && !this.#disposed) this.#pass();
+    };
+    if (!url || stale()) {
+      if (url) URL.revokeObjectURL(url);
+      return done();
+    }
+    this.#held = held;
+    performance.mark(MAP_FILTER_APPLIED_MARK);
+    source
+      .setData(url)
+      .then(done, done)
+      .finally(() => URL.revokeObjectURL(url));
   }
 }
