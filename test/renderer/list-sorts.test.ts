@@ -11,7 +11,7 @@ import {
   serveSorts,
   type SortPort,
 } from '../../src-renderer/src/features/customers/list-sort-worker';
-import { ListSorter } from '../../src-renderer/src/features/customers/list-sorter';
+import { ListSorter, MIN_WORKER_ROWS } from '../../src-renderer/src/features/customers/list-sorter';
 import type { CustomerView } from '../../src-renderer/src/types';
 import { until } from '../support/until';
 import { makeCustomers } from './pages/fixtures';
@@ -84,7 +84,7 @@ function workerPort(): SortPort {
 
 describe('list sorts off the UI thread', () => {
   it('the sort worker answers every order exactly as the UI thread sorts it, tricky text included', async () => {
-    const views = viewsOf(tricky(2_000));
+    const views = viewsOf(tricky(MIN_WORKER_ROWS));
     const keys = ListKeys.build(views);
     const sorter = new ListSorter(workerPort);
     sorter.request(keys);

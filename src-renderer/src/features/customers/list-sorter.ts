@@ -7,6 +7,9 @@ import type { ListKeys } from './list-keys';
 import { SORT_KEYS } from './list-orders';
 import { packText, type SortAnswer, type SortPort, type SortRequest } from './list-sort-worker';
 
+/** Below this many customers a sort on first use is a few ms: no worker is started for them. */
+export const MIN_WORKER_ROWS = 5_000;
+
 export class ListSorter {
   #port: SortPort | null = null;
   #open: () => SortPort;
@@ -25,7 +28,7 @@ export class ListSorter {
 
   /** Asks for every order of `keys` unless it knows them all already. */
   request(keys: ListKeys): void {
-    if (this.#failed || complete(keys)) return;
+    if (this.#failed || keys.rows.length < MIN_WORKER_ROWS || complete(keys)) return;
     this.#next = keys;
     if (this.#busy === null && this.#timer === null)
       this.#timer = setTimeout(() => this.#send(), 0);
