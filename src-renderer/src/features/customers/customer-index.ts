@@ -40,6 +40,18 @@ export class CustomerIndex {
     return new CustomerIndex(ListKeys.build(customers), key, direction);
   }
 
+  /** Customers without a position, in display order (read from the keys, not the records). */
+  get unmapped(): CustomerView[] {
+    const { order } = this;
+    const { rows, hasPosition } = this.keys;
+    const out: CustomerView[] = [];
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      if (hasPosition[i] === 0) out.push(rows[i]!);
+    }
+    return out;
+  }
+
   /** Customers in display order. */
   get rows(): readonly CustomerView[] {
     if (!this.#rows) this.#rows = this.#pick(() => true);
@@ -85,7 +97,8 @@ export class CustomerIndex {
     const { rows, haystacks, colors } = keys;
     const code = filter.color === null ? -1 : keys.colorCode(filter.color);
     const bits = filter.group === null ? null : keys.groupBits(filter.group);
-    const visit = filter.visit ? keys.visitTest(filter.visit.filter, filter.visit.nowMs) : null;
+    const visit = filter.visit ? keys.visitRange(filter.visit.filter, filter.visit.nowMs) : null;
+    const { column, lo, hi, never } = visit ?? { column: null, lo: 0, hi: 0 };
     // A needle holding the separator could match across two fields: use the exact rule then.
     const exact = needle.includes(SEPARATOR);
     if (blank && code === -1 && bits === null && visit === null) return this.rows as CustomerView[];
@@ -94,7 +107,10 @@ export class CustomerIndex {
       const i = order[k]!;
       if (code !== -1 && colors[i] !== code) continue;
       if (bits !== null && bits[i] === 0) continue;
-      if (visit !== null && !visit(i)) continue;
+      if (column !== null) {
+        const v = column[i]!;
+        if (never ? v === v : !(v > lo && v <= hi)) continue;
+      }
       if (
         !blank &&
         !(exact ? matchesSearch(rows[i]!, filter.term) : haystacks[i]!.includes(needle))

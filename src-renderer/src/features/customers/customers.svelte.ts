@@ -113,7 +113,7 @@ export class CustomersState {
   #mappedShown = $derived(
     this.#mapShown === null ? this.#mapped : this.#mapShown.filter((c) => c.position !== null),
   );
-  #unmapped = $derived(this.#index.rows.filter((c) => c.position === null));
+  #unmapped = $derived(this.#index.unmapped);
 
   constructor(cache: CustomerCache) {
     // Read in pieces, then patched by the keys each write changed (cache/customer-feed.svelte.ts).

@@ -4,7 +4,7 @@
 // finds its order ready. One request at a time: while the worker sorts, only the newest
 // version waits. Until an answer comes (or when the worker fails), ListKeys sorts on first use.
 import type { ListKeys } from './list-keys';
-import { SORT_KEYS } from './list-orders';
+import { SORT_KEYS, TEXT_SORTS } from './list-orders';
 import { packText, type SortAnswer, type SortPort, type SortRequest } from './list-sort-worker';
 
 /** Below this many customers a sort on first use is a few ms: no worker is started for them. */
@@ -31,7 +31,7 @@ export class ListSorter {
     if (this.#failed || keys.rows.length < MIN_WORKER_ROWS || complete(keys)) return;
     this.#next = keys;
     if (this.#busy === null && this.#timer === null)
-      this.#timer = setTimeout(() => this.#send(), 0);
+      this.#timer = setTimeout(() => void this.#send(), 0);
   }
 
   /** The worker could not start or answer: every order is sorted on first use from now on. */
@@ -49,25 +49,23 @@ export class ListSorter {
     this.fail();
   }
 
-  #send(): void {
+  /** Packs the columns one per task (each a join of 100k strings), then posts them. */
+  async #send(): Promise<void> {
     this.#timer = null;
     const keys = this.#next;
     this.#next = null;
     if (keys === null || this.#failed || complete(keys)) return;
-    const port = (this.#port ??= this.#connect());
     const version = ++this.#version;
-    const lastVisitMs = keys.lastVisitMs.slice();
-    const request: SortRequest = {
-      version,
-      n: keys.rows.length,
-      text: {
-        name: packText(keys.text.name),
-        company: packText(keys.text.company),
-        city: packText(keys.text.city),
-      },
-      lastVisitMs,
-    };
     this.#busy = { version, keys };
+    const text = {} as SortRequest['text'];
+    for (const key of TEXT_SORTS) {
+      text[key] = packText(keys.text[key]);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (this.#failed) return;
+    }
+    const lastVisitMs = keys.lastVisitMs.slice();
+    const request: SortRequest = { version, n: keys.rows.length, text, lastVisitMs };
+    const port = (this.#port ??= this.#connect());
     port.postMessage(request, [lastVisitMs.buffer]);
   }
 
@@ -80,7 +78,7 @@ export class ListSorter {
   #answer(answer: SortAnswer): void {
     if (this.#busy?.version === answer.version) this.#busy.keys.adopt(new Map(answer.orders));
     this.#busy = null;
-    if (this.#next !== null) this.#send();
+    if (this.#next !== null) void this.#send();
   }
 }
 
