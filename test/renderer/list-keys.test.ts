@@ -62,6 +62,9 @@ describe('list keys', () => {
         const index = new CustomerIndex(keys, key, direction);
         const sorted = plainSort(views, key, direction);
         expect(ids(index.rows), `${key} ${direction}`).toBe(ids(sorted));
+        expect(ids(index.unmapped), `unmapped ${key} ${direction}`).toBe(
+          ids(sorted.filter((c) => c.position === null)),
+        );
         for (const visit of VISITS) {
           const expected = filterByVisit(sorted, visit, NOW);
           const got = index.filter({

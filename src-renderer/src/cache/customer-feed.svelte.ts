@@ -18,6 +18,11 @@ export const READ_PIECE = 5_000;
 /** Above this many changed keys one full read-back is cheaper than reading each key. */
 const MAX_PATCH = 20_000;
 
+/** How many patches back changedSince follows before it answers "unknown". */
+const MAX_STEPS = 16;
+
+type Patch<V> = { base: readonly V[]; ids: ReadonlySet<string> };
+
 type RangeNode = { from?: unknown; to?: unknown; l?: RangeNode; r?: RangeNode };
 
 /** The keys of a mutated part, or 'all' when it holds a range (a clear, a delete by range). */
@@ -57,11 +62,18 @@ export class CustomerFeed<V extends CustomerRow> {
   #disposed = false;
   readonly #part: string;
   readonly #onMutated = (parts: ObservabilitySet) => this.#mutated(parts);
+  /** Each array #patch gave out: the array it patched and the ids it read again. */
+  readonly #patches = new WeakMap<readonly V[], Patch<V>>();
 
-  /** `view` turns fresh rows into what the UI reads (in place: they are new objects). */
+  /**
+   * `view` turns fresh rows into what the UI reads (in place: they are new objects). `onPiece`
+   * sees each piece of a full read as it arrives (`from`: its index in the answer; 0 starts a
+   * new read), so the reader can do its own work per piece instead of in one task at the end.
+   */
   constructor(
     private readonly db: FieldmapDb,
     private readonly view: (rows: CustomerRow[]) => V[],
+    private readonly onPiece?: (piece: readonly V[], from: number) => void,
   ) {
     this.#part = `idb://${db.name}/customers/`;
     Dexie.on('storagemutated', this.#onMutated);
@@ -70,6 +82,22 @@ export class CustomerFeed<V extends CustomerRow> {
 
   get current(): V[] | undefined {
     return this.#current;
+  }
+
+  /**
+   * The ids that may differ between `base` and `rows`, two arrays this feed gave out, `rows`
+   * patched (maybe in several steps) from `base`; null when a full read came between them.
+   */
+  changedSince(base: readonly V[], rows: readonly V[]): Set<string> | null {
+    const ids = new Set<string>();
+    let at = rows;
+    for (let steps = 0; at !== base; steps++) {
+      const patch = this.#patches.get(at);
+      if (!patch || steps >= MAX_STEPS) return null;
+      for (const id of patch.ids) ids.add(id);
+      at = patch.base;
+    }
+    return ids;
   }
 
   get error(): unknown {
@@ -124,7 +152,9 @@ export class CustomerFeed<V extends CustomerRow> {
         const from =
           last === undefined ? customers.toCollection() : customers.where(':id').above(last);
         const piece = await from.limit(READ_PIECE).toArray();
-        for (const row of this.view(piece)) rows.push(row);
+        const views = this.view(piece);
+        this.onPiece?.(views, rows.length);
+        for (const row of views) rows.push(row);
         if (piece.length < READ_PIECE || this.#disposed) return rows;
       }
     });
@@ -132,6 +162,12 @@ export class CustomerFeed<V extends CustomerRow> {
 
   /** `base` with the changed keys read again: replaced, removed or inserted in key order. */
   async #patch(base: V[], keys: Set<string>): Promise<V[]> {
+    const rows = await this.#patched(base, keys);
+    this.#patches.set(rows, { base, ids: keys });
+    return rows;
+  }
+
+  async #patched(base: V[], keys: Set<string>): Promise<V[]> {
     const ids = [...keys];
     const found = await this.db.customers.bulkGet(ids);
     const rows = base.slice();

@@ -40,6 +40,18 @@ export class CustomerIndex {
     return new CustomerIndex(ListKeys.build(customers), key, direction);
   }
 
+  /** Customers without a position, in display order (read from the keys, not the records). */
+  get unmapped(): CustomerView[] {
+    const { order } = this;
+    const { rows, hasPosition } = this.keys;
+    const out: CustomerView[] = [];
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      if (hasPosition[i] === 0) out.push(rows[i]!);
+    }
+    return out;
+  }
+
   /** Customers in display order. */
   get rows(): readonly CustomerView[] {
     if (!this.#rows) this.#rows = this.#pick(() => true);
@@ -72,29 +84,40 @@ export class CustomerIndex {
     return (i) => haystacks[i]!.includes(needle);
   }
 
-  /** Records (indices) passing the colour, group and visit filters; null when none is set. */
-  filterTest({
-    color,
-    group,
-    visit,
-  }: Omit<CustomerFilter, 'term'>): ((i: number) => boolean) | null {
-    const colorTest = color === null ? null : this.keys.colorTest(color);
-    const bits = group === null ? null : this.keys.groupBits(group);
-    const visitTest = visit ? this.keys.visitTest(visit.filter, visit.nowMs) : null;
-    if (colorTest === null && bits === null && visitTest === null) return null;
-    return (i) =>
-      (colorTest === null || colorTest(i)) &&
-      (bits === null || bits[i] === 1) &&
-      (visitTest === null || visitTest(i));
-  }
-
-  /** The list's view: search (when a non-blank term is typed) and the filters, in display order. */
+  /**
+   * The list's view: search (when a non-blank term is typed) and the filters, in display order.
+   * One pass over the order reading typed columns (no closure per record).
+   */
   filter(filter: CustomerFilter): CustomerView[] {
     // Blank is "no search" (the service refuses a blank term); any other term searches as typed.
-    const search = filter.term.trim() === '' ? null : this.#searchTest(filter.term);
-    if (filter.term.trim() !== '' && search === null) return [];
-    const rest = this.filterTest(filter);
-    if (search === null && rest === null) return this.rows as CustomerView[];
-    return this.#pick((i) => (search === null || search(i)) && (rest === null || rest(i)));
+    const blank = filter.term.trim() === '';
+    const needle = blank ? '' : normaliseSearchTerm(filter.term);
+    if (!blank && needle === '') return [];
+    const { keys, order } = this;
+    const { rows, haystacks, colors } = keys;
+    const code = filter.color === null ? -1 : keys.colorCode(filter.color);
+    const bits = filter.group === null ? null : keys.groupBits(filter.group);
+    const visit = filter.visit ? keys.visitRange(filter.visit.filter, filter.visit.nowMs) : null;
+    const { column, lo, hi, never } = visit ?? { column: null, lo: 0, hi: 0 };
+    // A needle holding the separator could match across two fields: use the exact rule then.
+    const exact = needle.includes(SEPARATOR);
+    if (blank && code === -1 && bits === null && visit === null) return this.rows as CustomerView[];
+    const out: CustomerView[] = [];
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      if (code !== -1 && colors[i] !== code) continue;
+      if (bits !== null && bits[i] === 0) continue;
+      if (column !== null) {
+        const v = column[i]!;
+        if (never ? v === v : !(v > lo && v <= hi)) continue;
+      }
+      if (
+        !blank &&
+        !(exact ? matchesSearch(rows[i]!, filter.term) : haystacks[i]!.includes(needle))
+      )
+        continue;
+      out.push(rows[i]!);
+    }
+    return out;
   }
 }

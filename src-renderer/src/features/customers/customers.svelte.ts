@@ -1,4 +1,5 @@
 // Every customer of the cache as views, and the list's filtered, sorted, searched slice of them.
+import { untrack } from 'svelte';
 import { positionOf } from '../../../../src-shared';
 import type { CustomerCache } from '../../cache/customer-cache';
 import type { CustomerRow } from '../../cache/schema';
@@ -7,6 +8,10 @@ import { ListKeys } from './list-keys';
 import { VisitFilterState } from '../visits/visit-filter.svelte';
 import type { CustomerView } from '../../types';
 import { CustomerFeed } from '../../cache/customer-feed.svelte';
+import { ListSorter } from './list-sorter';
+import type { SortPort } from './list-sort-worker';
+import { indexOfId } from './list-runs';
+import { afterPaint } from '../../ui/after-paint';
 
 /**
  * How long the map waits for typing to pause before it follows a new search term (the list
@@ -40,13 +45,31 @@ export class CustomersState {
   /** The keys of the data version before, reused for unchanged records (not reactive). */
   #previousKeys: ListKeys | null = null;
   #visitFilter = new VisitFilterState();
+  /** Keys of each piece of the feed's current full read, with the list's order (not reactive). */
+  #pieces: ListKeys[] = [];
+  /** Every sort order of a new data version, computed in a worker (list-sorter.ts). */
+  #sorter: ListSorter = new ListSorter(() => {
+    const worker = new Worker(new URL('./list-sort.worker.ts', import.meta.url), {
+      type: 'module',
+    });
+    // Without the worker every order is sorted on first use, as before it.
+    worker.addEventListener('error', () => this.#sorter.fail());
+    return worker as unknown as SortPort;
+  });
 
   // Deriveds are lazy: #live is set by the constructor before anything reads them.
   #all = $derived(this.#read());
-  #byId = $derived(new Map(this.#all.map((c) => [c.id, c])));
   #keys = $derived.by(() => {
-    const keys = ListKeys.build(this.#all, this.#previousKeys);
+    const rows = this.#all;
+    const previous = this.#previousKeys;
+    // An edit: only the records CustomerFeed read again get new keys.
+    const changed = previous ? this.#live.changedSince(previous.rows, rows) : null;
+    // A full read: the keys its pieces got as they arrived.
+    const pieces = changed === null ? ListKeys.concat(rows, this.#pieces) : null;
+    this.#pieces = [];
+    const keys = pieces ?? ListKeys.build(rows, previous, changed);
     this.#previousKeys = keys;
+    this.#sorter.request(keys);
     return keys;
   });
   #index = $derived(new CustomerIndex(this.#keys, this.#sortKey, this.#sortDirection));
@@ -69,19 +92,60 @@ export class CustomersState {
       this.#group !== null ||
       this.#visitFilter.active,
   );
-  #mapShown = $derived.by(() => {
+  /** What the map should show now (see mapShown). */
+  #mapTarget = $derived.by(() => {
     if (this.#mapTerm !== this.#term) return this.#lastMapShown;
     this.#lastMapShown = this.#filterActive ? this.#filtered : null;
     return this.#lastMapShown;
   });
+  /** #mapTarget as the map has it: a filter change reaches it once the list has painted. */
+  #mapShown = $state.raw<CustomerView[] | null>(null);
+  /** The data version #mapShown was last given for. */
+  #mapAll: CustomerView[] | null = null;
+  #cancelMapFollow: (() => void) | null = null;
+  #disposeEffects = $effect.root(() => {
+    $effect(() => {
+      const target = this.#mapTarget;
+      const all = this.#all;
+      untrack(() => this.#followMap(target, all));
+    });
+  });
   #mappedShown = $derived(
     this.#mapShown === null ? this.#mapped : this.#mapShown.filter((c) => c.position !== null),
   );
-  #unmapped = $derived(this.#index.rows.filter((c) => c.position === null));
+  #unmapped = $derived(this.#index.unmapped);
 
   constructor(cache: CustomerCache) {
     // Read in pieces, then patched by the keys each write changed (cache/customer-feed.svelte.ts).
-    this.#live = new CustomerFeed(cache.db, toViews);
+    this.#live = new CustomerFeed(cache.db, toViews, (piece, from) => this.#keysOf(piece, from));
+  }
+
+  /**
+   * Hands the map the list's filtered set. A new data version (an edit) goes at once, with its
+   * pins; a filter change goes in a task after the list's frame, so the list the rep is looking
+   * at paints first and the map's diff (pin-filter.ts) runs after it, never inside that frame.
+   */
+  #followMap(target: CustomerView[] | null, all: CustomerView[]): void {
+    this.#cancelMapFollow?.();
+    this.#cancelMapFollow = null;
+    if (all !== this.#mapAll) {
+      this.#mapAll = all;
+      this.#mapShown = target;
+      return;
+    }
+    if (target === this.#mapShown) return;
+    this.#cancelMapFollow = afterPaint(() => {
+      this.#cancelMapFollow = null;
+      this.#mapShown = target;
+    });
+  }
+
+  /** A piece of a full read: its keys and the list's order now, in the piece's own task. */
+  #keysOf(piece: readonly CustomerView[], from: number): void {
+    if (from === 0) this.#pieces = [];
+    const keys = ListKeys.build(piece);
+    untrack(() => keys.order(this.#sortKey, this.#sortDirection));
+    this.#pieces.push(keys);
   }
 
   #read(): CustomerView[] {
@@ -146,7 +210,11 @@ export class CustomersState {
   }
 
   byId(id: string | null): CustomerView | undefined {
-    return id === null ? undefined : this.#byId.get(id);
+    if (id === null) return undefined;
+    // Rows are in id order (the cache's primary key): no 100k-entry map per data version.
+    const rows = this.#all;
+    const i = indexOfId(rows, id);
+    return i < 0 ? undefined : rows[i];
   }
 
   get term(): string {
@@ -199,6 +267,9 @@ export class CustomersState {
 
   dispose(): void {
     if (this.#mapTermTimer !== null) clearTimeout(this.#mapTermTimer);
+    this.#cancelMapFollow?.();
+    this.#disposeEffects();
+    this.#sorter.dispose();
     this.#live.dispose();
   }
 }

@@ -1,19 +1,34 @@
 // The list's sort and filter keys, computed once per data version: lower-cased text keys per
-// sort column, last visit and reminder as epoch-ms typed arrays, search haystacks, group
-// membership bitmaps, and one index order per sort (built on first use, then cached). A new data
-// version after a small edit reuses the previous version's keys for unchanged records and
-// repairs each cached order by re-inserting only the changed records (binary search), so an
-// edit or a sort switch never re-sorts or re-lowercases 100k records.
+// sort column, last visit and reminder as epoch-ms typed arrays, search haystacks, colour codes
+// and one membership bitmap per group, and one index order per sort (list-orders.ts: sorted in
+// the sort worker, or on first use, then cached). A new data version reuses the previous one's
+// keys: an edit that CustomerFeed patched in names its changed ids, and only those records are
+// computed again (the other keys are copied as whole runs of columns, no per-record walk);
+// without that, unchanged records are found by walking both versions. Each cached order is
+// repaired by placing only the changed records (binary search), so an edit or a sort switch
+// never re-sorts or re-lowercases 100k records.
 import { CUSTOMER_SEARCH_FIELDS, searchHaystack } from '../../../../src-shared';
 import { fromAccountTime } from '../../../../src-shared/time-units';
 import { VISIT_AGE_BUCKETS, type VisitFilter } from '../../../../src-shared/visits';
 import type { CustomerView } from '../../types';
+import {
+  SORT_KEYS,
+  TEXT_SORTS,
+  comparator,
+  descendingFrom,
+  mergedOrder,
+  orderName,
+  repairedOrder,
+  sortedOrder,
+  type SortColumns,
+  type SortDirection,
+  type SortKey,
+  type TextSort,
+} from './list-orders';
+import { copyRuns, indexOfId, keptRuns, type Run } from './list-runs';
 
-export type SortKey = 'name' | 'company' | 'city' | 'lastVisit';
-export type SortDirection = 'asc' | 'desc';
+export type { SortDirection, SortKey } from './list-orders';
 
-const TEXT_SORTS = ['name', 'company', 'city'] as const;
-type TextSort = (typeof TEXT_SORTS)[number];
 /** Fields whose change invalidates a record's keys. */
 const KEYED_FIELDS = [
   ...new Set<string>([...CUSTOMER_SEARCH_FIELDS, ...TEXT_SORTS, 'color', 'lastVisit', 'remindAt']),
@@ -45,16 +60,16 @@ function sameKeys(a: CustomerView, b: CustomerView): boolean {
   return (a.position === null) === (b.position === null);
 }
 
-/** What a new version keeps of the previous one: its computed orders, mapped to new indices. */
-interface Carried {
-  orders: Map<string, Uint32Array>;
-  /** New index of each previous index, -1 when the record is gone or its keys changed. */
-  kept: Int32Array;
-  /** New indices whose keys are new (changed or added records). */
-  changed: number[];
+/** A visit filter as a range of a column (visitRange). */
+export interface VisitRange {
+  column: Float64Array;
+  lo: number;
+  hi: number;
+  /** Only records without a value (never visited) pass. */
+  never?: boolean;
 }
 
-export class ListKeys {
+export class ListKeys implements SortColumns {
   readonly haystacks: string[];
   readonly text: Record<TextSort, string[]>;
   /** Last visit in epoch ms, NaN when never visited. */
@@ -64,10 +79,10 @@ export class ListKeys {
   readonly hasPosition: Uint8Array;
   /** The colour of each record as its code (colorCode). */
   readonly colors: Uint16Array;
+  /** 1 for each record in the group, per group any record names. */
+  readonly groups = new Map<string, Uint8Array>();
   #byId: Map<string, number> | null = null;
   #orders = new Map<string, Uint32Array>();
-  #groups = new Map<string, Uint8Array>();
-  #carried: Carried | null = null;
 
   private constructor(readonly rows: readonly CustomerView[]) {
     const n = rows.length;
@@ -85,33 +100,132 @@ export class ListKeys {
     return this.#byId;
   }
 
-  /** `previous`'s index of the record with this id (its same index first: edits keep order). */
-  #indexIn(previous: ListKeys, id: string, i: number): number | undefined {
-    return previous.rows[i]?.id === id ? i : previous.byId.get(id);
-  }
-
-  /** Keys of `rows` (in cache order), reusing `previous`'s for records whose keyed fields are unchanged. */
-  static build(rows: readonly CustomerView[], previous?: ListKeys | null): ListKeys {
+  /**
+   * Keys of `rows` (in cache order, which is id order). With `previous`, its keys are reused:
+   * `changed` (the ids CustomerFeed patched since `previous.rows`) limits the work to those
+   * records; without it, every record is compared with its previous version.
+   */
+  static build(
+    rows: readonly CustomerView[],
+    previous?: ListKeys | null,
+    changed?: ReadonlySet<string> | null,
+  ): ListKeys {
+    if (previous && changed) {
+      const patched = ListKeys.#patch(rows, previous, changed);
+      if (patched) return patched;
+    }
     const keys = new ListKeys(rows);
     const kept = previous ? new Int32Array(previous.rows.length).fill(-1) : null;
-    const changed: number[] = [];
+    const fresh: number[] = [];
     for (let i = 0; i < rows.length; i++) {
       const c = rows[i]!;
-      const p = previous ? keys.#indexIn(previous, c.id, i) : undefined;
+      const p = previous ? indexIn(previous, c.id, i) : undefined;
       // The same object (CustomerFeed keeps unchanged records' objects) has the same keys.
       const before = p === undefined ? undefined : previous?.rows[p];
       if (previous && kept && p !== undefined && (before === c || sameKeys(before!, c))) {
         kept[p] = i;
         keys.#copyFrom(previous, p, i);
       } else {
-        changed.push(i);
+        fresh.push(i);
         keys.#compute(c, i);
       }
     }
-    if (previous && kept && changed.length <= MAX_REPAIRS && previous.#orders.size > 0) {
-      keys.#carried = { orders: new Map(previous.#orders), kept, changed };
+    if (previous && kept) keys.#carry(previous, kept, fresh);
+    return keys;
+  }
+
+  /** `previous` with the records of `changed` ids computed again; null when they disagree. */
+  static #patch(
+    rows: readonly CustomerView[],
+    previous: ListKeys,
+    changed: ReadonlySet<string>,
+  ): ListKeys | null {
+    const gone: number[] = [];
+    const fresh: number[] = [];
+    for (const id of changed) {
+      const p = indexOfId(previous.rows, id);
+      if (p >= 0) gone.push(p);
+      const i = indexOfId(rows, id);
+      if (i >= 0) fresh.push(i);
+    }
+    const runs = keptRuns(previous.rows.length, rows.length, gone, fresh);
+    if (!runs) return null;
+    const keys = new ListKeys(rows);
+    keys.#copyRuns(previous, runs);
+    for (const i of fresh) keys.#compute(rows[i]!, i);
+    const kept = new Int32Array(previous.rows.length).fill(-1);
+    for (const { from, to, length } of runs)
+      for (let k = 0; k < length; k++) kept[from + k] = to + k;
+    keys.#carry(previous, kept, fresh);
+    return keys;
+  }
+
+  /**
+   * The keys of `rows` from keys built piece by piece as CustomerFeed read them (consecutive
+   * pieces of `rows`), so a first read never computes 100k records' keys in one task. Orders
+   * every piece knows are merged (no sort). Null when the pieces are not exactly `rows`.
+   */
+  static concat(rows: readonly CustomerView[], pieces: readonly ListKeys[]): ListKeys | null {
+    let at = 0;
+    for (const piece of pieces) {
+      const n = piece.rows.length;
+      if (n > 0 && (piece.rows[0] !== rows[at] || piece.rows[n - 1] !== rows[at + n - 1]))
+        return null;
+      at += n;
+    }
+    if (at !== rows.length) return null;
+    const keys = new ListKeys(rows);
+    at = 0;
+    for (const piece of pieces) {
+      keys.#copyRuns(piece, [{ from: 0, to: at, length: piece.rows.length }]);
+      at += piece.rows.length;
+    }
+    const first = pieces[0];
+    for (const name of first ? first.#orders.keys() : []) {
+      if (!pieces.every((piece) => piece.#orders.has(name))) continue;
+      const [key, direction] = name.split(':') as [SortKey, SortDirection];
+      let offset = 0;
+      const runs = pieces.map((piece) => {
+        const run = piece.#orders.get(name)!.map((i) => i + offset);
+        offset += piece.rows.length;
+        return run;
+      });
+      keys.#orders.set(name, mergedOrder(runs, comparator(keys, key, direction)));
     }
     return keys;
+  }
+
+  #copyRuns(previous: ListKeys, runs: readonly Run[]): void {
+    copyRuns(previous.haystacks, this.haystacks, runs);
+    for (const f of TEXT_SORTS) copyRuns(previous.text[f], this.text[f], runs);
+    copyRuns(previous.lastVisitMs, this.lastVisitMs, runs);
+    copyRuns(previous.remindMs, this.remindMs, runs);
+    copyRuns(previous.hasPosition, this.hasPosition, runs);
+    copyRuns(previous.colors, this.colors, runs);
+    for (const [group, bits] of previous.groups) copyRuns(bits, this.#groupBits(group), runs);
+  }
+
+  /** The previous version's orders, repaired for the changed records (few of them only). */
+  #carry(previous: ListKeys, kept: Int32Array, fresh: readonly number[]): void {
+    if (fresh.length > MAX_REPAIRS) return;
+    for (const key of SORT_KEYS) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const name = orderName(key, direction);
+        const order = previous.#orders.get(name);
+        if (!order) continue;
+        const compare = comparator(this, key, direction);
+        this.#orders.set(name, repairedOrder(order, kept, fresh, compare));
+      }
+    }
+  }
+
+  #groupBits(group: string): Uint8Array {
+    let bits = this.groups.get(group);
+    if (!bits) {
+      bits = new Uint8Array(this.rows.length);
+      this.groups.set(group, bits);
+    }
+    return bits;
   }
 
   #compute(c: CustomerView, i: number): void {
@@ -121,6 +235,7 @@ export class ListKeys {
     this.remindMs[i] = fromAccountTime(c.remindAt) ?? NaN;
     this.hasPosition[i] = c.position === null ? 0 : 1;
     this.colors[i] = colorCode(c.color);
+    for (const group of c.groups) this.#groupBits(group)[i] = 1;
   }
 
   #copyFrom(previous: ListKeys, p: number, i: number): void {
@@ -130,95 +245,69 @@ export class ListKeys {
     this.remindMs[i] = previous.remindMs[p]!;
     this.hasPosition[i] = previous.hasPosition[p]!;
     this.colors[i] = previous.colors[p]!;
+    for (const group of this.rows[i]!.groups) this.#groupBits(group)[i] = 1;
   }
 
-  /** a before b in this sort (ties in cache order, in both directions). */
-  #comparator(key: SortKey, direction: SortDirection): (a: number, b: number) => number {
-    const sign = direction === 'asc' ? 1 : -1;
-    if (key === 'lastVisit') {
-      const ms = this.lastVisitMs;
-      // Never visited sorts as 0 (the oldest).
-      return (a, b) => sign * ((ms[a]! || 0) - (ms[b]! || 0)) || a - b;
-    }
-    const text = this.text[key];
-    return (a, b) => {
-      const ka = text[a]!;
-      const kb = text[b]!;
-      return ka === kb ? a - b : ka < kb ? -sign : sign;
-    };
-  }
-
-  /** Indices into `rows` in display order for this sort. */
+  /** Indices into `rows` in display order for this sort (sorted here when not yet known). */
   order(key: SortKey, direction: SortDirection): Uint32Array {
-    const name = `${key}:${direction}`;
+    const name = orderName(key, direction);
     let order = this.#orders.get(name);
     if (order) return order;
-    const compare = this.#comparator(key, direction);
-    const previous = this.#carried?.orders.get(name);
-    order = previous ? this.#repair(previous, compare) : this.#sorted(compare);
+    const asc = orderName(key, 'asc');
+    const ascending = this.#orders.get(asc) ?? sortedOrder(this, key, this.rows.length);
+    this.#orders.set(asc, ascending);
+    if (direction === 'asc') return ascending;
+    order = descendingFrom(this, key, ascending);
     this.#orders.set(name, order);
     return order;
   }
 
-  #sorted(compare: (a: number, b: number) => number): Uint32Array {
-    const order = new Uint32Array(this.rows.length);
-    for (let i = 0; i < order.length; i++) order[i] = i;
-    return order.sort(compare);
+  /** True when this order is known (no sort on the UI thread to show it). */
+  hasOrder(key: SortKey, direction: SortDirection): boolean {
+    return this.#orders.has(orderName(key, direction));
   }
 
-  /** The previous order with gone and changed records dropped, then each changed one inserted. */
-  #repair(previous: Uint32Array, compare: (a: number, b: number) => number): Uint32Array {
-    const { kept, changed } = this.#carried!;
-    const out: number[] = [];
-    // Cache order is id order, so kept records keep their relative index order (ties stay right).
-    for (const p of previous) if (kept[p]! >= 0) out.push(kept[p]!);
-    for (const i of changed) {
-      let lo = 0;
-      let hi = out.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (compare(out[mid]!, i) < 0) lo = mid + 1;
-        else hi = mid;
-      }
-      out.splice(lo, 0, i);
+  /** Orders computed elsewhere (the sort worker) from these keys' columns; known ones are kept. */
+  adopt(orders: ReadonlyMap<string, Uint32Array>): void {
+    for (const [name, order] of orders) {
+      if (order.length === this.rows.length && !this.#orders.has(name))
+        this.#orders.set(name, order);
     }
-    return Uint32Array.from(out);
   }
 
-  /** A test of record index against a colour name (no record has a name never seen). */
-  colorTest(color: string): (i: number) => boolean {
-    const code = COLOR_CODES.get(color);
-    if (code === undefined) return () => false;
-    const colors = this.colors;
-    return (i) => colors[i] === code;
+  /** The code of a colour name in `colors`: a number no record has when no record has the name. */
+  colorCode(color: string): number {
+    return COLOR_CODES.get(color) ?? 0xffff_ffff;
   }
 
-  /** 1 for each record in `group`, built once per group and data version. */
+  /** 1 for each record in `group` (all 0 when no record names it). */
   groupBits(group: string): Uint8Array {
-    let bits = this.#groups.get(group);
-    if (!bits) {
-      bits = new Uint8Array(this.rows.length);
-      for (let i = 0; i < bits.length; i++) if (this.rows[i]!.groups.includes(group)) bits[i] = 1;
-      this.#groups.set(group, bits);
-    }
-    return bits;
+    return this.groups.get(group) ?? new Uint8Array(this.rows.length);
   }
 
-  /** A test of record index against a visit filter at `nowMs` (same rule as filterByVisit), or null for "all". */
-  visitTest(filter: VisitFilter, nowMs: number): ((i: number) => boolean) | null {
+  /**
+   * The visit filter at `nowMs` as a range of one column (same rule as filterByVisit), or null
+   * for "all": a record passes when its value is in (lo, hi], or is NaN when `never`. A range
+   * check on a typed array is what the filter loop runs 100k times (no call per record).
+   */
+  visitRange(filter: VisitFilter, nowMs: number): VisitRange | null {
     if (filter.kind === 'all') return null;
-    const remind = this.remindMs;
-    if (filter.kind === 'due') return (i) => remind[i]! <= nowMs;
-    const visit = this.lastVisitMs;
-    if (filter.bucket === 'never') return (i) => Number.isNaN(visit[i]!);
+    if (filter.kind === 'due') return { column: this.remindMs, lo: -Infinity, hi: nowMs };
+    const column = this.lastVisitMs;
+    if (filter.bucket === 'never') return { column, lo: NaN, hi: NaN, never: true };
     const at = VISIT_AGE_BUCKETS.findIndex((b) => b.key === filter.bucket);
     const max = VISIT_AGE_BUCKETS[at]!.maxDays ?? Infinity;
     const min = at === 0 ? 0 : (VISIT_AGE_BUCKETS[at - 1]!.maxDays ?? Infinity) + 1;
-    return (i) => {
-      const ms = visit[i]!;
-      if (Number.isNaN(ms)) return false;
-      const days = Math.max(0, Math.floor((nowMs - ms) / DAY_MS));
-      return days >= min && days <= max;
+    // days = max(0, floor((now - ms) / day)) in [min, max]: a visit after now counts as 0 days.
+    return {
+      column,
+      lo: max === Infinity ? -Infinity : nowMs - (max + 1) * DAY_MS,
+      hi: min === 0 ? Infinity : nowMs - min * DAY_MS,
     };
   }
+}
+
+/** `previous`'s index of the record with this id (its same index first: edits keep order). */
+function indexIn(previous: ListKeys, id: string, i: number): number | undefined {
+  return previous.rows[i]?.id === id ? i : previous.byId.get(id);
 }

@@ -1,0 +1,70 @@
+// Runs of records a new data version keeps from the one before (both in id order, the cache's
+// primary key order): the keys of a kept run are copied as a block instead of record by record.
+
+/** `length` records at `from` in the previous version are at `to` in the new one. */
+export interface Run {
+  from: number;
+  to: number;
+  length: number;
+}
+
+/** Index of the row with this id in rows sorted by id (the cache's order), or -1. */
+export function indexOfId(rows: readonly { id: string }[], id: string): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid]!.id < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return rows[lo]?.id === id ? lo : -1;
+}
+
+/**
+ * The kept runs when the records at previous indices `gone` left and those at new indices
+ * `fresh` came (both changed in place count as gone and fresh); null when the two versions'
+ * lengths disagree with that (then the caller walks every record).
+ */
+export function keptRuns(
+  before: number,
+  after: number,
+  gone: number[],
+  fresh: number[],
+): Run[] | null {
+  gone.sort((a, b) => a - b);
+  fresh.sort((a, b) => a - b);
+  if (before - gone.length !== after - fresh.length) return null;
+  const runs: Run[] = [];
+  let p = 0;
+  let i = 0;
+  let g = 0;
+  let f = 0;
+  while (p < before && i < after) {
+    if (gone[g] === p) {
+      p++;
+      g++;
+    } else if (fresh[f] === i) {
+      i++;
+      f++;
+    } else {
+      const length = Math.min((gone[g] ?? before) - p, (fresh[f] ?? after) - i);
+      runs.push({ from: p, to: i, length });
+      p += length;
+      i += length;
+    }
+  }
+  return runs;
+}
+
+type Column = { [index: number]: unknown; length: number };
+
+/** Copies each run of `from` into `to` (typed arrays as blocks). */
+export function copyRuns<T extends Column>(from: T, to: T, runs: readonly Run[]): void {
+  if (ArrayBuffer.isView(from) && ArrayBuffer.isView(to)) {
+    const src = from as unknown as Uint8Array;
+    const dst = to as unknown as Uint8Array;
+    for (const r of runs) dst.set(src.subarray(r.from, r.from + r.length), r.to);
+    return;
+  }
+  for (const r of runs) for (let k = 0; k < r.length; k++) to[r.to + k] = from[r.from + k];
+}

@@ -1,0 +1,168 @@
+// The list's keys and orders as the app builds them at scale: sort orders computed by the sort
+// worker's code (over a real MessageChannel) equal the UI thread's for tricky text, and a data
+// version CustomerFeed patched (an edit, a create, a delete) gets keys equal to a fresh build
+// while reading only the changed records, not every row.
+import { MessageChannel } from 'node:worker_threads';
+import { describe, expect, it, vi } from 'vitest';
+import { positionOf, type Customer } from '../../src-shared';
+import { ListKeys } from '../../src-renderer/src/features/customers/list-keys';
+import { SORT_KEYS, orderName } from '../../src-renderer/src/features/customers/list-orders';
+import {
+  serveSorts,
+  type SortPort,
+} from '../../src-renderer/src/features/customers/list-sort-worker';
+import { ListSorter, MIN_WORKER_ROWS } from '../../src-renderer/src/features/customers/list-sorter';
+import type { CustomerView } from '../../src-renderer/src/types';
+import { until } from '../support/until';
+import { makeCustomers } from './pages/fixtures';
+
+/** Views in the cache's order (primary key, i.e. id order), as CustomerFeed holds them. */
+function viewsOf(customers: Customer[]): CustomerView[] {
+  return customers
+    .map((c) => ({ ...c, pending: false, position: positionOf(c) }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Names the service really sends: accents, case, blanks, numbers as strings (PHP), ties. */
+const TRICKY = [
+  'émile',
+  'Emile',
+  'EMILE',
+  'Émile',
+  '',
+  ' ',
+  '10',
+  '9',
+  '010',
+  '1e3',
+  'Zoë',
+  'zoe',
+  'Ærø',
+  'ß',
+  'SS',
+  '日本',
+  'Ångström',
+  'angstrom',
+  'a\u0000b',
+];
+
+function tricky(n: number): Customer[] {
+  return makeCustomers(n, 5).map((c, i) => ({
+    ...c,
+    name: TRICKY[i % TRICKY.length]!,
+    // PHP sends a numeric company or city as a number now and then.
+    company: (i % 7 === 0 ? 1000 + (i % 13) : TRICKY[(i * 3) % TRICKY.length]!) as string,
+    city: i % 5 === 0 ? '' : TRICKY[(i * 7) % TRICKY.length]!,
+    lastVisit: i % 4 === 0 ? 0 : 1_700_000_000 + (i % 11) * 86_400,
+  }));
+}
+
+/** Every column and every order of two key sets, as plain values. */
+function snapshot(keys: ListKeys) {
+  const groups = [...keys.groups].map(([g, bits]) => [g, [...bits].join('')] as const);
+  return {
+    ids: keys.rows.map((c) => c.id),
+    haystacks: keys.haystacks,
+    text: keys.text,
+    lastVisitMs: [...keys.lastVisitMs],
+    remindMs: [...keys.remindMs],
+    hasPosition: [...keys.hasPosition],
+    colors: [...keys.colors],
+    groups: groups.filter(([, bits]) => bits.includes('1')).sort(),
+    orders: SORT_KEYS.flatMap((key) =>
+      (['asc', 'desc'] as const).map((d) => [orderName(key, d), [...keys.order(key, d)]]),
+    ),
+  };
+}
+
+/** One end of a MessageChannel served by the sort worker's code (what the Worker runs). */
+function workerPort(): SortPort {
+  const { port1, port2 } = new MessageChannel();
+  serveSorts(port2 as unknown as SortPort);
+  return port1 as unknown as SortPort;
+}
+
+describe('list sorts off the UI thread', () => {
+  it('the sort worker answers every order exactly as the UI thread sorts it, tricky text included', async () => {
+    const views = viewsOf(tricky(MIN_WORKER_ROWS));
+    const keys = ListKeys.build(views);
+    const sorter = new ListSorter(workerPort);
+    sorter.request(keys);
+    await until(
+      () => SORT_KEYS.every((k) => keys.hasOrder(k, 'asc') && keys.hasOrder(k, 'desc')),
+      'every order from the sort worker',
+    );
+    sorter.dispose();
+    const fresh = ListKeys.build(views);
+    for (const key of SORT_KEYS) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const expected = [...fresh.order(key, direction)];
+        expect([...keys.order(key, direction)], `${key} ${direction}`).toEqual(expected);
+        // The plain rule: lower-cased text by code units (or last visit), ties in cache order.
+        const sign = direction === 'asc' ? 1 : -1;
+        const value = (c: CustomerView) =>
+          key === 'lastVisit' ? (c.lastVisit ?? 0) : String(c[key] ?? '').toLowerCase();
+        const plain = views
+          .map((c, i) => ({ i, k: value(c) }))
+          .sort((a, b) => (a.k === b.k ? a.i - b.i : a.k < b.k ? -sign : sign))
+          .map((e) => e.i);
+        expect(expected, `${key} ${direction} (plain)`).toEqual(plain);
+      }
+    }
+  });
+
+  it('a patched data version gets the keys of a fresh build, reading only the changed rows', () => {
+    const data = tricky(6_000);
+    const before = viewsOf(data);
+    const first = ListKeys.build(before);
+    for (const key of SORT_KEYS) for (const d of ['asc', 'desc'] as const) first.order(key, d);
+
+    // An edit (text, visit, colour and groups), a create and a delete, as CustomerFeed patches them.
+    const rows = before.slice();
+    const at = 1_234;
+    rows[at] = {
+      ...rows[at]!,
+      name: 'AAA first',
+      city: 'Zzz',
+      lastVisit: 1_800_000_000,
+      color: 'teal-new',
+      groups: ['brand-new group'],
+    };
+    const gone = rows.splice(4_000, 1)[0]!;
+    const created = { ...rows[10]!, id: `${rows[2_000]!.id}+`, name: 'Émile created' };
+    rows.splice(2_001, 0, created);
+    const changed = new Set([rows[at]!.id, gone.id, created.id]);
+
+    // Count the rows ListKeys reads: the patch must not walk all of them.
+    let reads = 0;
+    const counted = new Proxy(rows, {
+      get(target, prop, receiver) {
+        if (typeof prop === 'string' && /^\d+$/.test(prop)) reads++;
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    const patched = ListKeys.build(counted, first, changed);
+    expect(reads).toBeLessThan(200);
+    const fresh = ListKeys.build(rows);
+    expect(snapshot(patched)).toEqual(snapshot(fresh));
+  });
+
+  it('keys built piece by piece as a full read arrives equal a fresh build, the list order merged without a sort', () => {
+    const rows = viewsOf(tricky(7_003));
+    const pieces: ListKeys[] = [];
+    for (let from = 0; from < rows.length; from += 1_000) {
+      const piece = ListKeys.build(rows.slice(from, from + 1_000));
+      piece.order('city', 'desc');
+      pieces.push(piece);
+    }
+    const sort = vi.spyOn(Uint32Array.prototype, 'sort');
+    const joined = ListKeys.concat(rows, pieces)!;
+    expect(joined.hasOrder('city', 'desc')).toBe(true);
+    expect(sort).not.toHaveBeenCalled();
+    sort.mockRestore();
+    expect(snapshot(joined)).toEqual(snapshot(ListKeys.build(rows)));
+    // Pieces of another read are refused (the caller builds the keys whole then).
+    expect(ListKeys.concat(rows.slice(1), pieces)).toBeNull();
+    expect(ListKeys.concat(viewsOf(tricky(7_003)), pieces)).toBeNull();
+  });
+});
