@@ -44,6 +44,8 @@ export class AppController {
   #started = $state(false);
   /** Cache writes run one after another, in event order. */
   #queue: Promise<unknown> = Promise.resolve();
+  /** A snapshot was asked of main after a stream was not saved (see #healAfter). */
+  #healing = false;
   #unsubscribe: Array<() => void> = [];
   /** Main's data on its way into the cache and the list (pieces, saves, read-back). */
   #local = new LocalWorkState();
@@ -277,10 +279,28 @@ export class AppController {
     this.#enqueue(() =>
       this.#local.save(accountKey, async (progress) => {
         const open = (await this.#openFor(accountKey)) !== null;
-        if ('stream' in source) return this.#writer.applyStream(source.stream, open, progress);
+        if ('stream' in source) {
+          const count = await this.#writer.applyStream(source.stream, open, progress);
+          this.#healAfter(open, count);
+          return count;
+        }
         return open ? this.#writer.apply(source.joined, progress) : null;
       }),
     );
+  }
+
+  /**
+   * A stream the cache worker could not save (a piece lost or past its deadline: the cache kept its
+   * previous state) is asked of main again, once until a stream is saved, so a lasting failure
+   * does not loop.
+   */
+  #healAfter(open: boolean, count: number | null): void {
+    if (!open) return;
+    if (count !== null) this.#healing = false;
+    else if (!this.#healing) {
+      this.#healing = true;
+      void this.api.requestSnapshot().catch(() => undefined);
+    }
   }
 
   async #onOutbox(payload: EventOf<'outbox:changed'>): Promise<void> {

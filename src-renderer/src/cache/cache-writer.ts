@@ -6,7 +6,11 @@
 // so the overlay's all-or-nothing guarantee holds as before; the page's liveQueries see each
 // commit through Dexie's cross-context broadcast (BroadcastChannel, same origin).
 // Large events never exist whole on the UI thread: each piece (src-shared/data-pieces.ts) is
-// handed on to the worker as it arrives, and the worker joins them.
+// handed on to the worker as it arrives ('piece', the one entry for pieces however they came),
+// and the worker writes it at once, in the event's one transaction (piece-save.ts: the rule and
+// its deadline); the page's 'stream' request then waits for that save and answers its count.
+// A stream of an account closed here (signed out: its cache is being deleted) is only joined, as
+// before, and applied when the page says it is open again, so no deleted cache comes back.
 import type { EventOf, Op } from '../../../src-shared';
 import * as v from 'valibot';
 import {
@@ -19,6 +23,7 @@ import {
 } from '../../../src-shared/data-pieces';
 import { DATA_PORT_READY } from '../../../src-shared/data-port';
 import { CustomerCache } from './customer-cache';
+import { PIECE_GAP_MS, PieceInbox } from './piece-save';
 
 /** What the page asks of the worker; every request but `piece` and `data-port` is answered by its `id`. */
 export type WriterRequest =
@@ -54,16 +59,30 @@ export interface WriterPort {
   onmessage: ((event: MessageEvent) => unknown) | null;
 }
 
+/** A stream being saved: customers written so far, and where the page's request wants progress. */
+type StreamSave = {
+  inbox: PieceInbox;
+  written: number;
+  progress: ((done: number) => void) | null;
+  /** True once the whole event committed; false when it was not saved (the cache is unchanged). */
+  done: Promise<boolean>;
+};
+
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 type Served = Exclude<WriterRequest, { kind: 'piece' } | { kind: 'data-port' }>;
 
 /**
- * The worker's side: joins pieces and applies each request in arrival order. Answers the entry
- * for pieces that come straight from main (validated here with DataPieceSchema): the browser
+ * The worker's side: saves pieces as they arrive (a large event's one transaction opens at its
+ * first piece: piece-save.ts) and applies each request in arrival order. Answers the entry for
+ * pieces that come straight from main (validated here with DataPieceSchema): the browser
  * runner's worker hook calls it, and Electron's data port feeds it.
+ * `pieceGapMs`: the deadline for a stream's next piece (tests shorten it).
  */
-export function serveCacheWriter(port: WriterPort): (raw: unknown) => void {
+export function serveCacheWriter(
+  port: WriterPort,
+  { pieceGapMs = PIECE_GAP_MS } = {},
+): (raw: unknown) => void {
   const joiner = new PieceJoiner();
   const joined = new Map<string, JoinedEvent>();
   const caches = new Map<string, Promise<CustomerCache>>();
@@ -73,9 +92,45 @@ export function serveCacheWriter(port: WriterPort): (raw: unknown) => void {
     return cache;
   };
   const reply = (message: WriterReply) => port.postMessage(message);
+  /** Streams being saved as their pieces arrive, until the page's 'stream' request. */
+  const saving = new Map<string, StreamSave>();
+  /** Accounts signed out of: their streams wait for the page (see the header). */
+  const closed = new Set<string>();
+
+  function startSave(first: DataPiece): void {
+    const inbox = new PieceInbox(first);
+    const save: StreamSave = { inbox, written: 0, progress: null, done: Promise.resolve(false) };
+    save.done = cacheOf(first.accountKey)
+      .then((cache) =>
+        cache.applyPieces(
+          first,
+          inbox.next,
+          (done) => {
+            save.written = done;
+            save.progress?.(done);
+          },
+          pieceGapMs,
+        ),
+      )
+      .catch((error: unknown) => {
+        console.error('fieldmap: a data stream was not saved', error);
+        inbox.fail(error instanceof Error ? error : new Error(String(error)));
+        if (saving.get(first.stream) === save) saving.delete(first.stream);
+        return false;
+      });
+    saving.set(first.stream, save);
+  }
+
+  async function finishSave(id: number, save: StreamSave, apply: boolean): Promise<number | null> {
+    save.progress = (done) => reply({ kind: 'progress', id, done });
+    if (save.written > 0) save.progress(save.written);
+    if (!(await save.done) || !apply) return null;
+    return (await cacheOf(save.inbox.first.accountKey)).db.customers.count();
+  }
 
   async function apply(id: number, event: JoinedEvent | undefined): Promise<number | null> {
     if (!event) return null; // a stream that lost a piece: main resends on request
+    closed.delete(event.payload.accountKey);
     const cache = await cacheOf(event.payload.accountKey);
     const progress = (done: number) => reply({ kind: 'progress', id, done });
     const applied =
@@ -88,6 +143,9 @@ export function serveCacheWriter(port: WriterPort): (raw: unknown) => void {
   async function handle(request: Served): Promise<number | null> {
     switch (request.kind) {
       case 'stream': {
+        const save = saving.get(request.stream);
+        saving.delete(request.stream);
+        if (save) return finishSave(request.id, save, request.apply);
         const event = joined.get(request.stream);
         joined.delete(request.stream);
         return request.apply ? apply(request.id, event) : null;
@@ -105,6 +163,10 @@ export function serveCacheWriter(port: WriterPort): (raw: unknown) => void {
         return cache.db.customers.count();
       }
       case 'close': {
+        closed.add(request.accountKey);
+        for (const save of saving.values())
+          if (save.inbox.first.accountKey === request.accountKey)
+            save.inbox.fail(new Error('the account was signed out'));
         const cache = caches.get(request.accountKey);
         caches.delete(request.accountKey);
         (await cache)?.close();
@@ -116,6 +178,15 @@ export function serveCacheWriter(port: WriterPort): (raw: unknown) => void {
   /** Streams that lost a piece: the page hears of each once (it asks main for a snapshot). */
   const dropped = new Set<string>();
   const takePiece = (piece: DataPiece) => {
+    const save = saving.get(piece.stream);
+    if (save || (piece.index === 0 && piece.head && !closed.has(piece.accountKey))) {
+      if (save) save.inbox.push(piece);
+      else startSave(piece);
+      // An out-of-order piece fails the save (piece-save.ts): the page's 'stream' request then
+      // answers null and the page asks main to send the data again.
+      reply({ kind: 'piece', meta: metaOf(piece) });
+      return;
+    }
     try {
       const whole = joiner.add(piece);
       if (whole) joined.set(piece.stream, whole);

@@ -1,8 +1,12 @@
 // CustomerCache: the renderer's local copy of one account (Dexie/IndexedDB). Every write from
 // main (snapshot, delta, the outbox mirror, a resolved id) runs in ONE read-write transaction that
 // also re-derives the overlay of queued ops, so a liveQuery never observes a half-applied state.
-import type { EventOf, Op } from '../../../src-shared';
+// A large event written while its pieces arrive (applyPieces) is no exception: its transaction
+// stays open from the first piece to the last (see piece-save.ts for how, and its deadline).
+import type { EventOf, Op, UserMeta } from '../../../src-shared';
+import type { DataPiece } from '../../../src-shared/data-pieces';
 import { applyOverlay, undoOverlay } from './overlay';
+import { writePieces, type NextPiece } from './piece-save';
 import {
   databaseNameFor,
   openDatabase,
@@ -70,16 +74,20 @@ export class CustomerCache {
     ]);
   }
 
+  private async clearServerData(): Promise<void> {
+    await Promise.all([
+      this.db.customers.clear(),
+      this.db.server.clear(),
+      this.db.routes.clear(),
+      this.db.territories.clear(),
+    ]);
+  }
+
   /** Replaces all server data with a snapshot, then re-applies the queued ops. */
   async applySnapshot(payload: Snapshot, progress?: SaveProgress): Promise<boolean> {
     if (payload.accountKey !== this.accountKey) return false;
     await this.db.transaction('rw', this.tables, async () => {
-      await Promise.all([
-        this.db.customers.clear(),
-        this.db.server.clear(),
-        this.db.routes.clear(),
-        this.db.territories.clear(),
-      ]);
+      await this.clearServerData();
       await putInChunks((rows) => this.db.customers.bulkAdd(rows), payload.customers, progress);
       await this.db.routes.bulkAdd(payload.routes);
       await this.db.territories.bulkAdd(payload.territories);
@@ -111,6 +119,34 @@ export class CustomerCache {
       await this.db.territories.bulkPut(territories.upserted);
       if (payload.user) await this.db.user.put({ key: 'user', value: payload.user });
       await this.writeMeta(payload.pulledAt);
+      await applyOverlay(this.db);
+    });
+    return true;
+  }
+
+  /**
+   * Applies a snapshot or delta from its pieces as they arrive, in ONE transaction held open from
+   * `first` (piece 0, with the head) to the last piece: each piece is written as soon as it is
+   * here, so saving overlaps delivery, and nothing is visible before the whole event commits. A
+   * piece that does not come within the deadline (or a failed write) aborts the transaction: the
+   * cache keeps its previous state. `progress`: customers written (inside the transaction).
+   */
+  async applyPieces(
+    first: DataPiece,
+    next: NextPiece,
+    progress?: SaveProgress,
+    gapMs?: number,
+  ): Promise<boolean> {
+    const head = first.head;
+    if (first.accountKey !== this.accountKey || first.index !== 0 || !head) return false;
+    const snapshot = first.event === 'data:snapshot';
+    await this.db.transaction('rw', this.tables, async () => {
+      if (snapshot) await this.clearServerData();
+      else await undoOverlay(this.db);
+      await writePieces(this.db, snapshot, first, next, progress, gapMs);
+      const user = head['user'] as UserMeta | undefined;
+      if (user) await this.db.user.put({ key: 'user', value: user });
+      await this.writeMeta(head['pulledAt'] as number);
       await applyOverlay(this.db);
     });
     return true;

@@ -1,0 +1,90 @@
+// A large snapshot saved while its pieces arrive (cache/piece-save.ts), on Chromium's real
+// IndexedDB through the cache writer: one transaction from the first piece to the last, so a
+// liveQuery never sees part of it, and a stream that breaks leaves the cache as it was.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, tempDir } from './support/browser';
+import { buildTestPages } from './support/bundle';
+import { openCachePage } from './support/pages';
+
+let out: Awaited<ReturnType<typeof tempDir>>;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  out = await tempDir('fieldmap-cache-stream-');
+  await buildTestPages(out.path);
+  browser = await launchBrowser();
+  page = await openCachePage(await browser.newContext(), out.path);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await out?.remove();
+});
+
+type Seen = { count: number; prefixes: string[]; c1: string | null; pending: number };
+
+function call<T>(name: string, ...args: unknown[]): Promise<T> {
+  return page.evaluate(
+    ([n, a]) => {
+      const all = (
+        globalThis as unknown as {
+          streamScenarios: Record<string, (...x: unknown[]) => unknown>;
+        }
+      ).streamScenarios;
+      return all[n as string]!(...(a as unknown[]));
+    },
+    [name, args] as const,
+  ) as Promise<T>;
+}
+
+/** A (2,000) under the three ops: c1 renamed, c2 deleted, one created. */
+const A = { count: 2_000, prefixes: ['A:'], c1: 'Local' };
+
+describe('A snapshot saved as its pieces arrive', () => {
+  it('is written before its last piece, in one transaction over a non-empty cache: no read sees a mix', async () => {
+    const n = 20_000;
+    const r = await call<{
+      seen: Seen[];
+      count: number | null;
+      readBeforeLast: number;
+      last: Seen | null;
+      progressEnd: number | undefined;
+    }>('overNonEmpty', n);
+    const B = { count: n, prefixes: ['B:'], c1: 'Local', pending: 3 };
+    expect(r.count).toBe(n);
+    expect(r.last).toEqual(B);
+    expect(r.progressEnd).toBe(n);
+    // The save had begun before the last piece: a read started then waited for its commit.
+    expect(r.readBeforeLast).toBe(n);
+    // Every state seen is the empty cache, A (with or before its ops), or all of B with the ops.
+    const whole = (s: Seen) =>
+      s.count === 0 ||
+      (s.count === 2_000 && s.prefixes.join() === 'A:') ||
+      (s.count === n && s.prefixes.join() === 'B:' && s.c1 === 'Local' && s.pending === 3);
+    expect(r.seen.filter((s) => !whole(s))).toEqual([]);
+  }, 120_000);
+
+  it('leaves the cache as it was when a stream stops or breaks, and takes the next one whole', async () => {
+    const r = await call<{
+      seen: Seen[];
+      behind: number | null;
+      lostCount: number | null;
+      badCount: number | null;
+      goodCount: number | null;
+      last: Seen | null;
+    }>('broken');
+    // The write queued behind the lost stream ran once its deadline passed, on A.
+    expect(r.behind).toBe(2_000);
+    expect(r.lostCount).toBeNull();
+    expect(r.badCount).toBeNull();
+    expect(r.goodCount).toBe(6_000);
+    expect(r.last).toEqual({ count: 6_000, prefixes: ['B:'], c1: 'Local', pending: 1 });
+    const whole = (s: Seen) =>
+      s.count === 0 ||
+      (s.count === A.count && s.prefixes.join() === 'A:') ||
+      (s.count === 6_000 && s.prefixes.join() === 'B:' && s.pending === 1);
+    expect(r.seen.filter((s) => !whole(s))).toEqual([]);
+  }, 120_000);
+});

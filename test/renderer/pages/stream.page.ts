@@ -1,0 +1,140 @@
+// Browser side of test/renderer/cache-stream.test.ts: a large snapshot reaches the cache writer
+// as pieces (src-shared/data-pieces.ts) and is saved while they arrive, in one transaction.
+import { liveQuery } from 'dexie';
+import type { Op } from '../../../src-shared';
+import { splitEvent, type DataPiece } from '../../../src-shared/data-pieces';
+import {
+  CacheWriter,
+  serveCacheWriter,
+  type WriterPort,
+} from '../../../src-renderer/src/cache/cache-writer';
+import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
+import { snapshotOf } from './cache.page';
+
+/** One state a liveQuery saw: its size, the name prefixes of records no op touched, c1's name. */
+type Seen = { count: number; prefixes: string[]; c1: string | null; pending: number };
+
+const TEMP = 'tmp_00000000-0000-4000-8000-0000000000s1';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function ops(key: string): Op[] {
+  const base = { accountKey: key, attempts: 0, lastError: null, state: 'pending', base: null };
+  const { id: _i, createdAt: _c, updatedAt: _u, ...fields } = snapshotOf(key, 1, 9).customers[0]!;
+  return [
+    {
+      ...base,
+      opId: 's-op1',
+      createdAt: 1,
+      kind: 'updateCustomer',
+      target: 'c1',
+      payload: { name: 'Local' },
+    },
+    { ...base, opId: 's-op2', createdAt: 2, kind: 'deleteCustomer', target: 'c2', payload: null },
+    { ...base, opId: 's-op3', createdAt: 3, kind: 'createCustomer', target: TEMP, payload: fields },
+  ] as Op[];
+}
+
+/** An account cache holding snapshot A (2,000 customers) under three queued ops, watched. */
+async function watched(writer: CacheWriter) {
+  const key = `stream-${Math.random()}`;
+  const cache = await CustomerCache.open(key);
+  const { db } = cache;
+  const seen: Seen[] = [];
+  const sub = liveQuery(() =>
+    db.transaction('r', db.customers, db.pending, async (): Promise<Seen> => {
+      const all = await db.customers.toArray();
+      const untouched = all.filter((c) => c.id !== 'c1' && c.id !== TEMP);
+      return {
+        count: all.length,
+        prefixes: [...new Set(untouched.map((c) => c.name.slice(0, 2)))].sort(),
+        c1: all.find((c) => c.id === 'c1')?.name ?? null,
+        pending: await db.pending.count(),
+      };
+    }),
+  ).subscribe((s) => seen.push(s));
+  const until = async (test: (s: Seen) => boolean) => {
+    for (let i = 0; i < 400 && !(seen.length > 0 && test(seen.at(-1)!)); i++) await sleep(25);
+    return seen.at(-1) ?? null;
+  };
+  await writer.apply({ event: 'data:snapshot', payload: snapshotOf(key, 2_000, 1, 'A:') });
+  await writer.setPendingOps(key, ops(key));
+  await until((s) => s.pending === 3 && s.c1 === 'Local');
+  const done = async () => {
+    sub.unsubscribe();
+    await writer.close(key);
+    cache.close();
+    await cache.destroy();
+  };
+  return { key, cache, seen, until, done };
+}
+
+const piecesOf = (key: string, stream: string, n: number): DataPiece[] =>
+  splitEvent(stream, 'data:snapshot', snapshotOf(key, n, 2, 'B:'))!;
+
+export const streamScenarios = {
+  /**
+   * An n-customer snapshot B over A, its pieces sent one by one to the real cache worker; a read
+   * the page starts before the last piece is sent, and every state a liveQuery saw.
+   */
+  async overNonEmpty(n: number) {
+    const writer = new CacheWriter();
+    const { key, cache, seen, until, done } = await watched(writer);
+    try {
+      const pieces = piecesOf(key, 'b', n);
+      for (const piece of pieces.slice(0, -1)) {
+        writer.piece(piece);
+        await sleep(5);
+      }
+      // A round trip through the worker: it has taken every piece sent so far.
+      await writer.close(`nobody-${Math.random()}`);
+      const readBeforeLast = cache.db.customers.count();
+      writer.piece(pieces.at(-1)!);
+      const progress: number[] = [];
+      const count = await writer.applyStream('b', true, (d) => progress.push(d));
+      const last = await until((s) => s.prefixes.join() === 'B:');
+      return {
+        seen,
+        count,
+        readBeforeLast: await readBeforeLast,
+        last,
+        progressEnd: progress.at(-1),
+      };
+    } finally {
+      await done();
+    }
+  },
+
+  /**
+   * Streams that break: one whose pieces stop coming (its deadline shortened to 300 ms) while a
+   * write waits behind it, then its late pieces; one with a piece out of order. The writer runs
+   * in this page (serveCacheWriter on a MessageChannel) so the deadline can be short.
+   */
+  async broken() {
+    const channel = new MessageChannel();
+    serveCacheWriter(channel.port1 as unknown as WriterPort, { pieceGapMs: 300 });
+    const writer = new CacheWriter(channel.port2 as unknown as WriterPort);
+    const { key, seen, until, done } = await watched(writer);
+    try {
+      const lost = piecesOf(key, 'lost', 10_000);
+      for (const piece of lost.slice(0, 3)) writer.piece(piece);
+      const behind = await writer.setPendingOps(key, ops(key).slice(0, 1));
+      await until((s) => s.pending === 1);
+      for (const piece of lost.slice(3)) writer.piece(piece);
+      const lostCount = await writer.applyStream('lost', true);
+      const bad = piecesOf(key, 'bad', 10_000);
+      for (const piece of [bad[0]!, bad[1]!, bad[3]!, bad[2]!, bad[4]!]) writer.piece(piece);
+      const badCount = await writer.applyStream('bad', true);
+      // The cache takes the next stream whole.
+      const good = piecesOf(key, 'good', 6_000);
+      for (const piece of good) writer.piece(piece);
+      const goodCount = await writer.applyStream('good', true);
+      const last = await until((s) => s.count === 6_000);
+      return { seen, behind, lostCount, badCount, goodCount, last };
+    } finally {
+      await done();
+    }
+  },
+};
+
+(globalThis as unknown as { streamScenarios: typeof streamScenarios }).streamScenarios =
+  streamScenarios;
