@@ -90,7 +90,11 @@ export const invokeChannels = {
   'sync:state': { method: 'syncState', request: Empty, response: SyncStateSchema },
   'data:resend': {
     method: 'requestSnapshot',
-    request: Empty,
+    /**
+     * `newerThan`: the pulledAt of the page's cache; main resends only a snapshot pulled after
+     * it (a page reopened on an up-to-date cache gets nothing). Without it main always resends.
+     */
+    request: v.optional(v.object({ newerThan: v.nullable(v.number()) })),
     response: v.boolean(),
   },
   'outbox:enqueue': { method: 'enqueue', request: NewOpSchema, response: OpSchema },

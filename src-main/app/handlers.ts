@@ -50,7 +50,8 @@ export function createHandlers({
 
     'sync:now': async () => sessions.session?.runtime.engine.syncNow() ?? { kind: 'signed-out' },
     'sync:state': async () => sessions.session?.runtime.engine.state ?? { kind: 'signed-out' },
-    'data:resend': async () => sessions.session?.runtime.engine.resendSnapshot() ?? false,
+    'data:resend': async (request) =>
+      sessions.session?.runtime.engine.resendSnapshot(request?.newerThan ?? null) ?? false,
 
     'outbox:enqueue': async (op) => {
       const session = need();

@@ -113,8 +113,11 @@ export interface SyncEnginePort {
   nudge(reason: 'online' | 'resume' | 'start' | 'change'): void;
   conflicts(): Conflict[];
   resolveConflict(conflictId: string, choice: 'rep' | 'server'): Promise<Conflict>;
-  /** Resends the full last snapshot (renderer reload). */
-  resendSnapshot(): boolean;
+  /**
+   * Resends the full last snapshot (renderer reload) if it was pulled after `newerThan` (any,
+   * when null or absent).
+   */
+  resendSnapshot(newerThan?: number | null): boolean;
   /** The records offered for a create whose outcome stayed ambiguous (null: not such an op). */
   createCandidates(opId: string): Promise<Customer[] | null>;
   /** The rep's answer for such a create: a candidate's id (adopted), or null (create it). */

@@ -241,8 +241,16 @@ describe('renderer with 100k customers', () => {
   it('reopens from the cache without asking main for data', async () => {
     await page.close();
     page = await openApp();
-    // Only who is signed in and the sync state (both answered by main locally), never a snapshot.
-    await expect.poll(() => calls(page)).toEqual(['syncState', 'currentAccount']);
+    // Who is signed in, the sync state, and a snapshot only if main's is newer than the cache's:
+    // it is not (the same pulledAt), so main sends none and the list comes from the cache alone.
+    await expect
+      .poll(() => calls(page))
+      .toEqual(['syncState', 'currentAccount', 'requestSnapshot']);
+    expect(
+      await page.evaluate(
+        () => (globalThis as unknown as { fake: { snapshotsSent: number } }).fake.snapshotsSent,
+      ),
+    ).toBe(0);
     await waitRows(page, 'Customers', N);
     expect((await rowIds(page)).slice(0, 3)).toEqual(byName.slice(0, 3));
   });

@@ -60,6 +60,10 @@ describe('SyncEngine', () => {
     expect(h.engine.resendSnapshot()).toBe(true);
     const [first, second] = h.of('data:snapshot');
     expect(second).toEqual(first);
+    // A page whose cache already holds that pull gets nothing; one holding an older pull gets it.
+    expect(h.engine.resendSnapshot(first!.pulledAt)).toBe(false);
+    expect(h.engine.resendSnapshot(first!.pulledAt - 1)).toBe(true);
+    expect(h.of('data:snapshot')).toHaveLength(3);
     // A second pull with one change delivers just that record.
     const id = h.serverCustomers()[0]!.id;
     h.service.store.updateCustomerDirect(USER, id, { notes: 'changed elsewhere' });

@@ -182,9 +182,10 @@ export class SyncEngine implements SyncEnginePort {
     if (this.#started) void this.#sync('background');
   }
 
-  resendSnapshot(): boolean {
+  resendSnapshot(newerThan: number | null = null): boolean {
     const snapshot = this.#snapshot.snapshot;
     if (!snapshot) return false;
+    if (newerThan !== null && snapshot.pulledAt <= newerThan) return false;
     this.#o.emit('data:snapshot', snapshot);
     return true;
   }

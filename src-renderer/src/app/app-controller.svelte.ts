@@ -121,8 +121,9 @@ export class AppController {
       .catch(() => undefined);
     const remembered = this.storage.getItem(LAST_ACCOUNT_KEY);
     if (remembered !== null) {
+      let opened: AccountData | undefined;
       this.#enqueue(async () => {
-        await this.#open(remembered);
+        opened = await this.#open(remembered);
         this.#started = true;
       });
       // Then learn who main has signed in (the account menu needs it; main may have none, or
@@ -133,8 +134,10 @@ export class AppController {
         this.session.setAccount(account);
         // Main's data sent before this page listened (it reloaded while pieces were on their way
         // to the worker, or main's first sync after a restart beat the page's start) is lost: main
-        // resends its last snapshot, if it has one yet (none on a cold start, so nothing is sent).
-        await this.api.requestSnapshot();
+        // resends its last snapshot if it is newer than the cache's (none on a cold start, and
+        // none for a page reopened on an up-to-date cache: a 100k re-apply for nothing).
+        const newerThan = (await opened?.cache.lastSync()) ?? null;
+        await this.api.requestSnapshot({ newerThan });
       });
     } else {
       // First start: nothing cached, so ask main who is signed in.

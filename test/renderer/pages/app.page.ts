@@ -32,6 +32,8 @@ const account: AccountSummary = {
 
 const listeners = new Map<string, Set<(payload: unknown) => void>>();
 const calls: string[] = [];
+/** Snapshots main sent on request ('data:resend'). */
+let snapshotsSent = 0;
 
 function emit<E extends EventChannel>(event: E, payload: EventOf<E>): void {
   for (const listener of listeners.get(event) ?? []) listener(payload);
@@ -71,8 +73,13 @@ const answers: { [C in InvokeChannel]?: (request: RequestOf<C>) => ResponseOf<C>
   'regions:list': () => [],
   'import:list': () => [],
   'basemap:settings': () => basemapSettings,
-  'data:resend': () => {
-    setTimeout(() => emit('data:snapshot', snapshot()), 0);
+  // As main's engine: the snapshot goes only when it is newer than what the page says it holds.
+  'data:resend': (request) => {
+    const sending = snapshot();
+    const newerThan = request?.newerThan ?? null;
+    if (newerThan !== null && sending.pulledAt <= newerThan) return false;
+    snapshotsSent++;
+    setTimeout(() => emit('data:snapshot', sending), 0);
     return true;
   },
 };
@@ -99,6 +106,15 @@ const api: FieldmapApi = buildFieldmapApi(
 );
 
 const app = new AppController(api);
-(globalThis as unknown as { fake: unknown }).fake = { calls, emit, app, account, XSS };
+(globalThis as unknown as { fake: unknown }).fake = {
+  calls,
+  emit,
+  app,
+  account,
+  XSS,
+  get snapshotsSent() {
+    return snapshotsSent;
+  },
+};
 app.start();
 mount(App, { target: document.getElementById('app')!, props: { app } });
