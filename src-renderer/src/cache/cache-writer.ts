@@ -81,7 +81,7 @@ type Served = Exclude<WriterRequest, { kind: 'piece' } | { kind: 'data-port' }>;
  */
 export function serveCacheWriter(
   port: WriterPort,
-  { pieceGapMs = PIECE_GAP_MS } = {},
+  { pieceGapMs = PIECE_GAP_MS, earlySave = false } = {},
 ): (raw: unknown) => void {
   const joiner = new PieceJoiner();
   const joined = new Map<string, JoinedEvent>();
@@ -160,7 +160,13 @@ export function serveCacheWriter(
         if (save) return finishSave(request.id, save, request.apply);
         const event = joined.get(request.stream);
         joined.delete(request.stream);
-        return request.apply ? apply(request.id, event) : null;
+        if (!request.apply) return null;
+        // A joined event that could not be saved left the cache as it was (one transaction):
+        // answered null like a stream that broke, so the page asks main once to send it again.
+        return apply(request.id, event).catch((error: unknown) => {
+          console.error('fieldmap: a data stream was not saved', error);
+          return null;
+        });
       }
       case 'event':
         return apply(request.id, request.joined);
@@ -199,7 +205,12 @@ export function serveCacheWriter(
   const dropped = new Set<string>();
   const takePiece = (piece: DataPiece) => {
     const save = saving.get(piece.stream);
-    if (save || (piece.index === 0 && piece.head && !closed.has(piece.accountKey))) {
+    // earlySave (off in the app): start the event's one transaction at its first piece. It is off
+    // because the pieces reach the worker straight from main, while the outbox mirror and resolved
+    // ids main emitted BEFORE the event still wait in the page's queue: saving early applied a
+    // delta under a stale overlay (a restart mid-import listed 351 customers for 215). On until
+    // the page orders the start of a save with its queued writes.
+    if (save || (earlySave && piece.index === 0 && piece.head && !closed.has(piece.accountKey))) {
       if (save) save.inbox.push(piece);
       else startSave(piece);
       // An out-of-order piece fails the save (piece-save.ts): the page's 'stream' request then

@@ -77,7 +77,10 @@ export const streamScenarios = {
    * the page starts before the last piece is sent, and every state a liveQuery saw.
    */
   async overNonEmpty(n: number) {
-    const writer = new CacheWriter();
+    // The worker's side in this page, with saving from the first piece on (off in the app).
+    const channel = new MessageChannel();
+    serveCacheWriter(channel.port1 as unknown as WriterPort, { earlySave: true });
+    const writer = new CacheWriter(channel.port2 as unknown as WriterPort);
     const { key, cache, seen, until, done } = await watched(writer);
     try {
       const pieces = piecesOf(key, 'b', n);
@@ -111,7 +114,7 @@ export const streamScenarios = {
    */
   async broken() {
     const channel = new MessageChannel();
-    serveCacheWriter(channel.port1 as unknown as WriterPort, { pieceGapMs: 300 });
+    serveCacheWriter(channel.port1 as unknown as WriterPort, { pieceGapMs: 300, earlySave: true });
     const writer = new CacheWriter(channel.port2 as unknown as WriterPort);
     const { key, seen, until, done } = await watched(writer);
     try {
