@@ -12,6 +12,7 @@
 // `current` is undefined until the first read answers.
 import { Dexie, type ObservabilitySet } from 'dexie';
 import type { CustomerRow, FieldmapDb } from './schema';
+import { lowerBoundById } from './id-order';
 
 /** Customers per read of a full read-back: ~25 ms of deserialisation each at 100k. */
 export const READ_PIECE = 5_000;
@@ -39,18 +40,6 @@ function keysOf(node: RangeNode | undefined, into: Set<string>): Set<string> | '
     if (n.r) stack.push(n.r);
   }
   return into;
-}
-
-/** Index of the first row whose id is not below `id` (rows are in primary key order). */
-function lowerBound(rows: readonly CustomerRow[], id: string): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (rows[mid]!.id < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 export class CustomerFeed<V extends CustomerRow> {
@@ -176,7 +165,7 @@ export class CustomerFeed<V extends CustomerRow> {
     const fresh = this.view(found.filter((row): row is CustomerRow => row !== undefined));
     const byId = new Map(fresh.map((row) => [row.id, row]));
     for (const id of ids) {
-      const i = lowerBound(rows, id);
+      const i = lowerBoundById(rows, id);
       const at = rows[i]?.id === id ? i : -1;
       const row = byId.get(id);
       if (row && at >= 0) rows[at] = row;
@@ -186,7 +175,7 @@ export class CustomerFeed<V extends CustomerRow> {
     if (removed.size === 0 && added.length === 0) return rows;
     const kept = removed.size > 0 ? rows.filter((row) => !removed.has(row.id)) : rows;
     for (const row of added.sort((a, b) => (a.id < b.id ? -1 : 1)))
-      kept.splice(lowerBound(kept, row.id), 0, row);
+      kept.splice(lowerBoundById(kept, row.id), 0, row);
     return kept;
   }
 }

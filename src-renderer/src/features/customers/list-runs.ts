@@ -1,5 +1,6 @@
 // Runs of records a new data version keeps from the one before (both in id order, the cache's
 // primary key order): the keys of a kept run are copied as a block instead of record by record.
+import { lowerBoundById } from '../../cache/id-order';
 
 /** `length` records at `from` in the previous version are at `to` in the new one. */
 export interface Run {
@@ -10,14 +11,8 @@ export interface Run {
 
 /** Index of the row with this id in rows sorted by id (the cache's order), or -1. */
 export function indexOfId(rows: readonly { id: string }[], id: string): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (rows[mid]!.id < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return rows[lo]?.id === id ? lo : -1;
+  const i = lowerBoundById(rows, id);
+  return rows[i]?.id === id ? i : -1;
 }
 
 /**
