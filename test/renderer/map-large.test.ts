@@ -92,6 +92,56 @@ describe('MapView with a large set', () => {
   }, 240_000); // 10,500 pins handed to the page, drawn three times in software GL
 });
 
+describe('a GeoJSON tile loaded twice at once', () => {
+  it('applies only the newest load: the one before it is aborted, and every pin is still drawn', async () => {
+    const customers = makeCustomers(600, 5, { box: [-10, 40, 10, 50] });
+    const { page, h, errors } = await map.open({ customers });
+    await h('idle');
+    const result = await page.evaluate(async (id) => {
+      type Tile = { state: string; abortController?: AbortController };
+      const root = document.querySelector('.fm-map') as unknown as {
+        fieldmapMap: {
+          map: {
+            getSource(id: string): { loadTile(tile: Tile): Promise<void> };
+            style: {
+              tileManagers: Record<
+                string,
+                { getRenderableIds(): string[]; getTileByID(id: string): Tile }
+              >;
+            };
+          };
+        };
+      };
+      const map = root.fieldmapMap.map;
+      const tiles = map.style.tileManagers[id]!;
+      const tile = tiles.getTileByID(tiles.getRenderableIds()[0]!);
+      const source = map.getSource(id);
+      // MapLibre sets the tile's controller once its actor is known (a microtask in).
+      const first = source.loadTile(tile);
+      for (let i = 0; i < 5 && !tile.abortController; i++) await Promise.resolve();
+      const firstController = tile.abortController;
+      const second = source.loadTile(tile);
+      const settled = await Promise.allSettled([first, second]);
+      return {
+        sent: firstController !== undefined,
+        firstAborted: firstController?.signal.aborted ?? null,
+        settled: settled.map((s) => s.status),
+        state: tile.state,
+      };
+    }, CUSTOMER_SOURCE);
+    expect(result).toEqual({
+      sent: true,
+      firstAborted: true,
+      settled: ['fulfilled', 'fulfilled'],
+      state: 'loaded',
+    });
+    await h('idle');
+    const drawn = await h('countRendered');
+    expect(drawn.pins + drawn.clusteredPoints).toBe(600);
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
+
 /** A customer whose position reads are counted (building a pin reads it once). */
 function counted(c: CustomerView, reads: { n: number }): CustomerView {
   const { position, ...rest } = c;
