@@ -11,7 +11,7 @@ import {
 } from '../../../src-shared';
 import type { JoinedEvent } from '../../../src-shared/data-pieces';
 import { CustomerCache } from '../cache/customer-cache';
-import { CacheWriter } from '../cache/cache-writer';
+import { CacheWriter } from '../cache/cache-writer-page';
 import { acceptDataPort } from '../cache/data-port';
 import { ChangeWriter } from '../features/editor/change-writer';
 import { AccountData } from './account-data.svelte';

@@ -2,7 +2,7 @@
 // an account while the page's CustomerFeed follows it, as the app runs them. Every state the feed
 // publishes is recorded by an effect, so the test sees each one, not the ones a poll happened to hit.
 import type { Op } from '../../../src-shared';
-import { CacheWriter } from '../../../src-renderer/src/cache/cache-writer';
+import { CacheWriter } from '../../../src-renderer/src/cache/cache-writer-page';
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
 import { CustomerFeed } from '../../../src-renderer/src/cache/customer-feed.svelte';
 import type { CustomerRow } from '../../../src-renderer/src/cache/schema';

@@ -3,11 +3,8 @@
 import { liveQuery } from 'dexie';
 import type { Op } from '../../../src-shared';
 import { splitEvent, type DataPiece } from '../../../src-shared/data-pieces';
-import {
-  CacheWriter,
-  serveCacheWriter,
-  type WriterPort,
-} from '../../../src-renderer/src/cache/cache-writer';
+import { serveCacheWriter, type WriterPort } from '../../../src-renderer/src/cache/cache-writer';
+import { CacheWriter } from '../../../src-renderer/src/cache/cache-writer-page';
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
 import { snapshotOf } from './cache.page';
 
