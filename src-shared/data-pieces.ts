@@ -30,6 +30,22 @@ export const DataPieceSchema = v.object({
 });
 export type DataPiece = v.InferOutput<typeof DataPieceSchema>;
 
+/**
+ * 'data:stream': main announces a stream on the page's own event channel just before its first
+ * piece leaves. Pieces may travel another channel (straight to the cache worker), with no order
+ * against the page's events; this announcement is ordered with them, so the page can tell the
+ * worker when to start saving: after every outbox mirror and resolved id main emitted before the
+ * stream, and before those it emits after.
+ */
+export const DataStreamSchema = v.object({
+  stream: v.string(),
+  event: v.picklist(PIECED_EVENTS),
+  accountKey: v.string(),
+  count: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  total: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+export type DataStream = v.InferOutput<typeof DataStreamSchema>;
+
 type Obj = Record<string, unknown>;
 /** The payload fields that hold records (directly, or as a delta's upserted/deleted). */
 const RECORD_KEYS = new Set(['customers', 'routes', 'territories']);
@@ -165,6 +181,11 @@ export class PieceJoiner {
     return { event: piece.event, payload: stream.head } as unknown as JoinedEvent;
   }
 
+  /** Forgets a stream (its pieces go elsewhere now). */
+  drop(stream: string): void {
+    this.#streams.delete(stream);
+  }
+
   /** Customers received so far of a stream. */
   received(stream: string): number {
     return this.#streams.get(stream)?.received ?? 0;
@@ -191,6 +212,9 @@ export function sendInPieces(
     const stream = `${prefix}-${++streams}`;
     const pieces = splitEvent(stream, event, payload as EventOf<PiecedEvent>, max, !!channel);
     if (!pieces) return send(event, payload);
+    const { accountKey, count, total } = pieces[0]!;
+    const announced: DataStream = { stream, event: event as PiecedEvent, accountKey, count, total };
+    send('data:stream', announced);
     for (const piece of pieces) {
       if (channel) channel(piece);
       else send('data:piece', piece);

@@ -20,7 +20,7 @@ import {
   TILE_CACHE_MIN_BYTES,
 } from './basemap';
 import { ImportStatusSchema, StartImportRequestSchema } from './csv-customers';
-import { DataPieceSchema } from './data-pieces';
+import { DataPieceSchema, DataStreamSchema } from './data-pieces';
 import { ReadSpreadsheetRequestSchema, SheetTableSchema } from './spreadsheet';
 import { ERROR_MESSAGES, ErrorInfoSchema, TaxonomyError } from './errors';
 import {
@@ -308,6 +308,8 @@ export const eventChannels = {
   }),
   /** A large 'data:snapshot' or 'data:delta' in bounded pieces (src-shared/data-pieces.ts). */
   'data:piece': DataPieceSchema,
+  /** A stream of pieces starts now (ordered with these events; its pieces may come another way). */
+  'data:stream': DataStreamSchema,
   'outbox:changed': v.object({ accountKey: v.string(), ops: v.array(OpSchema) }),
   'ids:resolved': v.object({
     accountKey: v.string(),

@@ -66,6 +66,29 @@ describe('A snapshot saved as its pieces arrive', () => {
     expect(r.seen.filter((s) => !whole(s))).toEqual([]);
   }, 120_000);
 
+  it('starts a save when the page opens the stream, not at its first piece: writes apply in the order the page asked', async () => {
+    const r = await call<{
+      before: number | null;
+      seenBefore: Seen | null;
+      count: number | null;
+      afterCount: number | null;
+      last: Seen | null;
+      seen: Seen[];
+    }>('orderedByPage');
+    // Asked before the opening, though two pieces were already in: applied on A at once.
+    expect(r.before).toBe(2_000);
+    expect(r.seenBefore).toEqual({ count: 2_000, prefixes: ['A:'], c1: 'Local', pending: 1 });
+    // Then the whole stream, and the write asked after the opening on top of it (c2 deleted).
+    expect(r.count).toBe(9_999);
+    expect(r.afterCount).toBe(9_999);
+    expect(r.last).toEqual({ count: 9_999, prefixes: ['B:'], c1: 'Local', pending: 2 });
+    const whole = (s: Seen) =>
+      s.count === 0 ||
+      (s.count === 2_000 && s.prefixes.join() === 'A:') ||
+      (s.count >= 9_999 && s.prefixes.join() === 'B:' && s.c1 === 'Local');
+    expect(r.seen.filter((s) => !whole(s))).toEqual([]);
+  }, 120_000);
+
   it('leaves the cache as it was when a stream stops or breaks, and takes the next one whole', async () => {
     const r = await call<{
       seen: Seen[];

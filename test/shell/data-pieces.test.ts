@@ -41,6 +41,7 @@ function joinAll(sent: Array<{ event: string; payload: unknown }>): JoinedEvent[
   const joiner = new PieceJoiner();
   const out: JoinedEvent[] = [];
   for (const { event, payload } of sent) {
+    if (event === 'data:stream') continue; // announced on the page's channel (checked apart)
     if (event !== 'data:piece') {
       out.push({ event, payload } as JoinedEvent);
       continue;
@@ -58,8 +59,23 @@ describe('large events in pieces', () => {
     const emit = sendInPieces((e, p) => sent.push({ event: e, payload: p }));
     emit('data:snapshot', event);
 
-    expect(sent.map((s) => s.event)).toEqual(['data:piece', 'data:piece', 'data:piece']);
-    for (const { payload } of sent) {
+    // Announced first, on the same channel, then its pieces.
+    expect(sent.map((s) => s.event)).toEqual([
+      'data:stream',
+      'data:piece',
+      'data:piece',
+      'data:piece',
+    ]);
+    const announced = v.parse(eventChannels['data:stream'], sent[0]!.payload);
+    const first = sent[1]!.payload as DataPiece;
+    expect(announced).toEqual({
+      stream: first.stream,
+      event: 'data:snapshot',
+      accountKey: event.accountKey,
+      count: 3,
+      total: 5_001,
+    });
+    for (const { payload } of sent.slice(1)) {
       const parsed = v.safeParse(eventChannels['data:piece'], payload);
       expect(parsed.success).toBe(true);
       expect((payload as DataPiece).items.length).toBeLessThanOrEqual(PIECE_ITEMS);
@@ -138,8 +154,12 @@ describe('the Electron shell', () => {
       event: s.channel,
       payload: s.args[0],
     }));
-    expect(sent.length).toBe(3);
-    expect(sent.every((s) => s.event === 'data:piece')).toBe(true);
+    expect(sent.map((s) => s.event)).toEqual([
+      'data:stream',
+      'data:piece',
+      'data:piece',
+      'data:piece',
+    ]);
     expect(joinAll(sent)).toEqual([{ event: 'data:snapshot', payload: event }]);
   });
 
@@ -187,7 +207,7 @@ describe('the Electron shell', () => {
 
     // The page has not loaded: no port yet, so a large snapshot goes over IPC in pieces.
     emit('data:snapshot', snapshot(2_500));
-    expect(ipc()).toEqual(['data:piece', 'data:piece']);
+    expect(ipc()).toEqual(['data:stream', 'data:piece', 'data:piece']);
 
     // Loaded: main hands the page one end, and waits for the worker's answer before using it.
     contents.emit('did-finish-load');
@@ -212,7 +232,16 @@ describe('the Electron shell', () => {
     emit('data:snapshot', large);
     emit('data:delta', delta);
     emit('session:changed', null);
-    expect(contents.sent.slice(sentOverIpc).map((s) => s.channel)).toEqual(['session:changed']);
+    // Only each stream's announcement takes IPC, in order with the other events.
+    const announced = contents.sent.slice(sentOverIpc);
+    expect(announced.map((s) => s.channel)).toEqual([
+      'data:stream',
+      'data:stream',
+      'session:changed',
+    ]);
+    expect(announced.slice(0, 2).map((s) => (s.args[0] as { count: number }).count)).toEqual([
+      3, 2,
+    ]);
     expect(port.posted.length).toBe(5); // 3 of the snapshot, 2 of the delta (upserted, deleted)
     for (const piece of port.posted)
       expect(v.safeParse(eventChannels['data:piece'], piece).success).toBe(true);

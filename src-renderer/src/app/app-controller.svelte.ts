@@ -9,7 +9,7 @@ import {
   type EventOf,
   type FieldmapApi,
 } from '../../../src-shared';
-import type { JoinedEvent } from '../../../src-shared/data-pieces';
+import type { DataStream, JoinedEvent } from '../../../src-shared/data-pieces';
 import { CustomerCache } from '../cache/customer-cache';
 import { CacheWriter } from '../cache/cache-writer-page';
 import { acceptDataPort } from '../cache/data-port';
@@ -104,6 +104,9 @@ export class AppController {
       // page hears of each piece from the worker, without its records.
       acceptDataPort(window, (port) => this.#writer.connectData(port)),
       on('data:piece', (p) => this.#writer.piece(p)),
+      // Main announces a stream on this channel, in order with the writes below: the worker
+      // starts saving it in its turn (cache/stream-saves.ts), while its pieces still arrive.
+      on('data:stream', (s) => this.#enqueue(() => this.#openStream(s))),
       on('data:snapshot', (payload) => this.#onJoined({ event: 'data:snapshot', payload })),
       on('data:delta', (payload) => this.#onJoined({ event: 'data:delta', payload })),
       on('outbox:changed', (p) => this.#enqueue(() => this.#onOutbox(p))),
@@ -263,6 +266,11 @@ export class AppController {
     const data = await this.#open(account.accountKey);
     // A cache that never received data asks main to send the last snapshot it holds.
     if ((await data.cache.lastSync()) === null) await this.api.requestSnapshot();
+  }
+
+  async #openStream(stream: DataStream): Promise<void> {
+    if (await this.#openFor(stream.accountKey))
+      await this.#writer.openStream(stream.stream, stream.accountKey);
   }
 
   #onJoined(joined: JoinedEvent): void {

@@ -85,6 +85,14 @@ export class CacheWriter {
   }
 
   /**
+   * Opens a stream main announced: the worker saves its pieces as they arrive, after every write
+   * asked of it before. Resolves once the save has started.
+   */
+  async openStream(stream: string, accountKey: string): Promise<void> {
+    await this.#call({ kind: 'open', stream, accountKey });
+  }
+
+  /**
    * Applies the event joined from a stream's pieces (or, `apply` false, drops it); answers the
    * customers then cached, or null when nothing was applied.
    */

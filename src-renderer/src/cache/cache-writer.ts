@@ -6,11 +6,13 @@
 // so the overlay's all-or-nothing guarantee holds as before; the page's liveQueries see each
 // commit through Dexie's cross-context broadcast (BroadcastChannel, same origin).
 // Large events never exist whole on the UI thread: each piece (src-shared/data-pieces.ts) is
-// handed on to the worker as it arrives ('piece', the one entry for pieces however they came),
-// and the worker writes it at once, in the event's one transaction (piece-save.ts: the rule and
-// its deadline); the page's 'stream' request then waits for that save and answers its count.
-// A stream of an account closed here (signed out: its cache is being deleted) is only joined, as
-// before, and applied when the page says it is open again, so no deleted cache comes back.
+// handed on to the worker as it arrives ('piece', the one entry for pieces however they came).
+// The page opens each stream main announced ('open', in its turn among the page's writes) and
+// the worker then writes its pieces as they come, in the event's one transaction (stream-saves.ts:
+// why the page, not piece 0, starts it; piece-save.ts: the rule and its deadline); the page's
+// 'stream' request waits for that save and answers its count. A stream never opened (an account
+// signed out of: its cache is being deleted) is only joined, and applied when the page says it
+// is open again, so no deleted cache comes back.
 import type { EventOf, Op } from '../../../src-shared';
 import * as v from 'valibot';
 import {
@@ -23,7 +25,8 @@ import {
 } from '../../../src-shared/data-pieces';
 import { DATA_PORT_READY } from '../../../src-shared/data-port';
 import { CustomerCache } from './customer-cache';
-import { PIECE_GAP_MS, PieceInbox } from './piece-save';
+import { PIECE_GAP_MS } from './piece-save';
+import { StreamSaves, type StreamSave } from './stream-saves';
 
 /** What the page asks of the worker; every request but `piece` and `data-port` is answered by its `id`. */
 export type WriterRequest =
@@ -31,6 +34,8 @@ export type WriterRequest =
   /** Main's data channel (Electron's MessagePort), handed on by the page: pieces arrive on it. */
   | { kind: 'data-port'; port: MessagePort }
   /** `apply` false: the stream's account is not the open one, so its joined event is dropped. */
+  /** The page opens a stream main announced: its save starts in this turn of the queue. */
+  | { kind: 'open'; id: number; stream: string; accountKey: string }
   | { kind: 'stream'; id: number; stream: string; apply: boolean }
   | { kind: 'event'; id: number; joined: JoinedEvent }
   | { kind: 'pending'; id: number; accountKey: string; ops: Op[] }
@@ -59,29 +64,20 @@ export interface WriterPort {
   onmessage: ((event: MessageEvent) => unknown) | null;
 }
 
-/** A stream being saved: customers written so far, and where the page's request wants progress. */
-type StreamSave = {
-  inbox: PieceInbox;
-  written: number;
-  progress: ((done: number) => void) | null;
-  /** True once the whole event committed; false when it was not saved (the cache is unchanged). */
-  done: Promise<boolean>;
-};
-
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export type Served = Exclude<WriterRequest, { kind: 'piece' } | { kind: 'data-port' }>;
 
 /**
- * The worker's side: saves pieces as they arrive (a large event's one transaction opens at its
- * first piece: piece-save.ts) and applies each request in arrival order. Answers the entry for
+ * The worker's side: saves a stream's pieces as they arrive once the page opened it (its one
+ * transaction: stream-saves.ts) and applies each request in arrival order. Answers the entry for
  * pieces that come straight from main (validated here with DataPieceSchema): the browser
  * runner's worker hook calls it, and Electron's data port feeds it.
  * `pieceGapMs`: the deadline for a stream's next piece (tests shorten it).
  */
 export function serveCacheWriter(
   port: WriterPort,
-  { pieceGapMs = PIECE_GAP_MS, earlySave = false } = {},
+  { pieceGapMs = PIECE_GAP_MS } = {},
 ): (raw: unknown) => void {
   const joiner = new PieceJoiner();
   const joined = new Map<string, JoinedEvent>();
@@ -104,34 +100,9 @@ export function serveCacheWriter(
     counts.set(cache.accountKey, count);
     return count;
   };
-  /** Streams being saved as their pieces arrive, until the page's 'stream' request. */
-  const saving = new Map<string, StreamSave>();
+  const saves = new StreamSaves(cacheOf, pieceGapMs);
   /** Accounts signed out of: their streams wait for the page (see the header). */
   const closed = new Set<string>();
-
-  function startSave(first: DataPiece): void {
-    const inbox = new PieceInbox(first);
-    const save: StreamSave = { inbox, written: 0, progress: null, done: Promise.resolve(false) };
-    save.done = cacheOf(first.accountKey)
-      .then((cache) =>
-        cache.applyPieces(
-          first,
-          inbox.next,
-          (done) => {
-            save.written = done;
-            save.progress?.(done);
-          },
-          pieceGapMs,
-        ),
-      )
-      .catch((error: unknown) => {
-        console.error('fieldmap: a data stream was not saved', error);
-        inbox.fail(error instanceof Error ? error : new Error(String(error)));
-        if (saving.get(first.stream) === save) saving.delete(first.stream);
-        return false;
-      });
-    saving.set(first.stream, save);
-  }
 
   async function finishSave(id: number, save: StreamSave, apply: boolean): Promise<number | null> {
     save.progress = (done) => reply({ kind: 'progress', id, done });
@@ -154,9 +125,18 @@ export function serveCacheWriter(
 
   async function handle(request: Served): Promise<number | null> {
     switch (request.kind) {
+      case 'open': {
+        if (dropped.has(request.stream)) return null; // main resends on the page's request
+        closed.delete(request.accountKey);
+        // The joined copy of the pieces kept so far goes: the save has them.
+        if (await saves.open(request.stream)) {
+          joiner.drop(request.stream);
+          joined.delete(request.stream);
+        }
+        return null;
+      }
       case 'stream': {
-        const save = saving.get(request.stream);
-        saving.delete(request.stream);
+        const save = saves.finish(request.stream);
         if (save) return finishSave(request.id, save, request.apply);
         const event = joined.get(request.stream);
         joined.delete(request.stream);
@@ -190,9 +170,7 @@ export function serveCacheWriter(
         closed.add(request.accountKey);
         counts.delete(request.accountKey);
         existenceOps.delete(request.accountKey);
-        for (const save of saving.values())
-          if (save.inbox.first.accountKey === request.accountKey)
-            save.inbox.fail(new Error('the account was signed out'));
+        saves.failAccount(request.accountKey);
         const cache = caches.get(request.accountKey);
         caches.delete(request.accountKey);
         (await cache)?.close();
@@ -204,26 +182,15 @@ export function serveCacheWriter(
   /** Streams that lost a piece: the page hears of each once (it asks main for a snapshot). */
   const dropped = new Set<string>();
   const takePiece = (piece: DataPiece) => {
-    const save = saving.get(piece.stream);
-    // earlySave (off in the app): start the event's one transaction at its first piece. It is off
-    // because the pieces reach the worker straight from main, while the outbox mirror and resolved
-    // ids main emitted BEFORE the event still wait in the page's queue: saving early applied a
-    // delta under a stale overlay (a restart mid-import listed 351 customers for 215). On until
-    // the page orders the start of a save with its queued writes.
-    if (save || (earlySave && piece.index === 0 && piece.head && !closed.has(piece.accountKey))) {
-      if (save) save.inbox.push(piece);
-      else startSave(piece);
-      // An out-of-order piece fails the save (piece-save.ts): the page's 'stream' request then
-      // answers null and the page asks main to send the data again.
-      reply({ kind: 'piece', meta: metaOf(piece) });
-      return;
-    }
+    if (saves.take(piece)) return reply({ kind: 'piece', meta: metaOf(piece) });
     try {
       const whole = joiner.add(piece);
+      saves.keep(piece);
       if (whole) joined.set(piece.stream, whole);
       reply({ kind: 'piece', meta: metaOf(piece) });
     } catch (error) {
       console.error('fieldmap: dropped a data stream', error);
+      saves.forget(piece.stream);
       if (dropped.has(piece.stream)) return;
       dropped.add(piece.stream);
       reply({ kind: 'piece', meta: metaOf(piece, true) });

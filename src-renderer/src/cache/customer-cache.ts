@@ -136,11 +136,14 @@ export class CustomerCache {
     next: NextPiece,
     progress?: SaveProgress,
     gapMs?: number,
+    onOpen?: () => void,
   ): Promise<boolean> {
     const head = first.head;
     if (first.accountKey !== this.accountKey || first.index !== 0 || !head) return false;
     const snapshot = first.event === 'data:snapshot';
     await this.db.transaction('rw', this.tables, async () => {
+      // The transaction exists: a write started after this call waits for its commit.
+      onOpen?.();
       if (snapshot) await this.clearServerData();
       else await undoOverlay(this.db);
       await writePieces(this.db, snapshot, first, next, progress, gapMs);

@@ -74,19 +74,22 @@ export const streamScenarios = {
    * the page starts before the last piece is sent, and every state a liveQuery saw.
    */
   async overNonEmpty(n: number) {
-    // The worker's side in this page, with saving from the first piece on (off in the app).
+    // The worker's side in this page; the page opens the stream before its pieces come, as
+    // the app does when main announces it.
     const channel = new MessageChannel();
-    serveCacheWriter(channel.port1 as unknown as WriterPort, { earlySave: true });
+    serveCacheWriter(channel.port1 as unknown as WriterPort);
     const writer = new CacheWriter(channel.port2 as unknown as WriterPort);
     const { key, cache, seen, until, done } = await watched(writer);
     try {
       const pieces = piecesOf(key, 'b', n);
+      const opened = writer.openStream('b', key);
       for (const piece of pieces.slice(0, -1)) {
         writer.piece(piece);
         await sleep(5);
       }
       // A round trip through the worker: it has taken every piece sent so far.
       await writer.close(`nobody-${Math.random()}`);
+      await opened;
       const readBeforeLast = cache.db.customers.count();
       writer.piece(pieces.at(-1)!);
       const progress: number[] = [];
@@ -111,25 +114,61 @@ export const streamScenarios = {
    */
   async broken() {
     const channel = new MessageChannel();
-    serveCacheWriter(channel.port1 as unknown as WriterPort, { pieceGapMs: 300, earlySave: true });
+    serveCacheWriter(channel.port1 as unknown as WriterPort, { pieceGapMs: 300 });
     const writer = new CacheWriter(channel.port2 as unknown as WriterPort);
     const { key, seen, until, done } = await watched(writer);
     try {
       const lost = piecesOf(key, 'lost', 10_000);
       for (const piece of lost.slice(0, 3)) writer.piece(piece);
+      await writer.openStream('lost', key);
       const behind = await writer.setPendingOps(key, ops(key).slice(0, 1));
       await until((s) => s.pending === 1);
       for (const piece of lost.slice(3)) writer.piece(piece);
       const lostCount = await writer.applyStream('lost', true);
       const bad = piecesOf(key, 'bad', 10_000);
+      const badOpened = writer.openStream('bad', key);
       for (const piece of [bad[0]!, bad[1]!, bad[3]!, bad[2]!, bad[4]!]) writer.piece(piece);
+      await badOpened;
       const badCount = await writer.applyStream('bad', true);
       // The cache takes the next stream whole.
       const good = piecesOf(key, 'good', 6_000);
+      const goodOpened = writer.openStream('good', key);
       for (const piece of good) writer.piece(piece);
+      await goodOpened;
       const goodCount = await writer.applyStream('good', true);
       const last = await until((s) => s.count === 6_000);
       return { seen, behind, lostCount, badCount, goodCount, last };
+    } finally {
+      await done();
+    }
+  },
+
+  /**
+   * The page, not piece 0, starts a save: pieces come before a write the page asked for first
+   * (main emitted it before the stream; it came the page's way), then the page opens the stream.
+   * The write applies on A, then the whole stream is saved; a write asked after the opening
+   * applies after the save's commit.
+   */
+  async orderedByPage() {
+    const channel = new MessageChannel();
+    serveCacheWriter(channel.port1 as unknown as WriterPort, { pieceGapMs: 2_000 });
+    const writer = new CacheWriter(channel.port2 as unknown as WriterPort);
+    const { key, seen, until, done } = await watched(writer);
+    try {
+      const pieces = piecesOf(key, 's', 10_000);
+      for (const piece of pieces.slice(0, 2)) writer.piece(piece);
+      // A round trip: the worker holds those two pieces.
+      await writer.close(`nobody-${Math.random()}`);
+      const before = await writer.setPendingOps(key, ops(key).slice(0, 1));
+      const seenBefore = await until((s) => s.pending === 1);
+      const opened = writer.openStream('s', key);
+      const after = writer.setPendingOps(key, ops(key).slice(0, 2));
+      for (const piece of pieces.slice(2)) writer.piece(piece);
+      await opened;
+      const count = await writer.applyStream('s', true);
+      const afterCount = await after;
+      const last = await until((s) => s.count === 10_000 - 1 && s.pending === 2);
+      return { before, seenBefore, count, afterCount, last, seen };
     } finally {
       await done();
     }

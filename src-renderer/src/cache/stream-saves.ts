@@ -1,0 +1,154 @@
+// The cache worker's saves of streams while their pieces arrive (piece-save.ts has the rule: one
+// transaction per event, from its first piece to its last). A save starts when the PAGE opens
+// the stream, in the worker's queue of the page's requests, never at a piece alone:
+// - Pieces reach the worker straight from main (Electron's data port, the runner's worker hook),
+//   while the outbox mirror and resolved ids main emitted before them come through the page. A
+//   save started at piece 0 ran ahead of those and applied a delta under a stale overlay (a
+//   restart mid-import listed 351 customers for 215: the field-day Excel test, in CI).
+// - Main announces each stream on the page's own channel ('data:stream', ordered with those
+//   events); the page asks the worker to open it in its turn, after the writes it queued before.
+//   The opening answers once the save's transaction exists, so a write queued after it waits
+//   for the commit: the worker applies main's events in the order main emitted them.
+// Pieces that arrive before the opening are kept (the joiner has them too, for a stream that is
+// never opened: an account signed out of) and written at the opening; an opening that comes
+// before piece 0 starts the save when piece 0 arrives, or gives up after the gap deadline.
+import type { DataPiece } from '../../../src-shared/data-pieces';
+import type { CustomerCache } from './customer-cache';
+import { PieceInbox } from './piece-save';
+
+/** A stream being saved: customers written so far, and where the page's request wants progress. */
+export type StreamSave = {
+  inbox: PieceInbox;
+  written: number;
+  progress: ((done: number) => void) | null;
+  /** Resolves once the save's transaction is open (or the save has failed). */
+  opened: Promise<void>;
+  /** True once the whole event committed; false when it was not saved (the cache is unchanged). */
+  done: Promise<boolean>;
+};
+
+export class StreamSaves {
+  readonly #cacheOf: (accountKey: string) => Promise<CustomerCache>;
+  readonly #gapMs: number;
+  /** Streams being saved, until the page's 'stream' request takes them. */
+  #saving = new Map<string, StreamSave>();
+  /** Pieces of streams not opened (yet): written if the page opens them. */
+  #kept = new Map<string, DataPiece[]>();
+  /** Streams the page opened before their piece 0 arrived: called once their save is open. */
+  #waiting = new Map<string, () => void>();
+
+  constructor(cacheOf: (accountKey: string) => Promise<CustomerCache>, gapMs: number) {
+    this.#cacheOf = cacheOf;
+    this.#gapMs = gapMs;
+  }
+
+  /**
+   * A piece for a save (running, or opened and waiting for piece 0): taken, true. False: the
+   * caller joins it (and `keep`s it for an opening to come).
+   */
+  take(piece: DataPiece): boolean {
+    const save = this.#saving.get(piece.stream);
+    if (save) {
+      // An out-of-order piece fails the save (piece-save.ts): the page's 'stream' request then
+      // answers null and the page asks main to send the data again.
+      save.inbox.push(piece);
+      return true;
+    }
+    const waiting = this.#waiting.get(piece.stream);
+    if (!waiting || piece.index !== 0 || !piece.head) return false;
+    this.#waiting.delete(piece.stream);
+    void this.#start([piece]).opened.then(waiting);
+    return true;
+  }
+
+  /** Keeps a piece the caller joined, in order, for the page's opening. */
+  keep(piece: DataPiece): void {
+    if (piece.index === 0) this.#kept.set(piece.stream, [piece]);
+    else this.#kept.get(piece.stream)?.push(piece);
+  }
+
+  forget(stream: string): void {
+    this.#kept.delete(stream);
+  }
+
+  /**
+   * The page opens a stream: its save starts with the pieces here, or at piece 0. Resolves once
+   * the save's transaction is open; true when the kept pieces went to it (the caller drops its
+   * joined copy), false when nothing was here yet or the stream is already being saved.
+   */
+  async open(stream: string): Promise<boolean> {
+    if (this.#saving.has(stream) || this.#waiting.has(stream)) return false;
+    const kept = this.#kept.get(stream);
+    if (kept) {
+      this.#kept.delete(stream);
+      await this.#start(kept).opened;
+      return true;
+    }
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      // Piece 0 never came: the queue goes on, and a late stream is joined and applied whole.
+      const timer = setTimeout(() => {
+        if (this.#waiting.get(stream) === done) this.#waiting.delete(stream);
+        resolve();
+      }, this.#gapMs);
+      this.#waiting.set(stream, done);
+    });
+    return false;
+  }
+
+  /** The save of a stream, handed to the page's 'stream' request (once). */
+  finish(stream: string): StreamSave | undefined {
+    const save = this.#saving.get(stream);
+    this.#saving.delete(stream);
+    this.#kept.delete(stream);
+    return save;
+  }
+
+  /** Signed out: the account's saves fail (their transactions abort), its kept pieces go. */
+  failAccount(accountKey: string): void {
+    for (const save of this.#saving.values())
+      if (save.inbox.first.accountKey === accountKey)
+        save.inbox.fail(new Error('the account was signed out'));
+    for (const [stream, pieces] of this.#kept)
+      if (pieces[0]?.accountKey === accountKey) this.#kept.delete(stream);
+  }
+
+  #start(pieces: DataPiece[]): StreamSave {
+    const first = pieces[0]!;
+    const inbox = new PieceInbox(first);
+    let opened = () => {};
+    const save: StreamSave = {
+      inbox,
+      written: 0,
+      progress: null,
+      opened: new Promise<void>((resolve) => (opened = resolve)),
+      done: Promise.resolve(false),
+    };
+    save.done = this.#cacheOf(first.accountKey)
+      .then((cache) =>
+        cache.applyPieces(
+          first,
+          inbox.next,
+          (done) => {
+            save.written = done;
+            save.progress?.(done);
+          },
+          this.#gapMs,
+          opened,
+        ),
+      )
+      .catch((error: unknown) => {
+        console.error('fieldmap: a data stream was not saved', error);
+        inbox.fail(error instanceof Error ? error : new Error(String(error)));
+        if (this.#saving.get(first.stream) === save) this.#saving.delete(first.stream);
+        return false;
+      })
+      .finally(opened);
+    this.#saving.set(first.stream, save);
+    for (const piece of pieces.slice(1)) inbox.push(piece);
+    return save;
+  }
+}
