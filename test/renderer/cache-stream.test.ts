@@ -89,6 +89,12 @@ describe('A snapshot saved as its pieces arrive', () => {
     expect(r.seen.filter((s) => !whole(s))).toEqual([]);
   }, 120_000);
 
+  it('answers at once an opening that comes after its stream was taken, or of a stream that broke', async () => {
+    const r = await call<{ takenCount: number | null; after: number | null }>('lateOpenings');
+    expect(r.takenCount).toBe(3_000 - 1 + 1); // c2 deleted and one created by the queued ops
+    expect(r.after).toBe(3_000);
+  }, 120_000);
+
   it('leaves the cache as it was when a stream stops or breaks, and takes the next one whole', async () => {
     const r = await call<{
       seen: Seen[];

@@ -126,7 +126,6 @@ export function serveCacheWriter(
   async function handle(request: Served): Promise<number | null> {
     switch (request.kind) {
       case 'open': {
-        if (dropped.has(request.stream)) return null; // main resends on the page's request
         closed.delete(request.accountKey);
         // The joined copy of the pieces kept so far goes: the save has them.
         if (await saves.open(request.stream)) {
@@ -190,7 +189,7 @@ export function serveCacheWriter(
       reply({ kind: 'piece', meta: metaOf(piece) });
     } catch (error) {
       console.error('fieldmap: dropped a data stream', error);
-      saves.forget(piece.stream);
+      saves.drop(piece.stream);
       if (dropped.has(piece.stream)) return;
       dropped.add(piece.stream);
       reply({ kind: 'piece', meta: metaOf(piece, true) });

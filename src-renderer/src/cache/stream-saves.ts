@@ -27,6 +27,9 @@ export type StreamSave = {
   done: Promise<boolean>;
 };
 
+/** Finished streams remembered for a late opening (one per sync at most: hours of them). */
+const FINISHED_KEPT = 256;
+
 export class StreamSaves {
   readonly #cacheOf: (accountKey: string) => Promise<CustomerCache>;
   readonly #gapMs: number;
@@ -36,6 +39,12 @@ export class StreamSaves {
   #kept = new Map<string, DataPiece[]>();
   /** Streams the page opened before their piece 0 arrived: called once their save is open. */
   #waiting = new Map<string, () => void>();
+  /**
+   * Streams already taken by the page's 'stream' request (or dropped): an opening that comes
+   * after it (a one-piece stream whose piece overtook its announcement) has nothing to wait for.
+   * The last FINISHED_KEPT of them.
+   */
+  #finished = new Set<string>();
 
   constructor(cacheOf: (accountKey: string) => Promise<CustomerCache>, gapMs: number) {
     this.#cacheOf = cacheOf;
@@ -67,16 +76,13 @@ export class StreamSaves {
     else this.#kept.get(piece.stream)?.push(piece);
   }
 
-  forget(stream: string): void {
-    this.#kept.delete(stream);
-  }
-
   /**
    * The page opens a stream: its save starts with the pieces here, or at piece 0. Resolves once
    * the save's transaction is open; true when the kept pieces went to it (the caller drops its
    * joined copy), false when nothing was here yet or the stream is already being saved.
    */
   async open(stream: string): Promise<boolean> {
+    if (this.#finished.delete(stream)) return false;
     if (this.#saving.has(stream) || this.#waiting.has(stream)) return false;
     const kept = this.#kept.get(stream);
     if (kept) {
@@ -104,7 +110,20 @@ export class StreamSaves {
     const save = this.#saving.get(stream);
     this.#saving.delete(stream);
     this.#kept.delete(stream);
+    this.#markFinished(stream);
     return save;
+  }
+
+  /** A stream that lost a piece: nothing of it is saved or kept, and no opening waits for it. */
+  drop(stream: string): void {
+    this.#kept.delete(stream);
+    this.#markFinished(stream);
+  }
+
+  #markFinished(stream: string): void {
+    this.#finished.add(stream);
+    if (this.#finished.size > FINISHED_KEPT)
+      this.#finished.delete(this.#finished.values().next().value!);
   }
 
   /** Signed out: the account's saves fail (their transactions abort), its kept pieces go. */

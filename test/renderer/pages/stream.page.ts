@@ -173,6 +173,32 @@ export const streamScenarios = {
       await done();
     }
   },
+
+  /**
+   * An announcement that comes after its stream was taken (a one-piece stream whose piece
+   * overtook it), and one of a stream that lost a piece: neither opening waits for a piece 0
+   * (the deadline here is ten minutes, so a wait would time the test out).
+   */
+  async lateOpenings() {
+    const channel = new MessageChannel();
+    serveCacheWriter(channel.port1 as unknown as WriterPort, { pieceGapMs: 600_000 });
+    const writer = new CacheWriter(channel.port2 as unknown as WriterPort);
+    const { key, done } = await watched(writer);
+    try {
+      const taken = piecesOf(key, 'taken', 3_000);
+      for (const piece of taken) writer.piece(piece);
+      const takenCount = await writer.applyStream('taken', true);
+      await writer.openStream('taken', key);
+      const lost = piecesOf(key, 'lost', 6_000);
+      for (const piece of [lost[0]!, lost[2]!, lost[1]!]) writer.piece(piece);
+      await writer.close(`nobody-${Math.random()}`);
+      await writer.openStream('lost', key);
+      const after = await writer.setPendingOps(key, ops(key).slice(0, 1));
+      return { takenCount, after };
+    } finally {
+      await done();
+    }
+  },
 };
 
 (globalThis as unknown as { streamScenarios: typeof streamScenarios }).streamScenarios =
