@@ -35,7 +35,7 @@ import {
 import { hasFeatures, LazyOverlay, overlaySources } from './layers/lazy-overlay';
 import { composeStyle, labelOptionsOf } from './style/map-style';
 import { useBundledWorker } from './maplibre-worker';
-import { latestTileLoadWins } from './tile-load-order';
+import { tileLoadsInOrder } from './tile-load-order';
 import { customerPopupContent, type PopupAction } from './popup';
 import { NearbyLayer, nearbyLayerSpecs, type NearbyHighlight } from './layers/nearby-layer';
 import { ROUTE_LAYER, routeData, RouteLayer, routeLayerSpecs } from './layers/route-layer';
@@ -83,7 +83,7 @@ export class MapController {
 
   constructor(options: MapControllerOptions) {
     useBundledWorker();
-    latestTileLoadWins();
+    tileLoadsInOrder();
     this.#options = options;
     const labels = labelOptionsOf(options.baseStyle);
     // Many pins are built in slices after the map exists (CustomerLayer), never in the style.
