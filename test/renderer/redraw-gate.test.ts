@@ -1,0 +1,90 @@
+// The map's redraws yield to list input (map/redraw-gate.ts): after a filter or sort change
+// MapLibre's repaints wait until input pauses, then the map draws once; a frame it had already
+// requested is put off too; while input goes on the map still draws at least once a while.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Map as MapLibreMap } from 'maplibre-gl';
+import {
+  REDRAW_MAX_HOLD_MS,
+  REDRAW_PAUSE_MS,
+  RedrawGate,
+  gateRedraws,
+} from '../../src-renderer/src/map/redraw-gate';
+
+/** The part of MapLibre's Map the gate touches: triggerRepaint and the pending frame. */
+class FakeMap {
+  repaints = 0;
+  _frameRequest: AbortController | null = null;
+  triggerRepaint(): void {
+    this.repaints++;
+  }
+}
+
+function gated() {
+  const gate = new RedrawGate(() => Date.now());
+  const map = new FakeMap();
+  const undo = gateRedraws(map as unknown as MapLibreMap, gate);
+  return { gate, map, undo };
+}
+
+describe('RedrawGate', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('repaints at once while no list input is held', () => {
+    const { map } = gated();
+    map.triggerRepaint();
+    expect(map.repaints).toBe(1);
+  });
+
+  it('holds repaints after list input until it pauses, then repaints once', () => {
+    const { gate, map } = gated();
+    gate.input();
+    map.triggerRepaint();
+    map.triggerRepaint();
+    vi.advanceTimersByTime(REDRAW_PAUSE_MS - 1);
+    expect(map.repaints).toBe(0);
+    gate.input();
+    vi.advanceTimersByTime(REDRAW_PAUSE_MS - 1);
+    expect(map.repaints).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(map.repaints).toBe(1);
+    expect(gate.held).toBe(false);
+  });
+
+  it('puts off a frame the map had already requested', () => {
+    const { gate, map } = gated();
+    const frame = new AbortController();
+    map._frameRequest = frame;
+    gate.input();
+    expect(frame.signal.aborted).toBe(true);
+    expect(map._frameRequest).toBeNull();
+    vi.advanceTimersByTime(REDRAW_PAUSE_MS);
+    expect(map.repaints).toBe(1);
+  });
+
+  it('lets the map draw at least every REDRAW_MAX_HOLD_MS while input goes on', () => {
+    const { gate, map } = gated();
+    gate.input();
+    map.triggerRepaint();
+    const step = REDRAW_PAUSE_MS / 2;
+    for (let t = step; t < REDRAW_MAX_HOLD_MS; t += step) {
+      vi.advanceTimersByTime(step);
+      gate.input();
+    }
+    expect(map.repaints).toBe(0);
+    vi.advanceTimersByTime(REDRAW_MAX_HOLD_MS);
+    expect(map.repaints).toBe(1);
+  });
+
+  it('undo gives the map its own repaints back and drops a held one', () => {
+    const { gate, map, undo } = gated();
+    gate.input();
+    map.triggerRepaint();
+    undo();
+    vi.advanceTimersByTime(REDRAW_PAUSE_MS);
+    expect(map.repaints).toBe(0);
+    gate.input();
+    map.triggerRepaint();
+    expect(map.repaints).toBe(1);
+  });
+});
