@@ -1,10 +1,11 @@
 // The map's redraws yield to list input (map/redraw-gate.ts): after a filter or sort change
-// MapLibre's repaints wait until input pauses, then the map draws once; a frame it had already
-// requested is put off too; while input goes on the map still draws at least once a while.
+// MapLibre's repaints wait until input pauses and the map's source holds the filtered set, then
+// the map draws once; a frame it had already requested is put off too; the rep moving the map
+// ends the hold; a source that never settles holds it REDRAW_MAX_SETTLE_MS at most.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import {
-  REDRAW_MAX_HOLD_MS,
+  REDRAW_MAX_SETTLE_MS,
   REDRAW_PAUSE_MS,
   RedrawGate,
   gateRedraws,
@@ -14,6 +15,10 @@ import {
 class FakeMap {
   repaints = 0;
   _frameRequest: AbortController | null = null;
+  container = new EventTarget();
+  getCanvasContainer(): EventTarget {
+    return this.container;
+  }
   triggerRepaint(): void {
     this.repaints++;
   }
@@ -62,18 +67,50 @@ describe('RedrawGate', () => {
     expect(map.repaints).toBe(1);
   });
 
-  it('lets the map draw at least every REDRAW_MAX_HOLD_MS while input goes on', () => {
+  it('holds until the source holds the filtered set, when that comes after the pause', () => {
+    const { gate, map } = gated();
+    const filter = {};
+    gate.input();
+    gate.busy(filter, true);
+    map.triggerRepaint();
+    vi.advanceTimersByTime(REDRAW_PAUSE_MS * 2);
+    expect(map.repaints).toBe(0);
+    gate.busy(filter, false);
+    expect(map.repaints).toBe(1);
+  });
+
+  it('a source that settled before the pause does not end the hold early', () => {
+    const { gate, map } = gated();
+    const filter = {};
+    gate.input();
+    gate.busy(filter, true);
+    gate.busy(filter, false);
+    map.triggerRepaint();
+    vi.advanceTimersByTime(REDRAW_PAUSE_MS - 1);
+    expect(map.repaints).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(map.repaints).toBe(1);
+  });
+
+  it('a source that never settles holds the map REDRAW_MAX_SETTLE_MS after the last input', () => {
     const { gate, map } = gated();
     gate.input();
+    gate.busy({}, true);
     map.triggerRepaint();
-    const step = REDRAW_PAUSE_MS / 2;
-    for (let t = step; t < REDRAW_MAX_HOLD_MS; t += step) {
-      vi.advanceTimersByTime(step);
-      gate.input();
-    }
+    vi.advanceTimersByTime(REDRAW_MAX_SETTLE_MS - 1);
     expect(map.repaints).toBe(0);
-    vi.advanceTimersByTime(REDRAW_MAX_HOLD_MS);
+    vi.advanceTimersByTime(1);
     expect(map.repaints).toBe(1);
+  });
+
+  it('the rep moving the map ends the hold at once', () => {
+    const { gate, map } = gated();
+    gate.input();
+    gate.busy({}, true);
+    map.triggerRepaint();
+    map.container.dispatchEvent(new Event('pointerdown'));
+    expect(map.repaints).toBe(1);
+    expect(gate.held).toBe(false);
   });
 
   it('undo gives the map its own repaints back and drops a held one', () => {

@@ -3,23 +3,29 @@
 // input's next frame took 100-430 ms whenever a map redraw fell between the input and that
 // frame (the GPU process's SwapBuffers of a map frame is 150-400 ms there, and the page gets
 // no new frame until it is done), and 15-35 ms when none did; the list's own work was 5-40 ms.
-// So after a list input (a filter, a sort) MapLibre's repaints wait until the input has paused
-// for REDRAW_PAUSE_MS (or, while the rep keeps clicking, at most REDRAW_MAX_HOLD_MS), then the
-// map draws once: it follows the list's filter as a typed search already does (200 ms pause).
-// Only the drawing waits: the filtered set reaches the map's source as before (pin-filter.ts).
+// A gate released after a fixed pause still let a redraw start in the pause while the map's
+// worker re-clustered, and the next input met its frame (p95 134 ms, load 3-8). So after a
+// list input (a filter, a sort) MapLibre's repaints wait until input has paused for
+// REDRAW_PAUSE_MS and the map's source holds the filtered set (pin-filter.ts reports its work;
+// drawing before that only redraws the old pins), then the map draws once. The filtered set
+// still reaches the source at once; a rep moving the map ends the hold.
 import type { Map as MapLibreMap } from 'maplibre-gl';
 
 /** How long list input must pause before the map draws again (ms). */
 export const REDRAW_PAUSE_MS = 200;
-/** Longest the map's drawing waits while list input goes on (ms). */
-export const REDRAW_MAX_HOLD_MS = 1_000;
+/** Longest the map waits after the last list input for its source to settle (ms). */
+export const REDRAW_MAX_SETTLE_MS = 3_000;
 
 export class RedrawGate {
-  #heldSince: number | null = null;
+  #held = false;
   #lastInput = 0;
+  /** Input has paused REDRAW_PAUSE_MS since the last one (the hold waits on #busy only). */
+  #paused = false;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #waiting = new Set<() => void>();
   #listeners = new Set<() => void>();
+  /** Who is still bringing the map's data to the last input (pin-filter.ts). */
+  #busy = new Set<object>();
   #now: () => number;
 
   constructor(now: () => number = () => performance.now()) {
@@ -28,24 +34,39 @@ export class RedrawGate {
 
   /** True while the map's drawing waits for list input to pause. */
   get held(): boolean {
-    return this.#heldSince !== null;
+    return this.#held;
   }
 
   /** A list input (filter, sort): holds the map's drawing until input pauses. */
   input(): void {
-    const now = this.#now();
-    this.#lastInput = now;
-    if (this.#heldSince === null) {
-      this.#heldSince = now;
+    this.#lastInput = this.#now();
+    this.#paused = false;
+    if (!this.#held) {
+      this.#held = true;
       for (const listener of this.#listeners) listener();
     }
-    this.#arm();
+    this.#arm(REDRAW_PAUSE_MS);
+  }
+
+  /**
+   * `owner` is (or is no longer) bringing the map's data to the last input: a hold ends only
+   * when it is done (the map would only draw the state before), or REDRAW_MAX_SETTLE_MS after
+   * the last input at the latest.
+   */
+  busy(owner: object, busy: boolean): void {
+    if (busy) this.#busy.add(owner);
+    else if (this.#busy.delete(owner) && this.#busy.size === 0 && this.#paused) this.#release();
+  }
+
+  /** Ends a hold now (the rep moves the map itself). */
+  release(): void {
+    if (this.#held) this.#release();
   }
 
   /** Runs `run` now, or once (per function) when the hold ends. */
   whenOpen(run: () => void): void {
-    if (this.#heldSince === null) run();
-    else this.#waiting.add(run);
+    if (this.#held) this.#waiting.add(run);
+    else run();
   }
 
   /** Forgets `run` if it waits. */
@@ -59,19 +80,26 @@ export class RedrawGate {
     return () => this.#listeners.delete(listener);
   }
 
-  #arm(): void {
+  #arm(after: number): void {
     if (this.#timer !== null) clearTimeout(this.#timer);
-    const now = this.#now();
-    const until = Math.min(
-      this.#lastInput + REDRAW_PAUSE_MS,
-      this.#heldSince! + REDRAW_MAX_HOLD_MS,
-    );
-    this.#timer = setTimeout(() => this.#release(), Math.max(0, until - now));
+    const wait = Math.max(0, this.#lastInput + after - this.#now());
+    this.#timer = setTimeout(() => this.#pause(), wait);
+  }
+
+  /** Input has paused: the map draws now, or once its data is settled. */
+  #pause(): void {
+    this.#timer = null;
+    this.#paused = true;
+    const settleBy = this.#lastInput + REDRAW_MAX_SETTLE_MS;
+    if (this.#busy.size > 0 && this.#now() < settleBy) this.#arm(REDRAW_MAX_SETTLE_MS);
+    else this.#release();
   }
 
   #release(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
-    this.#heldSince = null;
+    this.#held = false;
+    this.#paused = false;
     const waiting = [...this.#waiting];
     this.#waiting.clear();
     for (const run of waiting) run();
@@ -81,6 +109,8 @@ export class RedrawGate {
 /** The app's one gate: CustomersState reports list input, every map yields to it. */
 export const listInputGate = new RedrawGate();
 
+const INTERACTIONS = ['pointerdown', 'wheel', 'touchstart', 'keydown'] as const;
+
 /**
  * Makes `map`'s repaints wait for `gate` (a frame already requested is put off as well); the
  * map's own code schedules every repaint through triggerRepaint. Returns the undo.
@@ -89,6 +119,10 @@ export function gateRedraws(map: MapLibreMap, gate: RedrawGate = listInputGate):
   const own = map.triggerRepaint.bind(map);
   const frames = map as unknown as { _frameRequest: AbortController | null };
   map.triggerRepaint = () => gate.whenOpen(own);
+  // The rep moving the map itself sees it move at once.
+  const container = map.getCanvasContainer();
+  const release = () => gate.release();
+  for (const type of INTERACTIONS) container.addEventListener(type, release, { passive: true });
   const stop = gate.onHold(() => {
     if (!frames._frameRequest) return;
     frames._frameRequest.abort();
@@ -98,6 +132,7 @@ export function gateRedraws(map: MapLibreMap, gate: RedrawGate = listInputGate):
   return () => {
     stop();
     gate.cancel(own);
+    for (const type of INTERACTIONS) container.removeEventListener(type, release);
     delete (map as { triggerRepaint?: unknown }).triggerRepaint;
   };
 }
