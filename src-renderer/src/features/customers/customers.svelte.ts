@@ -131,6 +131,8 @@ export class CustomersState {
     this.#cancelMapFollow?.();
     this.#cancelMapFollow = null;
     if (all !== this.#mapAll) {
+      // An edit's pin is drawn at once, even right after a filter change.
+      if (this.#mapAll !== null) listInputGate.release();
       this.#mapAll = all;
       this.#mapShown = target;
       return;
