@@ -8,7 +8,8 @@
 // list input (a filter, a sort) MapLibre's repaints wait until input has paused for
 // REDRAW_PAUSE_MS and the map's source holds the filtered set (pin-filter.ts reports its work;
 // drawing before that only redraws the old pins), then the map draws once. The filtered set
-// still reaches the source at once; a rep moving the map ends the hold.
+// still reaches the source at once; a rep moving the map, or a new data version (an edit's
+// pin: CustomersState), ends the hold.
 import type { Map as MapLibreMap } from 'maplibre-gl';
 
 /** How long list input must pause before the map draws again (ms). */
