@@ -36,6 +36,7 @@ import { hasFeatures, LazyOverlay, overlaySources } from './layers/lazy-overlay'
 import { composeStyle, labelOptionsOf } from './style/map-style';
 import { useBundledWorker } from './maplibre-worker';
 import { tileLoadsInOrder } from './tile-load-order';
+import { gateRedraws } from './redraw-gate';
 import { customerPopupContent, type PopupAction } from './popup';
 import { NearbyLayer, nearbyLayerSpecs, type NearbyHighlight } from './layers/nearby-layer';
 import { ROUTE_LAYER, routeData, RouteLayer, routeLayerSpecs } from './layers/route-layer';
@@ -71,6 +72,8 @@ export class MapController {
   #options: MapControllerOptions;
   /** The recent source's layer specs (the overlay adds them later: they follow colour-by). */
   #recentSpecs: LayerSpecification[];
+  /** Undoes gateRedraws (list input holds the map's drawing: redraw-gate.ts). */
+  #ungate: () => void;
   #popup: Popup | null = null;
   #popupFor: string | null = null;
   #selected: string | null = null;
@@ -128,6 +131,7 @@ export class MapController {
       // 300 ms after them; the fade also held back 'idle' by that much.
       fadeDuration: 0,
     });
+    this.#ungate = gateRedraws(this.map);
     // Changed pins are drawn above every other layer, from a source that exists once needed.
     const recentOverlay = new LazyOverlay(this.map, recentSpecs, {
       inStyle: false,
@@ -257,6 +261,7 @@ export class MapController {
   }
 
   destroy(): void {
+    this.#ungate();
     this.#closePopup();
     this.customers.dispose();
     this.map.remove();

@@ -12,6 +12,7 @@ import { ListSorter } from './list-sorter';
 import type { SortPort } from './list-sort-worker';
 import { indexOfId } from './list-runs';
 import { afterPaint } from '../../ui/after-paint';
+import { listInputGate } from '../../map/redraw-gate';
 
 /**
  * How long the map waits for typing to pause before it follows a new search term (the list
@@ -44,7 +45,8 @@ export class CustomersState {
 
   /** The keys of the data version before, reused for unchanged records (not reactive). */
   #previousKeys: ListKeys | null = null;
-  #visitFilter = new VisitFilterState();
+  /** A filter or sort change holds the map's drawing until input pauses (redraw-gate.ts). */
+  #visitFilter = new VisitFilterState(() => listInputGate.input());
   /** Keys of each piece of the feed's current full read, with the list's order (not reactive). */
   #pieces: ListKeys[] = [];
   /** Every sort order of a new data version, computed in a worker (list-sorter.ts). */
@@ -129,6 +131,8 @@ export class CustomersState {
     this.#cancelMapFollow?.();
     this.#cancelMapFollow = null;
     if (all !== this.#mapAll) {
+      // An edit's pin is drawn at once, even right after a filter change.
+      if (this.#mapAll !== null) listInputGate.release();
       this.#mapAll = all;
       this.#mapShown = target;
       return;
@@ -221,6 +225,7 @@ export class CustomersState {
     return this.#term;
   }
   set term(value: string) {
+    listInputGate.input();
     this.#term = value;
     if (this.#mapTermTimer !== null) clearTimeout(this.#mapTermTimer);
     this.#mapTermTimer = null;
@@ -238,6 +243,7 @@ export class CustomersState {
     return this.#color;
   }
   set color(value: string | null) {
+    listInputGate.input();
     this.#color = value;
   }
 
@@ -245,6 +251,7 @@ export class CustomersState {
     return this.#group;
   }
   set group(value: string | null) {
+    listInputGate.input();
     this.#group = value;
   }
 
@@ -258,6 +265,7 @@ export class CustomersState {
 
   /** Sorts by a column; choosing the current column again flips the direction. */
   sortBy(key: SortKey): void {
+    listInputGate.input();
     if (this.#sortKey === key) this.#sortDirection = this.#sortDirection === 'asc' ? 'desc' : 'asc';
     else {
       this.#sortKey = key;

@@ -15,6 +15,12 @@ export class VisitFilterState {
   value = $state('all');
   /** "Now" for the filter, refreshed when the filter is changed (days are coarse). */
   #now = $state(Date.now());
+  #onSet: () => void;
+
+  /** `onSet` runs on each change the rep makes (set). */
+  constructor(onSet: () => void = () => undefined) {
+    this.#onSet = onSet;
+  }
 
   get now(): number {
     return this.#now;
@@ -38,5 +44,6 @@ export class VisitFilterState {
   set(value: string): void {
     this.value = value;
     this.#now = Date.now();
+    this.#onSet();
   }
 }

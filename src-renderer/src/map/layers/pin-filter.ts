@@ -24,6 +24,7 @@
 import type { GeoJSONSource } from 'maplibre-gl';
 import type { PinFeature } from './geojson';
 import { pinsBlobUrl } from './pin-blob';
+import { listInputGate, type RedrawGate } from '../redraw-gate';
 
 /** Most features sent back into the clustered source per message (about 10-40 ms to serialise). */
 export const ADD_CHUNK = 10_000;
@@ -51,9 +52,12 @@ export class PinFilter {
   #disposed = false;
   /** Counts data versions: a URL being written for an older one is dropped. */
   #version = 0;
+  /** Told while this filter still brings the source to the wanted set (redraw-gate.ts). */
+  #gate: RedrawGate;
 
-  constructor(host: PinFilterHost) {
+  constructor(host: PinFilterHost, gate: RedrawGate = listInputGate) {
     this.#host = host;
+    this.#gate = gate;
   }
 
   /**
@@ -71,6 +75,7 @@ export class PinFilter {
       this.#held[fid] = 1;
       out.push(features[fid]!);
     }
+    this.#report();
     return out.length === features.length ? (features as PinFeature[]) : out;
   }
 
@@ -82,13 +87,20 @@ export class PinFilter {
   /** The wanted set changed: bring the source to it (now, or once the worker's diff is done). */
   update(): void {
     this.#dirty = true;
-    if (this.#inFlight || this.#timer !== null) return;
-    this.#pass();
+    if (!this.#inFlight && this.#timer === null) this.#pass();
+    this.#report();
   }
 
   dispose(): void {
     this.#disposed = true;
     this.#cancel();
+    this.#report();
+  }
+
+  /** Tells the gate whether the source is still on its way to the wanted set. */
+  #report(): void {
+    const busy = this.#inFlight || this.#dirty || this.#timer !== null;
+    this.#gate.busy(this, busy && !this.#disposed);
   }
 
   #cancel(): void {
@@ -102,7 +114,10 @@ export class PinFilter {
     const source = this.#host.source();
     // Before the style has loaded the source it holds the data it was created with: try again.
     if (!source) {
-      this.#timer = setTimeout(() => this.#pass(), 100);
+      this.#timer = setTimeout(() => {
+        this.#pass();
+        this.#report();
+      }, 100);
       return;
     }
     this.#dirty = false;
@@ -131,6 +146,7 @@ export class PinFilter {
     const done = () => {
       this.#inFlight = false;
       if ((more || this.#dirty) && this.#timer === null) this.#pass();
+      this.#report();
     };
     source.updateData({ remove, add }).then(done, done);
   }
@@ -162,6 +178,7 @@ export class PinFilter {
     const done = () => {
       this.#inFlight = false;
       if (this.#dirty && this.#timer === null && !this.#disposed) this.#pass();
+      this.#report();
     };
     if (!url || stale()) {
       if (url) URL.revokeObjectURL(url);
