@@ -37,13 +37,13 @@ export type DataPiece = v.InferOutput<typeof DataPieceSchema>;
  * worker when to start saving: after every outbox mirror and resolved id main emitted before the
  * stream, and before those it emits after.
  */
-export const DataStreamSchema = v.object({
-  stream: v.string(),
-  event: v.picklist(PIECED_EVENTS),
-  accountKey: v.string(),
-  count: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  total: v.pipe(v.number(), v.integer(), v.minValue(0)),
-});
+export const DataStreamSchema = v.pick(DataPieceSchema, [
+  'stream',
+  'event',
+  'accountKey',
+  'count',
+  'total',
+]);
 export type DataStream = v.InferOutput<typeof DataStreamSchema>;
 
 type Obj = Record<string, unknown>;

@@ -33,9 +33,9 @@ export type WriterRequest =
   | { kind: 'piece'; piece: DataPiece }
   /** Main's data channel (Electron's MessagePort), handed on by the page: pieces arrive on it. */
   | { kind: 'data-port'; port: MessagePort }
-  /** `apply` false: the stream's account is not the open one, so its joined event is dropped. */
   /** The page opens a stream main announced: its save starts in this turn of the queue. */
   | { kind: 'open'; id: number; stream: string; accountKey: string }
+  /** `apply` false: the stream's account is not the open one, so its joined event is dropped. */
   | { kind: 'stream'; id: number; stream: string; apply: boolean }
   | { kind: 'event'; id: number; joined: JoinedEvent }
   | { kind: 'pending'; id: number; accountKey: string; ops: Op[] }
@@ -101,8 +101,6 @@ export function serveCacheWriter(
     return count;
   };
   const saves = new StreamSaves(cacheOf, pieceGapMs);
-  /** Accounts signed out of: their streams wait for the page (see the header). */
-  const closed = new Set<string>();
 
   async function finishSave(id: number, save: StreamSave, apply: boolean): Promise<number | null> {
     save.progress = (done) => reply({ kind: 'progress', id, done });
@@ -113,7 +111,6 @@ export function serveCacheWriter(
 
   async function apply(id: number, event: JoinedEvent | undefined): Promise<number | null> {
     if (!event) return null; // a stream that lost a piece: main resends on request
-    closed.delete(event.payload.accountKey);
     const cache = await cacheOf(event.payload.accountKey);
     const progress = (done: number) => reply({ kind: 'progress', id, done });
     const applied =
@@ -126,7 +123,6 @@ export function serveCacheWriter(
   async function handle(request: Served): Promise<number | null> {
     switch (request.kind) {
       case 'open': {
-        closed.delete(request.accountKey);
         // The joined copy of the pieces kept so far goes: the save has them.
         if (await saves.open(request.stream)) {
           joiner.drop(request.stream);
@@ -166,7 +162,6 @@ export function serveCacheWriter(
         return countOf(cache);
       }
       case 'close': {
-        closed.add(request.accountKey);
         counts.delete(request.accountKey);
         existenceOps.delete(request.accountKey);
         saves.failAccount(request.accountKey);

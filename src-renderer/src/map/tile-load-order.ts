@@ -24,12 +24,10 @@ export function tileLoadsInOrder(): void {
   if (proto.fieldmapTileLoadsInOrder) return;
   const load = proto.loadTile;
   proto.loadTile = function (this: TileLoader, tile: LoadingTile) {
+    // `fieldmapLoading` is the load before, settled either way (it never rejects).
     const before = tile.fieldmapLoading;
     const run = before
-      ? before.then(
-          () => (tile.aborted ? undefined : load.call(this, tile)),
-          () => (tile.aborted ? undefined : load.call(this, tile)),
-        )
+      ? before.then(() => (tile.aborted ? undefined : load.call(this, tile)))
       : load.call(this, tile);
     const settled = run.then(
       () => undefined,

@@ -65,6 +65,13 @@ async function watched(writer: CacheWriter) {
   return { key, cache, seen, until, done };
 }
 
+/** The cache writer with its worker's side served in this page (so a deadline can be short). */
+function pageWriter(options: { pieceGapMs?: number } = {}): CacheWriter {
+  const channel = new MessageChannel();
+  serveCacheWriter(channel.port1 as unknown as WriterPort, options);
+  return new CacheWriter(channel.port2 as unknown as WriterPort);
+}
+
 const piecesOf = (key: string, stream: string, n: number): DataPiece[] =>
   splitEvent(stream, 'data:snapshot', snapshotOf(key, n, 2, 'B:'))!;
 
@@ -76,9 +83,7 @@ export const streamScenarios = {
   async overNonEmpty(n: number) {
     // The worker's side in this page; the page opens the stream before its pieces come, as
     // the app does when main announces it.
-    const channel = new MessageChannel();
-    serveCacheWriter(channel.port1 as unknown as WriterPort);
-    const writer = new CacheWriter(channel.port2 as unknown as WriterPort);
+    const writer = pageWriter();
     const { key, cache, seen, until, done } = await watched(writer);
     try {
       const pieces = piecesOf(key, 'b', n);
@@ -113,9 +118,7 @@ export const streamScenarios = {
    * in this page (serveCacheWriter on a MessageChannel) so the deadline can be short.
    */
   async broken() {
-    const channel = new MessageChannel();
-    serveCacheWriter(channel.port1 as unknown as WriterPort, { pieceGapMs: 300 });
-    const writer = new CacheWriter(channel.port2 as unknown as WriterPort);
+    const writer = pageWriter({ pieceGapMs: 300 });
     const { key, seen, until, done } = await watched(writer);
     try {
       const lost = piecesOf(key, 'lost', 10_000);
@@ -150,9 +153,7 @@ export const streamScenarios = {
    * applies after the save's commit.
    */
   async orderedByPage() {
-    const channel = new MessageChannel();
-    serveCacheWriter(channel.port1 as unknown as WriterPort, { pieceGapMs: 2_000 });
-    const writer = new CacheWriter(channel.port2 as unknown as WriterPort);
+    const writer = pageWriter({ pieceGapMs: 2_000 });
     const { key, seen, until, done } = await watched(writer);
     try {
       const pieces = piecesOf(key, 's', 10_000);
@@ -180,9 +181,7 @@ export const streamScenarios = {
    * (the deadline here is ten minutes, so a wait would time the test out).
    */
   async lateOpenings() {
-    const channel = new MessageChannel();
-    serveCacheWriter(channel.port1 as unknown as WriterPort, { pieceGapMs: 600_000 });
-    const writer = new CacheWriter(channel.port2 as unknown as WriterPort);
+    const writer = pageWriter({ pieceGapMs: 600_000 });
     const { key, done } = await watched(writer);
     try {
       const taken = piecesOf(key, 'taken', 3_000);
