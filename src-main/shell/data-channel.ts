@@ -44,7 +44,9 @@ export function attachDataChannel(
     direct() {
       const open = port;
       if (!ready || !open || contents.isDestroyed()) return null;
-      return (piece) => open.postMessage(piece);
+      // As text, as the browser runner sends it: the worker parses it once, and hands the text of
+      // a snapshot's customers on to the page (renderer cache/snapshot-stage.ts) without a clone.
+      return (piece) => open.postMessage(JSON.stringify(piece));
     },
   };
 }

@@ -260,4 +260,31 @@ describe('CustomerFeed', () => {
       lastKeepsOps: true,
     });
   }, 120_000);
+
+  it('adopts the snapshot the page kept while the worker saved it, with the overlay read from the cache', async () => {
+    const result = await page.evaluate(() =>
+      (
+        globalThis as unknown as { feedScenarios: { adopt(): Promise<unknown> } }
+      ).feedScenarios.adopt(),
+    );
+    expect(result).toEqual({
+      // 12,000 sent; the queued delete removes c2 and the create adds one.
+      adoptedA: {
+        count: 12_000,
+        taken: 1,
+        // Every record no op touched is the very object the page parsed from the piece's text:
+        // the feed did not read them back. c1 (edited) is the cache's row; c2 is gone.
+        keptObjects: 11_998,
+        sameAsCache: true,
+        edited: 'Local',
+        deleted: true,
+        created: true,
+      },
+      // Pieces through the page carry no text: nothing kept, the cache is read back.
+      readB: { taken: 1, sameAsCache: true },
+      adoptedC: { taken: 2, sameAsCache: true },
+      // A resolved id puts a record into the server data: the snapshot marker goes.
+      markerAfterResolve: null,
+    });
+  }, 120_000);
 });

@@ -243,9 +243,12 @@ describe('the Electron shell', () => {
       3, 2,
     ]);
     expect(port.posted.length).toBe(5); // 3 of the snapshot, 2 of the delta (upserted, deleted)
-    for (const piece of port.posted)
+    // Each piece goes as its JSON text (the worker hands a snapshot's customers on as text).
+    for (const text of port.posted) expect(typeof text).toBe('string');
+    const posted = port.posted.map((text) => JSON.parse(text as string) as unknown);
+    for (const piece of posted)
       expect(v.safeParse(eventChannels['data:piece'], piece).success).toBe(true);
-    const overPort = port.posted.map((payload) => ({ event: 'data:piece', payload }));
+    const overPort = posted.map((payload) => ({ event: 'data:piece', payload }));
     expect(joinAll(overPort)).toEqual([
       { event: 'data:snapshot', payload: large },
       { event: 'data:delta', payload: delta },

@@ -2,6 +2,7 @@
 import { PALETTE, type Op, type Territory, type UserMeta } from '../../../src-shared';
 import { detectTimeUnit, type TimeUnit } from '../../../src-shared/visits';
 import type { CustomerCache } from '../cache/customer-cache';
+import type { SnapshotStage } from '../cache/snapshot-stage';
 import type { RouteView } from '../types';
 import { CustomersState } from '../features/customers/customers.svelte';
 import { LiveQuery } from '../cache/live-query.svelte';
@@ -34,9 +35,13 @@ export class AccountData {
   /** The account's unit of lastVisit/remindAt (see src-shared/visits.ts). */
   readonly timeUnit: TimeUnit = $derived.by(() => detectTimeUnit(this.customers.all));
 
-  constructor(readonly cache: CustomerCache) {
+  /** `stage`: a snapshot's customers kept while they were saved (cache/snapshot-stage.ts). */
+  constructor(
+    readonly cache: CustomerCache,
+    stage?: SnapshotStage,
+  ) {
     const { db } = cache;
-    this.customers = new CustomersState(cache);
+    this.customers = new CustomersState(cache, stage);
     this.plan = new PlanStops(cache);
     this.#user = new LiveQuery(async () => (await db.user.get('user'))?.value ?? null);
     this.#routes = new LiveQuery(async () =>

@@ -12,6 +12,7 @@ import {
 import type { DataStream, JoinedEvent } from '../../../src-shared/data-pieces';
 import { CustomerCache } from '../cache/customer-cache';
 import { CacheWriter } from '../cache/cache-writer-page';
+import { SnapshotStage } from '../cache/snapshot-stage';
 import { acceptDataPort } from '../cache/data-port';
 import { ChangeWriter } from '../features/editor/change-writer';
 import { AccountData } from './account-data.svelte';
@@ -51,6 +52,8 @@ export class AppController {
   #local = new LocalWorkState();
   /** The worker that applies main's data to the cache, off the UI thread. */
   #writer = new CacheWriter();
+  /** A snapshot's customers kept while the worker saves them, for the list (snapshot-stage.ts). */
+  #stage = new SnapshotStage();
 
   constructor(
     readonly api: FieldmapApi,
@@ -92,7 +95,8 @@ export class AppController {
 
   start(): void {
     const on = this.api.on.bind(this.api);
-    this.#writer.onPiece((p) => {
+    this.#writer.onPiece((p, json) => {
+      this.#stage.add(p, json);
       if (p.dropped) void this.api.requestSnapshot().catch(() => undefined);
       if (this.#local.piece(p)) this.#onData(p.accountKey, p.total, { stream: p.stream });
     });
@@ -205,6 +209,7 @@ export class AppController {
           this.storage.removeItem(LAST_ACCOUNT_KEY);
         }
         await this.#writer.close(accountKey);
+        this.#stage.dropAccount(accountKey);
         const cache = await CustomerCache.open(accountKey);
         cache.close();
         await cache.destroy();
@@ -236,7 +241,7 @@ export class AppController {
     this.panels.reset();
     this.outbox.setConflicts([]);
     const cache = await CustomerCache.open(accountKey);
-    this.#data = new AccountData(cache);
+    this.#data = new AccountData(cache, this.#stage);
     this.storage.setItem(LAST_ACCOUNT_KEY, accountKey);
     void this.imports.refresh();
     return this.#data;
@@ -292,6 +297,7 @@ export class AppController {
         const open = (await this.#openFor(accountKey)) !== null;
         if ('stream' in source) {
           const count = await this.#writer.applyStream(source.stream, open, progress);
+          if (count === null) this.#stage.drop(source.stream); // not the cache's: never adopted
           this.#healAfter(open, count);
           return count;
         }

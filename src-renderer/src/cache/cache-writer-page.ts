@@ -20,7 +20,7 @@ export class CacheWriter {
   #next = 0;
   #calls = new Map<number, Call>();
   #broken: string | null = null;
-  #onPiece: ((meta: PieceMeta) => void) | null = null;
+  #onPiece: ((meta: PieceMeta, json?: string) => void) | null = null;
 
   readonly #port: WriterPort;
 
@@ -48,7 +48,7 @@ export class CacheWriter {
   }
 
   #receive(reply: WriterReply): void {
-    if (reply.kind === 'piece') return this.#onPiece?.(reply.meta);
+    if (reply.kind === 'piece') return this.#onPiece?.(reply.meta, reply.json);
     const call = this.#calls.get(reply.id);
     if (!call) return;
     if (reply.kind === 'progress') return call.progress?.(reply.done);
@@ -74,8 +74,11 @@ export class CacheWriter {
     this.#port.postMessage({ kind: 'piece', piece } satisfies WriterRequest);
   }
 
-  /** Hears of every piece the worker receives, whichever way it came (records left out). */
-  onPiece(listener: (meta: PieceMeta) => void): void {
+  /**
+   * Hears of every piece the worker receives, whichever way it came (records left out), with
+   * the piece's JSON text when it holds a snapshot's customers that came as text.
+   */
+  onPiece(listener: (meta: PieceMeta, json?: string) => void): void {
     this.#onPiece = listener;
   }
 

@@ -51,8 +51,11 @@ export type WriterRequest =
 
 /** The worker's answers: progress of a save (customers written), then done or failed. */
 export type WriterReply =
-  /** A piece arrived (from main's data channel or the page): the page counts it. */
-  | { kind: 'piece'; meta: PieceMeta }
+  /**
+   * A piece arrived (from main's data channel or the page): the page counts it. `json`: the
+   * piece's own text, for a snapshot's customers that came as text (snapshot-stage.ts).
+   */
+  | { kind: 'piece'; meta: PieceMeta; json?: string }
   | { kind: 'progress'; id: number; done: number }
   /** `count`: customers in the cache after the write, null when it was not applied. */
   | { kind: 'done'; id: number; count: number | null }
@@ -175,13 +178,19 @@ export function serveCacheWriter(
 
   /** Streams that lost a piece: the page hears of each once (it asks main for a snapshot). */
   const dropped = new Set<string>();
-  const takePiece = (piece: DataPiece) => {
-    if (saves.take(piece)) return reply({ kind: 'piece', meta: metaOf(piece) });
+  const took = (piece: DataPiece, json: string | undefined) => {
+    const meta = metaOf(piece);
+    // The page keeps a snapshot's customers while they are saved (snapshot-stage.ts).
+    const staged = json !== undefined && piece.event === 'data:snapshot' && meta.customers > 0;
+    reply(staged ? { kind: 'piece', meta, json } : { kind: 'piece', meta });
+  };
+  const takePiece = (piece: DataPiece, json?: string) => {
+    if (saves.take(piece)) return took(piece, json);
     try {
       const whole = joiner.add(piece);
       saves.keep(piece);
       if (whole) joined.set(piece.stream, whole);
-      reply({ kind: 'piece', meta: metaOf(piece) });
+      took(piece, json);
     } catch (error) {
       console.error('fieldmap: dropped a data stream', error);
       saves.drop(piece.stream);
@@ -190,9 +199,20 @@ export function serveCacheWriter(
       reply({ kind: 'piece', meta: metaOf(piece, true) });
     }
   };
+  /** A piece from main: its JSON text (as main sends it), or an object (an older main). */
   const takeRaw = (raw: unknown) => {
-    const parsed = v.safeParse(DataPieceSchema, raw);
-    if (parsed.success) takePiece(parsed.output);
+    let json: string | undefined;
+    let value = raw;
+    if (typeof raw === 'string') {
+      json = raw;
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        return console.error('fieldmap: refused a data piece that is not JSON');
+      }
+    }
+    const parsed = v.safeParse(DataPieceSchema, value);
+    if (parsed.success) takePiece(parsed.output, json);
     else console.error('fieldmap: refused a malformed data piece');
   };
 

@@ -11,7 +11,7 @@ const takePiece = serveCacheWriter(self as unknown as WriterPort);
 // runner knows the worker is listening.
 Object.defineProperty(self, '__fieldmapDeliverPiece', {
   value: (json: string): boolean => {
-    takePiece(JSON.parse(json));
+    takePiece(json);
     return true;
   },
   writable: false,

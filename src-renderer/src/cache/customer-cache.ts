@@ -66,12 +66,23 @@ export class CustomerCache {
     return [customers, server, routes, territories, user, meta, pending];
   }
 
-  private async writeMeta(pulledAt: number): Promise<void> {
+  /**
+   * `stream`: the snapshot stream the server data now is exactly (its pieces' records), which the
+   * page may have kept (snapshot-stage.ts); null for any other change of the server data, which
+   * must delete the marker so the page never takes a kept copy for what the cache holds.
+   */
+  private async writeMeta(pulledAt: number, stream: string | null = null): Promise<void> {
     await this.db.meta.bulkPut([
       { key: 'lastSync', value: pulledAt },
       { key: 'accountKey', value: this.accountKey },
       { key: 'schemaVersion', value: SCHEMA_VERSION },
     ]);
+    await this.markSnapshot(stream);
+  }
+
+  private async markSnapshot(stream: string | null): Promise<void> {
+    if (stream === null) await this.db.meta.delete('snapshotStream');
+    else await this.db.meta.put({ key: 'snapshotStream', value: stream });
   }
 
   private async clearServerData(): Promise<void> {
@@ -149,7 +160,7 @@ export class CustomerCache {
       await writePieces(this.db, snapshot, first, next, progress, gapMs);
       const user = head['user'] as UserMeta | undefined;
       if (user) await this.db.user.put({ key: 'user', value: user });
-      await this.writeMeta(head['pulledAt'] as number);
+      await this.writeMeta(head['pulledAt'] as number, snapshot ? first.stream : null);
       await applyOverlay(this.db);
     });
     return true;
@@ -173,6 +184,7 @@ export class CustomerCache {
       await undoOverlay(this.db);
       // The record exists on the service now: keep showing it as server data until a pull has it.
       if (created && !(await table.get(id))) {
+        await this.markSnapshot(null); // the server data is no longer the snapshot's
         const { _pending: _p, ...record } = created as CustomerRow;
         delete (record as CustomerRow)._pendingFields;
         await table.put({ ...record, id } as CustomerRow & RouteRow);

@@ -13,6 +13,7 @@
 import { Dexie, type ObservabilitySet } from 'dexie';
 import type { CustomerRow, FieldmapDb } from './schema';
 import { lowerBoundById } from './id-order';
+import type { SnapshotStage } from './snapshot-stage';
 
 /** Customers per read of a full read-back: ~25 ms of deserialisation each at 100k. */
 export const READ_PIECE = 5_000;
@@ -63,6 +64,7 @@ export class CustomerFeed<V extends CustomerRow> {
     private readonly db: FieldmapDb,
     private readonly view: (rows: CustomerRow[]) => V[],
     private readonly onPiece?: (piece: readonly V[], from: number) => void,
+    private readonly stage?: SnapshotStage,
   ) {
     this.#part = `idb://${db.name}/customers/`;
     Dexie.on('storagemutated', this.#onMutated);
@@ -131,10 +133,24 @@ export class CustomerFeed<V extends CustomerRow> {
     }
   }
 
-  /** Every customer, in pieces, in one read-only transaction (one committed state). */
-  #readAll(): Promise<V[]> {
-    const { customers } = this.db;
-    return this.db.transaction('r', customers, async () => {
+  /**
+   * Every customer: the snapshot the page kept while it was saved, when the cache holds exactly
+   * that snapshot under its overlay (snapshot-stage.ts), else read in pieces in one read-only
+   * transaction (one committed state).
+   */
+  async #readAll(): Promise<V[]> {
+    const { customers, meta, server } = this.db;
+    const read = await this.db.transaction('r', customers, meta, server, async () => {
+      const marker = this.stage ? await meta.get('snapshotStream') : undefined;
+      const stream = typeof marker?.value === 'string' ? marker.value : null;
+      if (stream !== null && this.stage?.has(stream)) {
+        // The server data is the kept snapshot's records; what the overlay changed is in
+        // `server` (undoOverlay relies on the same): those rows are read from the cache.
+        const ids = (await server.toCollection().primaryKeys()) as string[];
+        const found = await customers.bulkGet(ids);
+        const kept = this.stage.take(stream);
+        if (kept) return { kind: 'kept' as const, kept, ids, found };
+      }
       const rows: V[] = [];
       for (;;) {
         const last = rows.at(-1)?.id;
@@ -144,9 +160,18 @@ export class CustomerFeed<V extends CustomerRow> {
         const views = this.view(piece);
         this.onPiece?.(views, rows.length);
         for (const row of views) rows.push(row);
-        if (piece.length < READ_PIECE || this.#disposed) return rows;
+        if (piece.length < READ_PIECE || this.#disposed) return { kind: 'read' as const, rows };
       }
     });
+    if (read.kind === 'read') return read.rows;
+    const patched = this.#applyRows(read.kept, read.ids, read.found);
+    // The kept rows become views in pieces, each in its own task, as a read-back's would.
+    for (let from = 0; from < patched.length && !this.#disposed; from += READ_PIECE) {
+      if (from > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      this.onPiece?.(this.view(patched.slice(from, from + READ_PIECE)), from);
+    }
+    if (patched.length === 0) this.onPiece?.([], 0);
+    return patched as V[];
   }
 
   /** `base` with the changed keys read again: replaced, removed or inserted in key order. */
@@ -159,11 +184,24 @@ export class CustomerFeed<V extends CustomerRow> {
   async #patched(base: V[], keys: Set<string>): Promise<V[]> {
     const ids = [...keys];
     const found = await this.db.customers.bulkGet(ids);
+    const fresh = this.view(found.filter((row): row is CustomerRow => row !== undefined));
+    return this.#applyRows(base, ids, fresh);
+  }
+
+  /**
+   * `base` (in key order) with the rows of `ids` as the cache holds them now (`found`, any order;
+   * an id without a row is removed): replaced, removed or inserted in key order.
+   */
+  #applyRows<R extends CustomerRow>(
+    base: readonly R[],
+    ids: readonly string[],
+    found: ReadonlyArray<R | undefined>,
+  ): R[] {
     const rows = base.slice();
     const removed = new Set<string>();
-    const added: V[] = [];
-    const fresh = this.view(found.filter((row): row is CustomerRow => row !== undefined));
-    const byId = new Map(fresh.map((row) => [row.id, row]));
+    const added: R[] = [];
+    const byId = new Map<string, R>();
+    for (const row of found) if (row) byId.set(row.id, row);
     for (const id of ids) {
       const i = lowerBoundById(rows, id);
       const at = rows[i]?.id === id ? i : -1;

@@ -19,8 +19,12 @@ export type RouteRow = Route & { _pending?: 1 };
 export type ServerRow = { id: string; record: Customer | null };
 
 export type MetaRow = {
-  /** 'plan': the week's pool of customers; 'week-plan': the Plan the week form (home, office, hours). */
-  key: 'lastSync' | 'schemaVersion' | 'accountKey' | 'plan' | 'week-plan';
+  /**
+   * 'plan': the week's pool of customers; 'week-plan': the Plan the week form (home, office,
+   * hours); 'snapshotStream': the stream whose snapshot the server data is, untouched since
+   * (snapshot-stage.ts; any other change of the server data deletes it).
+   */
+  key: 'lastSync' | 'schemaVersion' | 'accountKey' | 'plan' | 'week-plan' | 'snapshotStream';
   value: unknown;
 };
 export type UserRow = { key: 'user'; value: UserMeta };

@@ -5,6 +5,9 @@ import type { Op } from '../../../src-shared';
 import { CacheWriter } from '../../../src-renderer/src/cache/cache-writer-page';
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
 import { CustomerFeed } from '../../../src-renderer/src/cache/customer-feed.svelte';
+import { SnapshotStage } from '../../../src-renderer/src/cache/snapshot-stage';
+import { splitEvent } from '../../../src-shared/data-pieces';
+import { DATA_PORT_READY } from '../../../src-shared/data-port';
 import type { CustomerRow } from '../../../src-renderer/src/cache/schema';
 import { snapshotOf } from './cache.page';
 import { makeCustomers } from './fixtures';
@@ -94,6 +97,107 @@ export const feedScenarios = {
       };
     } finally {
       stop();
+      feed.dispose();
+      await writer.close(key);
+      cache.close();
+      await cache.destroy();
+    }
+  },
+
+  /**
+   * Snapshots saved by the real cache worker while the page keeps their customers (the app's
+   * wiring: the worker hands on each piece's text, SnapshotStage keeps it, the feed adopts it).
+   * Pieces go over a data port as text, as Electron's main sends them, or through the page as
+   * objects (main's fallback), which leaves nothing to adopt. Queued ops (an edit, a delete, a
+   * create) are applied over the kept records by the cache's overlay, read from the cache.
+   */
+  async adopt() {
+    const key = `adopt-${Math.random()}`;
+    const writer = new CacheWriter();
+    const taken: CustomerRow[][] = [];
+    const stage = new (class extends SnapshotStage {
+      override take(stream: string): CustomerRow[] | null {
+        const rows = super.take(stream);
+        if (rows) taken.push(rows);
+        return rows;
+      }
+    })();
+    // As the app does, the page asks for a stream's save once the worker told it of every piece.
+    const heard = new Map<string, number>();
+    writer.onPiece((meta, json) => {
+      heard.set(meta.stream, (heard.get(meta.stream) ?? 0) + 1);
+      stage.add(meta, json);
+    });
+    const channel = new MessageChannel();
+    const ready = new Promise<void>((resolve) => {
+      channel.port1.onmessage = (event) => event.data === DATA_PORT_READY && resolve();
+    });
+    writer.connectData(channel.port2);
+    await ready;
+    const cache = await CustomerCache.open(key);
+    const all = () => cache.db.customers.toArray();
+    const same = (a: CustomerRow[], b: CustomerRow[]) => JSON.stringify(a) === JSON.stringify(b);
+    await writer.setPendingOps(key, [
+      op(1, { kind: 'updateCustomer', target: 'c1', payload: { name: 'Local' } }),
+      op(2, { kind: 'deleteCustomer', target: 'c2', payload: null }),
+      op(3, { kind: 'createCustomer', target: TEMP, payload: newCustomer() }),
+    ]);
+    const feed = new CustomerFeed(cache.db, (rows) => rows, undefined, stage);
+    const until = async (test: (rows: CustomerRow[]) => boolean) => {
+      for (let i = 0; i < 400 && !(feed.current && test(feed.current)); i++) await sleep(25);
+      return feed.current ?? [];
+    };
+    const send = async (
+      stream: string,
+      n: number,
+      seed: number,
+      prefix: string,
+      asText: boolean,
+    ) => {
+      const pieces = splitEvent(
+        stream,
+        'data:snapshot',
+        snapshotOf(key, n, seed, prefix),
+        2_000,
+        true,
+      )!;
+      const opened = writer.openStream(stream, key);
+      for (const piece of pieces)
+        if (asText) channel.port1.postMessage(JSON.stringify(piece));
+        else writer.piece(piece);
+      await opened;
+      for (let i = 0; i < 400 && heard.get(stream) !== pieces.length; i++) await sleep(25);
+      return writer.applyStream(stream, true);
+    };
+    try {
+      await until((rows) => rows.length === 1);
+      const countA = await send('a', 12_000, 1, 'A:', true);
+      const a = await until((rows) => rows.length === 12_000 && rows[0]!.name.startsWith('A:'));
+      const keptA = new Set(taken[0] ?? []);
+      const adoptedA = {
+        count: countA,
+        taken: taken.length,
+        keptObjects: a.filter((row) => keptA.has(row)).length,
+        sameAsCache: same(a, await all()),
+        edited: a.find((c) => c.id === 'c1')?.name ?? null,
+        deleted: !a.some((c) => c.id === 'c2'),
+        created: a.some((c) => c.id === TEMP),
+      };
+
+      // Through the page: no text, so the feed reads the cache back.
+      await send('b', 5_000, 2, 'B:', false);
+      const b = await until((rows) => rows.length === 5_000 && rows[0]!.name.startsWith('B:'));
+      const readB = { taken: taken.length, sameAsCache: same(b, await all()) };
+
+      // The created customer gets its server id: the server data is no longer snapshot c's,
+      // so a later full read must not take the kept copy of c for it.
+      await send('c', 4_000, 3, 'C:', true);
+      const c = await until((rows) => rows.length === 4_000 && rows[0]!.name.startsWith('C:'));
+      const adoptedC = { taken: taken.length, sameAsCache: same(c, await all()) };
+      await writer.resolveId({ accountKey: key, kind: 'customer', tempId: TEMP, id: 'c9999999' });
+      const marker = await cache.db.meta.get('snapshotStream');
+      return { adoptedA, readB, adoptedC, markerAfterResolve: marker?.value ?? null };
+    } finally {
       feed.dispose();
       await writer.close(key);
       cache.close();

@@ -2,6 +2,7 @@
 import { untrack } from 'svelte';
 import { positionOf } from '../../../../src-shared';
 import type { CustomerCache } from '../../cache/customer-cache';
+import type { SnapshotStage } from '../../cache/snapshot-stage';
 import type { CustomerRow } from '../../cache/schema';
 import { CustomerIndex, type SortDirection, type SortKey } from './customer-index';
 import { ListKeys } from './list-keys';
@@ -117,9 +118,15 @@ export class CustomersState {
   );
   #unmapped = $derived(this.#index.unmapped);
 
-  constructor(cache: CustomerCache) {
-    // Read in pieces, then patched by the keys each write changed (cache/customer-feed.svelte.ts).
-    this.#live = new CustomerFeed(cache.db, toViews, (piece, from) => this.#keysOf(piece, from));
+  constructor(cache: CustomerCache, stage?: SnapshotStage) {
+    // Read in pieces, then patched by the keys each write changed (cache/customer-feed.svelte.ts);
+    // a snapshot the page kept while it was saved is adopted instead of read back.
+    this.#live = new CustomerFeed(
+      cache.db,
+      toViews,
+      (piece, from) => this.#keysOf(piece, from),
+      stage,
+    );
   }
 
   /**

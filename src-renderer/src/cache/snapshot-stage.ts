@@ -1,0 +1,114 @@
+// The records of a snapshot main is sending, kept on the page while the cache worker saves them,
+// so that the list need not read the whole table back once the save commits.
+// Measured at 100k customers (issue 13, this runner, load ~3): after the worker's commit the
+// CustomerFeed's read-back of every customer took 2.3-2.4 s, almost all of it waiting on
+// IndexedDB's backend (the page's own work in it, deserialising, was ~0.46 s), and the rep looked
+// at "Showing 100,000 customers…" all that time. The worker hands on each customers piece's JSON
+// text as it takes the piece (a string: no structured clone of 2,000 records on either thread);
+// the page parses it while the save runs (~15 ms a piece, the UI thread is otherwise idle then)
+// and keeps the records in the cache's primary-key order (each piece sorted, then merged with the
+// runs before it, like a binary counter: no task sorts 100k at once).
+// The feed adopts a stream only when the committed cache says it holds exactly that snapshot
+// (customer-feed.svelte.ts: the 'snapshotStream' marker, which only the snapshot's own save
+// writes and every other change of the server data deletes), and reads the records the overlay
+// changed from the cache itself. Anything else (a piece that came through the page without its
+// text, a stream dropped, a marker for another stream) leaves the feed's full read-back in place.
+import type { PieceMeta } from '../../../src-shared/data-pieces';
+import type { CustomerRow } from './schema';
+
+type Staged = {
+  accountKey: string;
+  count: number;
+  /** Piece indices seen, in order (a gap means a piece is missing: never adopted). */
+  seen: number;
+  /** False once a customers piece came without its text: the stream cannot be adopted. */
+  whole: boolean;
+  /** Sorted runs of records, longest first; two runs merge when the newer grows as long. */
+  runs: CustomerRow[][];
+};
+
+const byId = (a: CustomerRow, b: CustomerRow) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+function merge(a: CustomerRow[], b: CustomerRow[]): CustomerRow[] {
+  const out = new Array<CustomerRow>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i]!.id <= b[j]!.id ? a[i++]! : b[j++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
+}
+
+export class SnapshotStage {
+  #streams = new Map<string, Staged>();
+
+  /**
+   * A piece the cache worker took, with its JSON text when it carries a snapshot's customers.
+   * A new snapshot of an account replaces any older one staged for it (only the newest can be
+   * the cache's), so at most one copy per account is held.
+   */
+  add(meta: PieceMeta, json?: string): void {
+    if (meta.event !== 'data:snapshot' || meta.dropped) {
+      if (meta.dropped) this.#streams.delete(meta.stream);
+      return;
+    }
+    let staged = this.#streams.get(meta.stream);
+    if (meta.index === 0) {
+      for (const [stream, other] of this.#streams)
+        if (other.accountKey === meta.accountKey) this.#streams.delete(stream);
+      staged = { accountKey: meta.accountKey, count: meta.count, seen: 0, whole: true, runs: [] };
+      this.#streams.set(meta.stream, staged);
+    }
+    if (!staged) return;
+    if (meta.index !== staged.seen) {
+      this.#streams.delete(meta.stream);
+      return;
+    }
+    staged.seen++;
+    if (meta.customers === 0) return;
+    if (json === undefined) {
+      staged.whole = false;
+      staged.runs = [];
+      return;
+    }
+    if (!staged.whole) return;
+    const piece = JSON.parse(json) as { path: string[]; items: CustomerRow[] };
+    if (piece.path.length !== 1 || piece.path[0] !== 'customers') {
+      this.#streams.delete(meta.stream);
+      return;
+    }
+    let run = piece.items.sort(byId);
+    const runs = staged.runs;
+    while (runs.length > 0 && runs.at(-1)!.length <= run.length) run = merge(runs.pop()!, run);
+    runs.push(run);
+  }
+
+  /**
+   * Every customer of a stream whose pieces all came with their text, in primary-key order,
+   * and forgets it; null when it is not (or no longer) staged whole. The caller owns the rows.
+   */
+  take(stream: string): CustomerRow[] | null {
+    const staged = this.#streams.get(stream);
+    if (!staged || !staged.whole || staged.seen !== staged.count) return null;
+    this.#streams.delete(stream);
+    return staged.runs.reduceRight<CustomerRow[]>((all, run) => merge(run, all), []);
+  }
+
+  /** True when `take(stream)` would answer the rows. */
+  has(stream: string): boolean {
+    const staged = this.#streams.get(stream);
+    return !!staged && staged.whole && staged.seen === staged.count;
+  }
+
+  /** Forgets a stream (its save failed, or it was for an account now closed). */
+  drop(stream: string): void {
+    this.#streams.delete(stream);
+  }
+
+  /** Forgets every stream of an account. */
+  dropAccount(accountKey: string): void {
+    for (const [stream, staged] of this.#streams)
+      if (staged.accountKey === accountKey) this.#streams.delete(stream);
+  }
+}

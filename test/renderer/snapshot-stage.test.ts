@@ -1,0 +1,104 @@
+// SnapshotStage (cache/snapshot-stage.ts) keeps a snapshot's customers as the cache worker hands
+// on each piece's text, in the cache's primary-key order, and gives them out only when every
+// piece came, in order and with its text. (The feed's adoption of them, over the real cache
+// worker, is in cache.test.ts.)
+import { describe, expect, it } from 'vitest';
+import type { EventOf } from '../../src-shared';
+import { metaOf, splitEvent, type DataPiece } from '../../src-shared/data-pieces';
+import { SnapshotStage } from '../../src-renderer/src/cache/snapshot-stage';
+import type { CustomerRow } from '../../src-renderer/src/cache/schema';
+import { makeCustomers } from './pages/fixtures';
+
+function snapshot(accountKey: string, n: number, seed: number): EventOf<'data:snapshot'> {
+  return {
+    accountKey,
+    pulledAt: 1,
+    user: { colors: [], groups: [] } as unknown as EventOf<'data:snapshot'>['user'],
+    customers: makeCustomers(n, seed),
+    routes: [],
+    territories: [],
+  };
+}
+
+function pieces(stream: string, payload: EventOf<'data:snapshot'>, max = 700): DataPiece[] {
+  return splitEvent(stream, 'data:snapshot', payload, max, true)!;
+}
+
+const feed = (stage: SnapshotStage, list: DataPiece[], text = true) => {
+  for (const piece of list) stage.add(metaOf(piece), text ? JSON.stringify(piece) : undefined);
+};
+
+const ids = (rows: CustomerRow[] | null) => rows?.map((r) => r.id) ?? null;
+
+describe('SnapshotStage', () => {
+  it('gives out every customer of a whole stream once, in primary-key order', () => {
+    const payload = snapshot('a', 10_007, 4);
+    // Shuffled as a service might send them; ids like c10 and c9 sort as strings, as IndexedDB does.
+    payload.customers.sort(() => Math.random() - 0.5);
+    const stage = new SnapshotStage();
+    const list = pieces('s1', payload);
+    expect(list.length).toBeGreaterThan(14);
+    feed(stage, list.slice(0, -1));
+    expect(stage.has('s1')).toBe(false);
+    expect(stage.take('s1')).toBeNull();
+    feed(stage, list.slice(-1));
+    expect(stage.has('s1')).toBe(true);
+    const rows = stage.take('s1');
+    const expected = payload.customers.map((c) => c.id).sort();
+    expect(ids(rows)).toEqual(expected);
+    expect(rows![5]).toEqual(payload.customers.find((c) => c.id === expected[5]));
+    expect(stage.take('s1')).toBeNull();
+  });
+
+  it('keeps nothing of a stream with a piece missing, out of order, dropped or without its text', () => {
+    const stage = new SnapshotStage();
+    const gap = pieces('gap', snapshot('a', 3_000, 1));
+    feed(stage, [gap[0]!, ...gap.slice(2)]);
+    const swapped = pieces('swap', snapshot('b', 3_000, 1));
+    feed(stage, [swapped[0]!, swapped[2]!, swapped[1]!, ...swapped.slice(3)]);
+    const noText = pieces('text', snapshot('c', 3_000, 1));
+    feed(stage, noText.slice(0, 2));
+    feed(stage, noText.slice(2, 3), false);
+    feed(stage, noText.slice(3));
+    const dropped = pieces('drop', snapshot('d', 3_000, 1));
+    feed(stage, dropped.slice(0, 2));
+    stage.add(metaOf(dropped[2]!, true));
+    feed(stage, dropped.slice(3));
+    for (const stream of ['gap', 'swap', 'text', 'drop']) expect(stage.take(stream)).toBeNull();
+  });
+
+  it('holds one stream per account: a newer snapshot replaces the older, and drops forget', () => {
+    const stage = new SnapshotStage();
+    feed(stage, pieces('old', snapshot('a', 1_500, 1)));
+    feed(stage, pieces('other', snapshot('b', 1_500, 2)));
+    feed(stage, pieces('new', snapshot('a', 1_000, 3)));
+    expect(stage.has('old')).toBe(false);
+    expect(stage.take('new')?.length).toBe(1_000);
+    expect(stage.has('other')).toBe(true);
+    stage.dropAccount('b');
+    expect(stage.has('other')).toBe(false);
+    feed(stage, pieces('gone', snapshot('a', 800, 4)));
+    stage.drop('gone');
+    expect(stage.take('gone')).toBeNull();
+  });
+
+  it('ignores deltas', () => {
+    const stage = new SnapshotStage();
+    const delta = splitEvent(
+      'd',
+      'data:delta',
+      {
+        accountKey: 'a',
+        pulledAt: 1,
+        user: null,
+        customers: { upserted: makeCustomers(1_000, 1), deleted: [] },
+        routes: { upserted: [], deleted: [] },
+        territories: { upserted: [], deleted: [] },
+      },
+      700,
+      true,
+    )!;
+    for (const piece of delta) stage.add(metaOf(piece), JSON.stringify(piece));
+    expect(stage.has('d')).toBe(false);
+  });
+});
