@@ -67,6 +67,9 @@ export interface WriterPort {
   onmessage: ((event: MessageEvent) => unknown) | null;
 }
 
+/** Dropped streams remembered (see `dropped` in serveCacheWriter). */
+const DROPPED_KEPT = 64;
+
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export type Served = Exclude<WriterRequest, { kind: 'piece' } | { kind: 'data-port' }>;
@@ -176,7 +179,10 @@ export function serveCacheWriter(
     }
   }
 
-  /** Streams that lost a piece: the page hears of each once (it asks main for a snapshot). */
+  /**
+   * Streams that lost a piece: the page hears of each once (it asks main for a snapshot). The
+   * last DROPPED_KEPT of them: a stream's later pieces follow its lost one within seconds.
+   */
   const dropped = new Set<string>();
   const took = (piece: DataPiece, json: string | undefined) => {
     const meta = metaOf(piece);
@@ -196,6 +202,8 @@ export function serveCacheWriter(
       saves.drop(piece.stream);
       if (dropped.has(piece.stream)) return;
       dropped.add(piece.stream);
+      // The last few are enough to tell the page once per stream (its pieces come together).
+      if (dropped.size > DROPPED_KEPT) dropped.delete(dropped.values().next().value!);
       reply({ kind: 'piece', meta: metaOf(piece, true) });
     }
   };
