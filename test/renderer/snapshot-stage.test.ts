@@ -82,6 +82,31 @@ describe('SnapshotStage', () => {
     expect(stage.take('gone')).toBeNull();
   });
 
+  it('tells whether a stream is still coming, and settles its waiters once it is whole or lost', async () => {
+    const stage = new SnapshotStage();
+    const list = pieces('s', snapshot('a', 2_000, 1));
+    expect(stage.pending('s')).toBe(false);
+    feed(stage, list.slice(0, 1));
+    expect(stage.pending('s')).toBe(true);
+    let settled = false;
+    const waiting = stage.settled('s').then(() => (settled = true));
+    feed(stage, list.slice(1, -1));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    feed(stage, list.slice(-1));
+    await waiting;
+    expect(stage.pending('s')).toBe(false);
+    expect(stage.has('s')).toBe(true);
+    // A stream that loses a piece settles its waiters too (the feed then reads the cache back).
+    const lost = pieces('lost', snapshot('b', 2_000, 1));
+    feed(stage, lost.slice(0, 1));
+    const gone = stage.settled('lost');
+    stage.add(metaOf(lost[1]!, true));
+    await gone;
+    expect(stage.pending('lost')).toBe(false);
+    expect(stage.has('lost')).toBe(false);
+  });
+
   it('ignores deltas', () => {
     const stage = new SnapshotStage();
     const delta = splitEvent(

@@ -4,8 +4,8 @@
 // records every status change with the list's count at that moment (a MutationObserver), so
 // the assertion covers every state the rep could have seen, not the ones a poll happened to hit.
 // A restart offline then shows all 20,000 from the cache. The page's own IndexedDB calls are
-// counted (idb-probe.ts): the cache worker writes the account, and the page reads it back in
-// bounded pieces, never all 20,000 in one task.
+// counted (idb-probe.ts): the cache worker writes the account, the list adopts the snapshot the
+// page kept meanwhile, and a restart reads it back in bounded pieces, never all 20,000 in one task.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
@@ -88,11 +88,12 @@ describe('a 20,000-customer account', () => {
     // The phases the rep sees on the way, with counts.
     const texts = log.map((e) => e.text);
     expect(texts.some((t) => /^Saving [\d,]+ of 20,000 on this laptop/.test(t))).toBe(true);
-    // Saved by the cache worker, not the page; read back by the page in pieces.
+    // Saved by the cache worker, not the page. The list adopts the snapshot the page kept while
+    // it was saved (cache/snapshot-stage.ts): none of the 20,000 is read back. (The restart
+    // below reads them back, in pieces.)
     const io = await customerIo(page);
     expect(io.written).toBe(0);
-    expect(io.read).toBeGreaterThanOrEqual(COUNT);
-    expect(io.largestRead).toBeLessThanOrEqual(5_000);
+    expect(io.read).toBe(0);
   }, 180_000);
 
   it('shows all 20,000 after a restart offline', async () => {

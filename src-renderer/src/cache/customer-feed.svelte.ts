@@ -20,6 +20,9 @@ export const READ_PIECE = 5_000;
 /** Above this many changed keys one full read-back is cheaper than reading each key. */
 const MAX_PATCH = 20_000;
 
+/** Longest wait for the last pieces of a kept snapshot the cache already committed. */
+const SETTLE_WAIT_MS = 10_000;
+
 /** How many patches back changedSince follows before it answers "unknown". */
 const MAX_STEPS = 16;
 
@@ -139,10 +142,38 @@ export class CustomerFeed<V extends CustomerRow> {
    * transaction (one committed state).
    */
   async #readAll(): Promise<V[]> {
+    let read = await this.#readAllOnce(true);
+    // The cache committed a kept stream whose last pieces the page has not heard of yet.
+    // (They are on their way: the worker told of each before writing it. The bound only keeps a
+    // bug from leaving the list empty: the read-back after it is right anyway.)
+    if (read.kind === 'wait') {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        this.stage?.settled(read.stream),
+        new Promise((resolve) => (timer = setTimeout(resolve, SETTLE_WAIT_MS))),
+      ]);
+      clearTimeout(timer);
+      read = await this.#readAllOnce(false);
+    }
+    if (read.kind === 'read') return read.rows;
+    if (read.kind === 'wait') throw new Error('unreachable: a second read does not wait');
+    const patched = this.#applyRows(read.kept, read.ids, read.found);
+    // The kept rows become views in pieces, each in its own task, as a read-back's would.
+    for (let from = 0; from < patched.length && !this.#disposed; from += READ_PIECE) {
+      if (from > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      this.onPiece?.(this.view(patched.slice(from, from + READ_PIECE)), from);
+    }
+    if (patched.length === 0) this.onPiece?.([], 0);
+    return patched as V[];
+  }
+
+  #readAllOnce(mayWait: boolean) {
     const { customers, meta, server } = this.db;
-    const read = await this.db.transaction('r', customers, meta, server, async () => {
+    return this.db.transaction('r', customers, meta, server, async () => {
       const marker = this.stage ? await meta.get('snapshotStream') : undefined;
       const stream = typeof marker?.value === 'string' ? marker.value : null;
+      if (stream !== null && mayWait && this.stage?.pending(stream))
+        return { kind: 'wait' as const, stream };
       if (stream !== null && this.stage?.has(stream)) {
         // The server data is the kept snapshot's records; what the overlay changed is in
         // `server` (undoOverlay relies on the same): those rows are read from the cache.
@@ -163,15 +194,6 @@ export class CustomerFeed<V extends CustomerRow> {
         if (piece.length < READ_PIECE || this.#disposed) return { kind: 'read' as const, rows };
       }
     });
-    if (read.kind === 'read') return read.rows;
-    const patched = this.#applyRows(read.kept, read.ids, read.found);
-    // The kept rows become views in pieces, each in its own task, as a read-back's would.
-    for (let from = 0; from < patched.length && !this.#disposed; from += READ_PIECE) {
-      if (from > 0) await new Promise((resolve) => setTimeout(resolve, 0));
-      this.onPiece?.(this.view(patched.slice(from, from + READ_PIECE)), from);
-    }
-    if (patched.length === 0) this.onPiece?.([], 0);
-    return patched as V[];
   }
 
   /** `base` with the changed keys read again: replaced, removed or inserted in key order. */

@@ -42,6 +42,8 @@ function merge(a: CustomerRow[], b: CustomerRow[]): CustomerRow[] {
 
 export class SnapshotStage {
   #streams = new Map<string, Staged>();
+  /** Callers of `settled`, per stream. */
+  #waiters = new Map<string, Array<() => void>>();
 
   /**
    * A piece the cache worker took, with its JSON text when it carries a snapshot's customers.
@@ -50,38 +52,64 @@ export class SnapshotStage {
    */
   add(meta: PieceMeta, json?: string): void {
     if (meta.event !== 'data:snapshot' || meta.dropped) {
-      if (meta.dropped) this.#streams.delete(meta.stream);
+      if (meta.dropped) this.#forget(meta.stream);
       return;
     }
     let staged = this.#streams.get(meta.stream);
     if (meta.index === 0) {
       for (const [stream, other] of this.#streams)
-        if (other.accountKey === meta.accountKey) this.#streams.delete(stream);
+        if (other.accountKey === meta.accountKey) this.#forget(stream);
       staged = { accountKey: meta.accountKey, count: meta.count, seen: 0, whole: true, runs: [] };
       this.#streams.set(meta.stream, staged);
     }
     if (!staged) return;
-    if (meta.index !== staged.seen) {
-      this.#streams.delete(meta.stream);
-      return;
-    }
+    if (meta.index !== staged.seen) return this.#forget(meta.stream);
     staged.seen++;
-    if (meta.customers === 0) return;
-    if (json === undefined) {
+    if (meta.customers > 0 && json === undefined) {
       staged.whole = false;
       staged.runs = [];
-      return;
+    } else if (meta.customers > 0 && staged.whole) {
+      const piece = JSON.parse(json!) as { path: string[]; items: CustomerRow[] };
+      if (piece.path.length !== 1 || piece.path[0] !== 'customers')
+        return this.#forget(meta.stream);
+      let run = piece.items.sort(byId);
+      const runs = staged.runs;
+      while (runs.length > 0 && runs.at(-1)!.length <= run.length) run = merge(runs.pop()!, run);
+      runs.push(run);
     }
-    if (!staged.whole) return;
-    const piece = JSON.parse(json) as { path: string[]; items: CustomerRow[] };
-    if (piece.path.length !== 1 || piece.path[0] !== 'customers') {
-      this.#streams.delete(meta.stream);
-      return;
-    }
-    let run = piece.items.sort(byId);
-    const runs = staged.runs;
-    while (runs.length > 0 && runs.at(-1)!.length <= run.length) run = merge(runs.pop()!, run);
-    runs.push(run);
+    if (!staged.whole || staged.seen === staged.count) this.#settle(meta.stream);
+  }
+
+  /**
+   * True while a stream is staged whole but some of its pieces have not come yet. The cache may
+   * commit a save a moment before the page hears of its last piece (the commit's broadcast and
+   * the worker's messages travel apart): the feed then waits for `settled` instead of reading
+   * the whole table back.
+   */
+  pending(stream: string): boolean {
+    const staged = this.#streams.get(stream);
+    return !!staged && staged.whole && staged.seen < staged.count;
+  }
+
+  /** Resolves once a stream is staged whole, or can no longer be (at once if it is not pending). */
+  settled(stream: string): Promise<void> {
+    if (!this.pending(stream)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiting = this.#waiters.get(stream);
+      if (waiting) waiting.push(resolve);
+      else this.#waiters.set(stream, [resolve]);
+    });
+  }
+
+  #settle(stream: string): void {
+    const waiting = this.#waiters.get(stream);
+    this.#waiters.delete(stream);
+    for (const resolve of waiting ?? []) resolve();
+  }
+
+  #forget(stream: string): void {
+    this.#streams.delete(stream);
+    this.#settle(stream);
   }
 
   /**
@@ -91,7 +119,7 @@ export class SnapshotStage {
   take(stream: string): CustomerRow[] | null {
     const staged = this.#streams.get(stream);
     if (!staged || !staged.whole || staged.seen !== staged.count) return null;
-    this.#streams.delete(stream);
+    this.#forget(stream);
     return staged.runs.reduceRight<CustomerRow[]>((all, run) => merge(run, all), []);
   }
 
@@ -103,12 +131,12 @@ export class SnapshotStage {
 
   /** Forgets a stream (its save failed, or it was for an account now closed). */
   drop(stream: string): void {
-    this.#streams.delete(stream);
+    this.#forget(stream);
   }
 
   /** Forgets every stream of an account. */
   dropAccount(accountKey: string): void {
     for (const [stream, staged] of this.#streams)
-      if (staged.accountKey === accountKey) this.#streams.delete(stream);
+      if (staged.accountKey === accountKey) this.#forget(stream);
   }
 }
