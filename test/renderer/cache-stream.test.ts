@@ -66,6 +66,21 @@ describe('A snapshot saved as its pieces arrive', () => {
     expect(r.seen.filter((s) => !whole(s))).toEqual([]);
   }, 120_000);
 
+  it('adds a piece that arrives while the pieces before it are still being written, without waiting for them', async () => {
+    const r = await call<{ pieces: number; count: number; firstAddAt: number[]; stored: number }>(
+      'pipelined',
+    );
+    expect(r.pieces).toBe(5); // three of customers, then routes and territories
+    expect(r.count).toBe(6_000);
+    expect(r.stored).toBe(6_000);
+    expect(r.firstAddAt).toHaveLength(3);
+    // Piece 1 was added while most of piece 0's puts were pending (before: only after all 2,000
+    // had succeeded, when Dexie.waitFor's keep-alive request behind them came back).
+    expect(r.firstAddAt[0]).toBe(0);
+    expect(r.firstAddAt[1]).toBeLessThan(2_000);
+    expect(r.firstAddAt[2]).toBeLessThan(4_000);
+  }, 120_000);
+
   it('starts a save when the page opens the stream, not at its first piece: writes apply in the order the page asked', async () => {
     const r = await call<{
       before: number | null;

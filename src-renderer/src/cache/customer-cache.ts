@@ -6,7 +6,7 @@
 import type { EventOf, Op, UserMeta } from '../../../src-shared';
 import type { DataPiece } from '../../../src-shared/data-pieces';
 import { applyOverlay, undoOverlay } from './overlay';
-import { writePieces, type NextPiece } from './piece-save';
+import { writePieces, type PieceSource } from './piece-save';
 import {
   databaseNameFor,
   openDatabase,
@@ -144,7 +144,7 @@ export class CustomerCache {
    */
   async applyPieces(
     first: DataPiece,
-    next: NextPiece,
+    pieces: PieceSource,
     progress?: SaveProgress,
     gapMs?: number,
     onOpen?: () => void,
@@ -157,7 +157,7 @@ export class CustomerCache {
       onOpen?.();
       if (snapshot) await this.clearServerData();
       else await undoOverlay(this.db);
-      await writePieces(this.db, snapshot, first, next, progress, gapMs);
+      await writePieces(this.db, snapshot, first, pieces, progress, gapMs);
       const user = head['user'] as UserMeta | undefined;
       if (user) await this.db.user.put({ key: 'user', value: user });
       await this.writeMeta(head['pulledAt'] as number, snapshot ? first.stream : null);

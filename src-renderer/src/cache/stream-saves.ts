@@ -150,7 +150,7 @@ export class StreamSaves {
       .then((cache) =>
         cache.applyPieces(
           first,
-          inbox.next,
+          inbox,
           (done) => {
             save.written = done;
             save.progress?.(done);

@@ -198,6 +198,54 @@ export const streamScenarios = {
       await done();
     }
   },
+
+  /**
+   * A snapshot's piece that arrives while the backend still writes the piece before is added at
+   * once, not after every put before it succeeded (piece-save.ts, writeSnapshot). Each next
+   * customers piece is handed to the worker's side inside the success callback of the previous
+   * piece's first put, so it is certainly here while that piece's other puts are pending;
+   * counted: how many customer puts had succeeded when each piece's first add was made.
+   */
+  async pipelined() {
+    const channel = new MessageChannel();
+    const take = serveCacheWriter(channel.port1 as unknown as WriterPort);
+    const writer = new CacheWriter(channel.port2 as unknown as WriterPort);
+    const key = `pipe-${Math.random()}`;
+    const cache = await CustomerCache.open(key);
+    const pieces = splitEvent('p', 'data:snapshot', snapshotOf(key, 6_000, 3, 'P:'), 2_000, true)!;
+    const store = IDBObjectStore.prototype;
+    const add = store.add;
+    let calls = 0;
+    let succeeded = 0;
+    const firstAddAt: number[] = [];
+    store.add = function (this: IDBObjectStore, ...args: Parameters<typeof add>) {
+      const request = add.apply(this, args);
+      if (this.name !== 'customers') return request;
+      const index = calls++;
+      if (index % 2_000 === 0) firstAddAt.push(succeeded);
+      request.addEventListener('success', () => {
+        succeeded++;
+        // The next piece, in order (after the third customers piece: routes, territories).
+        if (index === 0) take(pieces[1]);
+        if (index === 2_000) take(pieces[2]);
+        if (index === 4_000) for (const piece of pieces.slice(3)) take(piece);
+      });
+      return request;
+    };
+    try {
+      const opened = writer.openStream('p', key);
+      take(pieces[0]);
+      await opened;
+      for (let i = 0; i < 400 && calls < 6_000; i++) await sleep(25);
+      const count = await writer.applyStream('p', true);
+      return { pieces: pieces.length, count, firstAddAt, stored: await cache.db.customers.count() };
+    } finally {
+      store.add = add;
+      await writer.close(key);
+      cache.close();
+      await cache.destroy();
+    }
+  },
 };
 
 (globalThis as unknown as { streamScenarios: typeof streamScenarios }).streamScenarios =
