@@ -14,37 +14,22 @@ export interface Pulled {
   territories: Territory[];
 }
 
-/**
- * GETs the account's data. Nothing is returned (so nothing is kept) unless all four pass.
- * The four are asked at once, customers first: the client's limiter still sends them at its rate
- * (3 a second), but the small three no longer wait for the customers' answer, which at 100k is
- * seconds of the service's time and of parsing (one after the other they added ~0.7 s to a first
- * sync here: two limiter slots and three round trips after the customers). Once all have
- * settled, the first failure in the order user, customers, routes, territories is thrown.
- */
+/** GETs the account's data. Nothing is returned (so nothing is kept) unless all four pass. */
 export async function pullAll(
   api: ServiceApi,
   priority: RequestPriority,
   step: () => void,
 ): Promise<Pulled> {
   const options = { priority };
-  const stepped = <T>(request: Promise<T>) =>
-    request.then((value) => {
-      step();
-      return value;
-    });
-  const customers = stepped(api.listCustomers(options));
-  const routes = stepped(api.listRoutes(options));
-  const territories = stepped(api.listTerritories(options));
-  const user = stepped(api.getUser(options));
-  const settled = await Promise.allSettled([user, customers, routes, territories]);
-  for (const result of settled) if (result.status === 'rejected') throw result.reason;
-  return {
-    user: await user,
-    customers: (await customers).map(normaliseCustomer),
-    routes: await routes,
-    territories: await territories,
-  };
+  const user = await api.getUser(options);
+  step();
+  const customers = (await api.listCustomers(options)).map(normaliseCustomer);
+  step();
+  const routes = await api.listRoutes(options);
+  step();
+  const territories = await api.listTerritories(options);
+  step();
+  return { user, customers, routes, territories };
 }
 
 /** A customer with its writable values in canonical form; id, timestamps and extras kept. */
