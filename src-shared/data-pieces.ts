@@ -205,7 +205,8 @@ export function sendInPieces(
   direct?: () => ((piece: DataPiece) => void) | null,
 ): <E extends EventChannel>(event: E, payload: EventOf<E>) => void {
   let streams = 0;
-  const prefix = Math.random().toString(36).slice(2, 8);
+  // Unique across app starts too: the cache remembers the stream its snapshot came in.
+  const prefix = [1, 2].map(() => Math.random().toString(36).slice(2, 10)).join('');
   return (event, payload) => {
     if (!isPiecedEvent(event)) return send(event, payload);
     const channel = direct?.() ?? null;

@@ -107,6 +107,18 @@ describe('SnapshotStage', () => {
     expect(stage.has('lost')).toBe(false);
   });
 
+  it('drops the copies no longer arriving when the feed reads the cache back instead', () => {
+    const stage = new SnapshotStage();
+    feed(stage, pieces('done', snapshot('a', 1_500, 1)));
+    const coming = pieces('coming', snapshot('b', 1_500, 2));
+    feed(stage, coming.slice(0, 1));
+    stage.dropSettled();
+    expect(stage.has('done')).toBe(false);
+    expect(stage.pending('coming')).toBe(true);
+    feed(stage, coming.slice(1));
+    expect(stage.take('coming')?.length).toBe(1_500);
+  });
+
   it('ignores deltas', () => {
     const stage = new SnapshotStage();
     const delta = splitEvent(

@@ -96,7 +96,13 @@ export class AppController {
   start(): void {
     const on = this.api.on.bind(this.api);
     this.#writer.onPiece((p, json) => {
-      this.#stage.add(p, json);
+      try {
+        this.#stage.add(p, json);
+      } catch (error) {
+        // A kept copy is only a shortcut: without it the list reads the cache back.
+        console.error('fieldmap: could not keep a snapshot piece', error);
+        this.#stage.drop(p.stream);
+      }
       if (p.dropped) void this.api.requestSnapshot().catch(() => undefined);
       if (this.#local.piece(p)) this.#onData(p.accountKey, p.total, { stream: p.stream });
     });
@@ -105,7 +111,8 @@ export class AppController {
       on('session:changed', (a) => this.#enqueue(() => this.#onSession(a))),
       // Main's data reaches the cache worker straight (Electron's data port, the runner's worker
       // hook); a piece that came through the page (main's fallback) is handed on. Either way the
-      // page hears of each piece from the worker, without its records.
+      // page hears of each piece from the worker (with a snapshot's customers text, kept for the
+      // list: cache/snapshot-stage.ts).
       acceptDataPort(window, (port) => this.#writer.connectData(port)),
       on('data:piece', (p) => this.#writer.piece(p)),
       // Main announces a stream on this channel, in order with the writes below: the worker
@@ -260,6 +267,7 @@ export class AppController {
   async #onSession(account: AccountSummary | null): Promise<void> {
     this.session.setAccount(account);
     if (account === null) {
+      if (this.#data) this.#stage.dropAccount(this.#data.cache.accountKey);
       this.#data?.dispose();
       this.#data = null;
       this.selection.select(null);

@@ -1,7 +1,8 @@
 // The renderer's side of a sync: main's data on its way into the list. Large snapshots and deltas
 // arrive in pieces (src-shared/data-pieces.ts), which the cache worker receives and joins
-// (cache/cache-writer.ts); this counts them as the worker reports them, without their records. Each whole event then waits its turn, is saved to the cache, and
-// is shown once the list has read it back. The status bar
+// (cache/cache-writer.ts); this counts them as the worker reports them. Each whole event then
+// waits its turn, is saved to the cache, and is shown once the list holds it (read back, or the
+// snapshot the page kept while it was saved: cache/snapshot-stage.ts). The status bar
 // reads this so that "Synced" only appears once the data is in the cache and on screen.
 import type { JoinedEvent, PieceMeta } from '../../../src-shared/data-pieces';
 

@@ -75,7 +75,7 @@ export class CacheWriter {
   }
 
   /**
-   * Hears of every piece the worker receives, whichever way it came (records left out), with
+   * Hears of every piece the worker receives, whichever way it came (its records left out), with
    * the piece's JSON text when it holds a snapshot's customers that came as text.
    */
   onPiece(listener: (meta: PieceMeta, json?: string) => void): void {

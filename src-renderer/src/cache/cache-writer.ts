@@ -6,7 +6,8 @@
 // so the overlay's all-or-nothing guarantee holds as before; the page's liveQueries see each
 // commit through Dexie's cross-context broadcast (BroadcastChannel, same origin).
 // Large events never exist whole on the UI thread: each piece (src-shared/data-pieces.ts) is
-// handed on to the worker as it arrives ('piece', the one entry for pieces however they came).
+// handed on to the worker as it arrives ('piece', the one entry for pieces however they came);
+// the page gets back only a snapshot's customers, a piece's text at a time (snapshot-stage.ts).
 // The page opens each stream main announced ('open', in its turn among the page's writes) and
 // the worker then writes its pieces as they come, in the event's one transaction (stream-saves.ts:
 // why the page, not piece 0, starts it; piece-save.ts: the rule and its deadline); the page's

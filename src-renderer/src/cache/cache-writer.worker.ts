@@ -5,8 +5,8 @@ import { serveCacheWriter, type WriterPort } from './cache-writer';
 const takePiece = serveCacheWriter(self as unknown as WriterPort);
 
 // The browser runner's main delivers each piece of its data here, as one JSON string (Playwright's
-// worker.evaluate over CDP): parsed and validated in this worker, so the records never cross the
-// page's UI thread (Electron's main uses a MessagePort instead, which the page hands on). Only
+// worker.evaluate over CDP): parsed and validated in this worker, so the page never relays them
+// (Electron's main uses a MessagePort instead, which the page hands on). Only
 // this worker's own code and the runner's CDP session can reach this global; answers true so the
 // runner knows the worker is listening.
 Object.defineProperty(self, '__fieldmapDeliverPiece', {

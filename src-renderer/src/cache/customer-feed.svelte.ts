@@ -26,6 +26,8 @@ const SETTLE_WAIT_MS = 10_000;
 /** How many patches back changedSince follows before it answers "unknown". */
 const MAX_STEPS = 16;
 
+type Found = Array<CustomerRow | undefined>;
+
 type Patch<V> = { base: readonly V[]; ids: ReadonlySet<string> };
 
 type RangeNode = { from?: unknown; to?: unknown; l?: RangeNode; r?: RangeNode };
@@ -142,46 +144,74 @@ export class CustomerFeed<V extends CustomerRow> {
    * transaction (one committed state).
    */
   async #readAll(): Promise<V[]> {
-    let read = await this.#readAllOnce(true);
+    let kept = await this.#adopt(true);
     // The cache committed a kept stream whose last pieces the page has not heard of yet.
     // (They are on their way: the worker told of each before writing it. The bound only keeps a
     // bug from leaving the list empty: the read-back after it is right anyway.)
-    if (read.kind === 'wait') {
+    if (kept !== null && 'wait' in kept) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
-        this.stage?.settled(read.stream),
+        this.stage?.settled(kept.wait),
         new Promise((resolve) => (timer = setTimeout(resolve, SETTLE_WAIT_MS))),
       ]);
       clearTimeout(timer);
-      read = await this.#readAllOnce(false);
+      if (this.#disposed) return [];
+      kept = await this.#adopt(false);
     }
-    if (read.kind === 'read') return read.rows;
-    if (read.kind === 'wait') throw new Error('unreachable: a second read does not wait');
-    const patched = this.#applyRows(read.kept, read.ids, read.found);
+    if (kept === null || 'wait' in kept) {
+      // Nothing to adopt: a kept copy that is complete will not be (its commit was not this
+      // one, or another change of the server data came first), so it is not held any longer.
+      this.stage?.dropSettled();
+      return this.#readBack();
+    }
+    const views: V[] = [];
     // The kept rows become views in pieces, each in its own task, as a read-back's would.
-    for (let from = 0; from < patched.length && !this.#disposed; from += READ_PIECE) {
+    for (let from = 0; from < kept.length && !this.#disposed; from += READ_PIECE) {
       if (from > 0) await new Promise((resolve) => setTimeout(resolve, 0));
-      this.onPiece?.(this.view(patched.slice(from, from + READ_PIECE)), from);
+      const piece = this.view(kept.slice(from, from + READ_PIECE));
+      this.onPiece?.(piece, from);
+      for (const row of piece) views.push(row);
     }
-    if (patched.length === 0) this.onPiece?.([], 0);
-    return patched as V[];
+    if (kept.length === 0) this.onPiece?.([], 0);
+    return views;
   }
 
-  #readAllOnce(mayWait: boolean) {
+  /**
+   * The kept snapshot patched with the overlay's rows when the committed cache names it (one
+   * read-only transaction); `wait` when it names a stream still arriving (`mayWait`); else null.
+   */
+  async #adopt(mayWait: boolean): Promise<CustomerRow[] | { wait: string } | null> {
+    const stage = this.stage;
+    if (!stage) return null;
     const { customers, meta, server } = this.db;
-    return this.db.transaction('r', customers, meta, server, async () => {
-      const marker = this.stage ? await meta.get('snapshotStream') : undefined;
-      const stream = typeof marker?.value === 'string' ? marker.value : null;
-      if (stream !== null && mayWait && this.stage?.pending(stream))
-        return { kind: 'wait' as const, stream };
-      if (stream !== null && this.stage?.has(stream)) {
+    type Read = { wait: string } | { kept: CustomerRow[]; ids: string[]; found: Found } | null;
+    const read = await this.db.transaction(
+      'r',
+      customers,
+      meta,
+      server,
+      async (): Promise<Read> => {
+        const marker = await meta.get('snapshotStream');
+        const stream = typeof marker?.value === 'string' ? marker.value : null;
+        if (stream === null) return null;
+        if (mayWait && stage.pending(stream)) return { wait: stream };
+        if (!stage.has(stream)) return null;
         // The server data is the kept snapshot's records; what the overlay changed is in
         // `server` (undoOverlay relies on the same): those rows are read from the cache.
         const ids = (await server.toCollection().primaryKeys()) as string[];
         const found = await customers.bulkGet(ids);
-        const kept = this.stage.take(stream);
-        if (kept) return { kind: 'kept' as const, kept, ids, found };
-      }
+        const kept = stage.take(stream);
+        return kept ? { kept, ids, found } : null;
+      },
+    );
+    if (read === null || 'wait' in read) return read;
+    return this.#applyRows(read.kept, read.ids, read.found);
+  }
+
+  /** Every customer read back in pieces, in one read-only transaction of the customers alone. */
+  #readBack(): Promise<V[]> {
+    const { customers } = this.db;
+    return this.db.transaction('r', customers, async () => {
       const rows: V[] = [];
       for (;;) {
         const last = rows.at(-1)?.id;
@@ -191,7 +221,7 @@ export class CustomerFeed<V extends CustomerRow> {
         const views = this.view(piece);
         this.onPiece?.(views, rows.length);
         for (const row of views) rows.push(row);
-        if (piece.length < READ_PIECE || this.#disposed) return { kind: 'read' as const, rows };
+        if (piece.length < READ_PIECE || this.#disposed) return rows;
       }
     });
   }

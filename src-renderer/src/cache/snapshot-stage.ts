@@ -4,8 +4,10 @@
 // CustomerFeed's read-back of every customer took 2.3-2.4 s, almost all of it waiting on
 // IndexedDB's backend (the page's own work in it, deserialising, was ~0.46 s), and the rep looked
 // at "Showing 100,000 customers…" all that time. The worker hands on each customers piece's JSON
-// text as it takes the piece (a string: no structured clone of 2,000 records on either thread);
-// the page parses it while the save runs (~15 ms a piece, the UI thread is otherwise idle then)
+// text as it takes the piece (a string, copied: no structured clone of 2,000 records on either
+// thread); the page parses it while the save runs (~15 ms a piece, on a first sync the UI thread
+// is otherwise idle then; the first pull of each app start sends a snapshot too, so the page
+// also holds a second copy of the customers while that one is saved)
 // and keeps the records in the cache's primary-key order (each piece sorted, then merged with the
 // runs before it, like a binary counter: no task sorts 100k at once).
 // The feed adopts a stream only when the committed cache says it holds exactly that snapshot
@@ -132,6 +134,15 @@ export class SnapshotStage {
   /** Forgets a stream (its save failed, or it was for an account now closed). */
   drop(stream: string): void {
     this.#forget(stream);
+  }
+
+  /**
+   * Forgets every stream that is no longer arriving (whole or not): the feed calls it when it
+   * reads the cache back instead of adopting, so no unadopted copy of 100k customers lingers.
+   * A stream still arriving stays: its commit is yet to come.
+   */
+  dropSettled(): void {
+    for (const stream of [...this.#streams.keys()]) if (!this.pending(stream)) this.#forget(stream);
   }
 
   /** Forgets every stream of an account. */
