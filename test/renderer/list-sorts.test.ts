@@ -111,6 +111,38 @@ describe('list sorts off the UI thread', () => {
     }
   });
 
+  it('tells a list waiting to sort when the worker has answered for its data version, or never will', async () => {
+    const sorter = new ListSorter(workerPort);
+    const small = ListKeys.build(viewsOf(tricky(MIN_WORKER_ROWS - 1)));
+    sorter.request(small);
+    // Below the worker's size the UI thread sorts: nothing is owed, nothing to wait for.
+    expect(sorter.pending(small)).toBe(false);
+    const first = ListKeys.build(viewsOf(tricky(MIN_WORKER_ROWS)));
+    sorter.request(first);
+    expect(sorter.pending(first)).toBe(true);
+    const waitFirst = sorter.answered(first);
+    // A newer version asked for at once: the first is answered, or replaced before it was sent.
+    const second = ListKeys.build(viewsOf(tricky(MIN_WORKER_ROWS + 1)));
+    sorter.request(second);
+    await waitFirst;
+    expect(sorter.pending(first)).toBe(false);
+    const waitSecond = sorter.answered(second);
+    await waitSecond;
+    expect(SORT_KEYS.every((k) => second.hasOrder(k, 'asc'))).toBe(true);
+    // A version replaced before it was sent is settled too, and a failed worker owes nothing.
+    const third = ListKeys.build(viewsOf(tricky(MIN_WORKER_ROWS + 2)));
+    const fourth = ListKeys.build(viewsOf(tricky(MIN_WORKER_ROWS + 3)));
+    sorter.request(third);
+    sorter.request(fourth);
+    await sorter.answered(third);
+    expect(sorter.pending(third)).toBe(false);
+    const waitFourth = sorter.answered(fourth);
+    sorter.fail();
+    await waitFourth;
+    expect(sorter.pending(fourth)).toBe(false);
+    sorter.dispose();
+  });
+
   it('a patched data version gets the keys of a fresh build, reading only the changed rows', () => {
     const data = tricky(6_000);
     const before = viewsOf(data);

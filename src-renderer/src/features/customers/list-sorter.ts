@@ -20,6 +20,8 @@ export class ListSorter {
   #next: ListKeys | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #failed = false;
+  /** Callers of `answered`, until the worker no longer owes their keys an answer. */
+  #waiters: Array<{ keys: ListKeys; resolve(): void }> = [];
 
   /** `open` starts the worker (or, in a test, one end of a MessageChannel served by serveSorts). */
   constructor(open: () => SortPort) {
@@ -32,6 +34,26 @@ export class ListSorter {
     this.#next = keys;
     if (this.#busy === null && this.#timer === null)
       this.#timer = setTimeout(() => void this.#send(), 0);
+    this.#settle();
+  }
+
+  /** True while the worker owes `keys` their orders (sent, or to be sent). */
+  pending(keys: ListKeys): boolean {
+    return !this.#failed && (this.#busy?.keys === keys || this.#next === keys);
+  }
+
+  /** Resolves once `keys` got the worker's orders, or will not (a newer version, a failure). */
+  answered(keys: ListKeys): Promise<void> {
+    if (!this.pending(keys)) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push({ keys, resolve }));
+  }
+
+  #settle(): void {
+    const waiting = this.#waiters;
+    this.#waiters = [];
+    for (const waiter of waiting)
+      if (this.pending(waiter.keys)) this.#waiters.push(waiter);
+      else waiter.resolve();
   }
 
   /** The worker could not start or answer: every order is sorted on first use from now on. */
@@ -41,6 +63,7 @@ export class ListSorter {
     this.#port = null;
     this.#busy = null;
     this.#next = null;
+    this.#settle();
   }
 
   dispose(): void {
@@ -54,7 +77,7 @@ export class ListSorter {
     this.#timer = null;
     const keys = this.#next;
     this.#next = null;
-    if (keys === null || this.#failed || complete(keys)) return;
+    if (keys === null || this.#failed || complete(keys)) return this.#settle();
     const version = ++this.#version;
     this.#busy = { version, keys };
     const text = {} as SortRequest['text'];
@@ -78,6 +101,7 @@ export class ListSorter {
   #answer(answer: SortAnswer): void {
     if (this.#busy?.version === answer.version) this.#busy.keys.adopt(new Map(answer.orders));
     this.#busy = null;
+    this.#settle();
     if (this.#next !== null) void this.#send();
   }
 }
