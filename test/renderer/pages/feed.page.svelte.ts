@@ -124,8 +124,12 @@ export const feedScenarios = {
     })();
     // As the app does, the page asks for a stream's save once the worker told it of every piece.
     const heard = new Map<string, number>();
+    const hearing = new Map<string, { count: number; resolve(): void }>();
     writer.onPiece((meta, json) => {
-      heard.set(meta.stream, (heard.get(meta.stream) ?? 0) + 1);
+      const n = (heard.get(meta.stream) ?? 0) + 1;
+      heard.set(meta.stream, n);
+      const waiting = hearing.get(meta.stream);
+      if (waiting && waiting.count === n) waiting.resolve();
       stage.add(meta, json);
     });
     const channel = new MessageChannel();
@@ -166,7 +170,10 @@ export const feedScenarios = {
         if (asText) channel.port1.postMessage(JSON.stringify(piece));
         else writer.piece(piece);
       await opened;
-      for (let i = 0; i < 400 && heard.get(stream) !== pieces.length; i++) await sleep(25);
+      if (heard.get(stream) !== pieces.length)
+        await new Promise<void>((resolve) =>
+          hearing.set(stream, { count: pieces.length, resolve }),
+        );
       return writer.applyStream(stream, true);
     };
     try {

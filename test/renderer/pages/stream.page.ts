@@ -232,11 +232,18 @@ export const streamScenarios = {
       });
       return request;
     };
+    // As the app does, the page asks for the save once the worker told it of every piece.
+    let heard = 0;
+    const allHeard = new Promise<void>((resolve) =>
+      writer.onPiece(() => {
+        if (++heard === pieces.length) resolve();
+      }),
+    );
     try {
       const opened = writer.openStream('p', key);
       take(pieces[0]);
       await opened;
-      for (let i = 0; i < 400 && calls < 6_000; i++) await sleep(25);
+      await allHeard;
       const count = await writer.applyStream('p', true);
       return { pieces: pieces.length, count, firstAddAt, stored: await cache.db.customers.count() };
     } finally {
