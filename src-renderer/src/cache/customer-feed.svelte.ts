@@ -12,7 +12,7 @@
 // `current` is undefined until the first read answers.
 import { Dexie, type ObservabilitySet } from 'dexie';
 import type { CustomerRow, FieldmapDb } from './schema';
-import { lowerBoundById } from './id-order';
+import { compareById, lowerBoundById } from './id-order';
 import type { SnapshotStage } from './snapshot-stage';
 
 /** Customers per read of a full read-back: ~25 ms of deserialisation each at 100k. */
@@ -264,8 +264,7 @@ export class CustomerFeed<V extends CustomerRow> {
     }
     if (removed.size === 0 && added.length === 0) return rows;
     const kept = removed.size > 0 ? rows.filter((row) => !removed.has(row.id)) : rows;
-    for (const row of added.sort((a, b) => (a.id < b.id ? -1 : 1)))
-      kept.splice(lowerBoundById(kept, row.id), 0, row);
+    for (const row of added.sort(compareById)) kept.splice(lowerBoundById(kept, row.id), 0, row);
     return kept;
   }
 }

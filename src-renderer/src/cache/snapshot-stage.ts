@@ -16,6 +16,7 @@
 // changed from the cache itself. Anything else (a piece that came through the page without its
 // text, a stream dropped, a marker for another stream) leaves the feed's full read-back in place.
 import type { PieceMeta } from '../../../src-shared/data-pieces';
+import { compareById, mergeById } from './id-order';
 import type { CustomerRow } from './schema';
 
 type Staged = {
@@ -28,19 +29,6 @@ type Staged = {
   /** Sorted runs of records, longest first; two runs merge when the newer grows as long. */
   runs: CustomerRow[][];
 };
-
-const byId = (a: CustomerRow, b: CustomerRow) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-function merge(a: CustomerRow[], b: CustomerRow[]): CustomerRow[] {
-  const out = new Array<CustomerRow>(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i]!.id <= b[j]!.id ? a[i++]! : b[j++]!;
-  while (i < a.length) out[k++] = a[i++]!;
-  while (j < b.length) out[k++] = b[j++]!;
-  return out;
-}
 
 export class SnapshotStage {
   #streams = new Map<string, Staged>();
@@ -74,9 +62,10 @@ export class SnapshotStage {
       const piece = JSON.parse(json!) as { path: string[]; items: CustomerRow[] };
       if (piece.path.length !== 1 || piece.path[0] !== 'customers')
         return this.#forget(meta.stream);
-      let run = piece.items.sort(byId);
+      let run = piece.items.sort(compareById);
       const runs = staged.runs;
-      while (runs.length > 0 && runs.at(-1)!.length <= run.length) run = merge(runs.pop()!, run);
+      while (runs.length > 0 && runs.at(-1)!.length <= run.length)
+        run = mergeById(runs.pop()!, run);
       runs.push(run);
     }
     if (!staged.whole || staged.seen === staged.count) this.#settle(meta.stream);
@@ -120,9 +109,9 @@ export class SnapshotStage {
    */
   take(stream: string): CustomerRow[] | null {
     const staged = this.#streams.get(stream);
-    if (!staged || !staged.whole || staged.seen !== staged.count) return null;
+    if (!staged || !this.has(stream)) return null;
     this.#forget(stream);
-    return staged.runs.reduceRight<CustomerRow[]>((all, run) => merge(run, all), []);
+    return staged.runs.reduceRight<CustomerRow[]>((all, run) => mergeById(run, all), []);
   }
 
   /** True when `take(stream)` would answer the rows. */
