@@ -3,7 +3,7 @@
 // trouble (offline, errors) still wins over the local phases.
 import { describe, expect, it } from 'vitest';
 import { queueCounts } from '../../src-shared';
-import { syncStatusView } from '../../src-renderer/src/app/sync-status-text';
+import { progressStep, syncStatusView } from '../../src-renderer/src/app/sync-status-text';
 
 const none = queueCounts([]);
 const env = { online: true, now: 1_700_000_000_000, lastSync: null };
@@ -13,6 +13,24 @@ describe('status during a large first sync', () => {
     const view = syncStatusView({ kind: 'syncing', done: 1, total: 4, etaMs: 2_000 }, none, env);
     expect(view.text).toBe('Downloading customers… · about 2 s left');
     expect(view.progress).toEqual({ done: 1, total: 4 });
+  });
+
+  it('counts progress in twentieths of the total, never above what is done, and ends at the total', () => {
+    // 100k in pieces of 2,000: 21 distinct counts (0, 5,000 … 95,000 and the total) instead of 50,
+    // each one a frame of the window.
+    const counts = new Set<number>();
+    for (let done = 2_000; done <= 100_000; done += 2_000) {
+      const shown = progressStep(done, 100_000);
+      expect(shown).toBeLessThanOrEqual(done);
+      expect(done - shown).toBeLessThan(5_000);
+      counts.add(shown);
+    }
+    expect(counts.size).toBe(21);
+    expect(progressStep(100_000, 100_000)).toBe(100_000);
+    expect(progressStep(99_999, 100_000)).toBe(95_000);
+    // Small totals move at every customer; an unknown total shows the count as it is.
+    expect([0, 1, 7, 19].map((d) => progressStep(d, 19))).toEqual([0, 1, 7, 19]);
+    expect(progressStep(1_234, 0)).toBe(1_234);
   });
 
   it('never reads synced while main’s data is still on its way into the list', () => {

@@ -5,6 +5,7 @@
 // snapshot the page kept while it was saved: cache/snapshot-stage.ts). The status bar
 // reads this so that "Synced" only appears once the data is in the cache and on screen.
 import type { JoinedEvent, PieceMeta } from '../../../src-shared/data-pieces';
+import { progressStep } from './sync-status-text';
 
 export type LocalWork =
   /** Pieces of a large event are arriving from main. */
@@ -50,7 +51,9 @@ export class LocalWorkState {
     stream.next++;
     stream.received += piece.customers;
     if (stream.next < piece.count) {
-      this.#receiving = { done: stream.received, total: piece.total };
+      const done = progressStep(stream.received, piece.total);
+      if (this.#receiving?.done !== done || this.#receiving.total !== piece.total)
+        this.#receiving = { done, total: piece.total };
       return false;
     }
     this.#streams.delete(piece.stream);
@@ -75,7 +78,10 @@ export class LocalWorkState {
     this.#waiting = rest;
     this.#saving = { done: 0, total };
     try {
-      const count = await save((done) => (this.#saving = { done: Math.min(done, total), total }));
+      const count = await save((saved) => {
+        const done = progressStep(Math.min(saved, total), total);
+        if (this.#saving?.done !== done) this.#saving = { done, total };
+      });
       if (count !== null) this.#expect = { accountKey, count };
     } finally {
       this.#saving = null;
