@@ -77,7 +77,9 @@ function longestTask(page: Page, from: number, to: number): Promise<number> {
 const WAIT_MS = Number(process.env['FIELDMAP_SCALE_WAIT_MS'] ?? 10 * 60_000) || 10 * 60_000;
 
 /**
- * Page time when the list shows `count` customers and the map was drawn with `mapped` pins.
+ * Page time when the list shows `count` customers, the map was drawn with `mapped` pins and the
+ * status no longer says data is on its way (data-sync neither 'syncing' nor 'saving': the list
+ * and the map may fill before the save into the cache commits, and the sync is not over then).
  * Rejects after WAIT_MS with what the page showed instead (rows, status, the drawn marks).
  */
 function filledAt(page: Page, count: number, mapped: number): Promise<number> {
@@ -85,6 +87,7 @@ function filledAt(page: Page, count: number, mapped: number): Promise<number> {
     ([count, mapped, mark, waitMs]) =>
       new Promise<number>((resolve, reject) => {
         let listAt: number | null = null;
+        let settledAt: number | null = null;
         const started = performance.now();
         const check = () => {
           const rows = document
@@ -93,7 +96,10 @@ function filledAt(page: Page, count: number, mapped: number): Promise<number> {
           if (listAt === null && rows === String(count)) listAt = performance.now();
           const marks = performance.getEntriesByName(mark) as PerformanceMark[];
           const drawn = marks.find((m) => m.detail?.customers === mapped);
-          if (listAt !== null && drawn) return resolve(Math.max(listAt, drawn.startTime));
+          const sync = document.querySelector('[data-sync]')?.getAttribute('data-sync');
+          if (listAt === null || sync === 'syncing' || sync === 'saving') settledAt = null;
+          else settledAt ??= performance.now();
+          if (settledAt !== null && drawn) return resolve(Math.max(settledAt, drawn.startTime));
           if (performance.now() - started > waitMs) {
             const status = document.querySelector('[role="status"]')?.textContent?.trim();
             const drawnWith = marks.map((m) => String(m.detail?.customers)).join(', ');

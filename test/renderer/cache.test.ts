@@ -261,6 +261,31 @@ describe('CustomerFeed', () => {
     });
   }, 120_000);
 
+  it('shows a kept snapshot before its save commits, over an empty cache with nothing queued', async () => {
+    const result = await page.evaluate(() =>
+      (
+        globalThis as unknown as { feedScenarios: { preview(): Promise<unknown> } }
+      ).feedScenarios.preview(),
+    );
+    expect(result).toEqual({
+      previewed: {
+        // Shown while the cache held none of it.
+        cachedWhenShown: 0,
+        saved: 6_000,
+        adopted: true,
+        // The empty cache, the preview, the edit: the commit published nothing new.
+        seen: [0, 6_000, 6_000],
+        // The edited array is a patch of the previewed one: only c1 was read again.
+        changedSinceShown: ['c1'],
+        keptObjects: 5_999,
+        sameIdsAsCache: true,
+      },
+      // Shown, let go (back to the empty cache), then with a change queued not shown: the next
+      // state is the 10 customers committed.
+      dropped: { seen: [0, 4_000, 0, 10] },
+    });
+  }, 120_000);
+
   it('adopts the snapshot the page kept while the worker saved it, with the overlay read from the cache', async () => {
     const result = await page.evaluate(() =>
       (

@@ -119,6 +119,35 @@ describe('SnapshotStage', () => {
     expect(stage.take('coming')?.length).toBe(1_500);
   });
 
+  it('tells its listeners when a stream is whole and when one goes unadopted; peek keeps it', () => {
+    const stage = new SnapshotStage();
+    const heard: string[] = [];
+    const stop = stage.listen({
+      whole: (stream, accountKey) => heard.push(`whole ${stream} ${accountKey}`),
+      gone: (stream) => heard.push(`gone ${stream}`),
+    });
+    const list = pieces('s1', snapshot('a', 2_500, 1));
+    feed(stage, list.slice(0, -1));
+    expect(heard).toEqual([]);
+    feed(stage, list.slice(-1));
+    expect(heard).toEqual(['whole s1 a']);
+    const peeked = stage.peek('s1');
+    expect(peeked?.length).toBe(2_500);
+    expect(stage.peek('s1')).toBe(peeked);
+    // Taken (adopted): not gone, and the rows are the very ones peeked.
+    expect(stage.take('s1')).toBe(peeked);
+    expect(stage.peek('s1')).toBeNull();
+    // Replaced by a newer snapshot of the account, dropped, or losing a piece: gone.
+    feed(stage, pieces('s2', snapshot('a', 700, 2)));
+    feed(stage, pieces('s3', snapshot('a', 2_000, 3)).slice(0, 1));
+    stage.drop('s3');
+    const lost = pieces('s4', snapshot('b', 2_000, 4));
+    feed(stage, [lost[0]!, lost[2]!]);
+    stop();
+    feed(stage, pieces('s5', snapshot('b', 700, 5)));
+    expect(heard).toEqual(['whole s1 a', 'whole s2 a', 'gone s2', 'gone s3', 'gone s4']);
+  });
+
   it('ignores deltas', () => {
     const stage = new SnapshotStage();
     const delta = splitEvent(

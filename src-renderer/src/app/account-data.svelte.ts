@@ -41,7 +41,9 @@ export class AccountData {
     stage?: SnapshotStage,
   ) {
     const { db } = cache;
-    this.customers = new CustomersState(cache, stage);
+    // The kept snapshot may be shown before its save commits only while no change is queued.
+    const quiet = () => this.#ops.current?.length === 0;
+    this.customers = new CustomersState(cache, stage && { stage, quiet });
     this.plan = new PlanStops(cache);
     this.#user = new LiveQuery(async () => (await db.user.get('user'))?.value ?? null);
     this.#routes = new LiveQuery(async () =>

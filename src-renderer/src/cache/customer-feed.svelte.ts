@@ -15,6 +15,17 @@ import type { CustomerRow, FieldmapDb } from './schema';
 import { compareById, lowerBoundById } from './id-order';
 import type { SnapshotStage } from './snapshot-stage';
 
+/** A snapshot the page kept, for one account's feed (cache/snapshot-stage.ts). */
+export interface FeedStage {
+  stage: SnapshotStage;
+  accountKey: string;
+  /**
+   * True when the rep has no queued change (the outbox mirror as the page last read it), so the
+   * overlay is empty and a snapshot is shown in the cache exactly as it came.
+   */
+  quiet: () => boolean;
+}
+
 /** Customers per read of a full read-back: ~25 ms of deserialisation each at 100k. */
 export const READ_PIECE = 5_000;
 /** Above this many changed keys one full read-back is cheaper than reading each key. */
@@ -48,6 +59,9 @@ function keysOf(node: RangeNode | undefined, into: Set<string>): Set<string> | '
   return into;
 }
 
+const defined = (rows: Found): CustomerRow[] =>
+  rows.filter((row): row is CustomerRow => row !== undefined);
+
 export class CustomerFeed<V extends CustomerRow> {
   #current = $state.raw<V[] | undefined>(undefined);
   #error = $state.raw<unknown>(null);
@@ -59,6 +73,14 @@ export class CustomerFeed<V extends CustomerRow> {
   readonly #onMutated = (parts: ObservabilitySet) => this.#mutated(parts);
   /** Each array #patch gave out: the array it patched and the ids it read again. */
   readonly #patches = new WeakMap<readonly V[], Patch<V>>();
+  /** A kept snapshot, whole, to show before its save commits (#preview). */
+  #previewWanted: string | null = null;
+  /** The kept snapshot shown before its commit, as views (the very array `current` gave out). */
+  #previewed: { stream: string; views: V[] } | null = null;
+  readonly #unlisten: () => void;
+  private readonly stage: SnapshotStage | undefined;
+  private readonly accountKey: string | undefined;
+  private readonly quiet: () => boolean;
 
   /**
    * `view` turns fresh rows into what the UI reads (in place: they are new objects). `onPiece`
@@ -69,10 +91,30 @@ export class CustomerFeed<V extends CustomerRow> {
     private readonly db: FieldmapDb,
     private readonly view: (rows: CustomerRow[]) => V[],
     private readonly onPiece?: (piece: readonly V[], from: number) => void,
-    private readonly stage?: SnapshotStage,
+    kept?: FeedStage,
   ) {
+    this.stage = kept?.stage;
+    this.accountKey = kept?.accountKey;
+    this.quiet = kept?.quiet ?? (() => false);
     this.#part = `idb://${db.name}/customers/`;
     Dexie.on('storagemutated', this.#onMutated);
+    this.#unlisten =
+      this.stage?.listen({
+        whole: (stream, accountKey) => {
+          if (accountKey !== this.accountKey) return;
+          this.#previewWanted = stream;
+          void this.#read();
+        },
+        gone: (stream) => {
+          if (this.#previewWanted === stream) this.#previewWanted = null;
+          // A snapshot shown before its save, whose save failed (or that a newer one replaced):
+          // the list goes back to what the cache holds.
+          if (this.#previewed?.stream !== stream) return;
+          this.#previewed = null;
+          this.#dirty = 'all';
+          void this.#read();
+        },
+      }) ?? (() => undefined);
     void this.#read();
   }
 
@@ -102,6 +144,7 @@ export class CustomerFeed<V extends CustomerRow> {
 
   dispose(): void {
     this.#disposed = true;
+    this.#unlisten();
     Dexie.on('storagemutated').unsubscribe(this.#onMutated);
   }
 
@@ -120,8 +163,16 @@ export class CustomerFeed<V extends CustomerRow> {
     if (this.#reading) return;
     this.#reading = true;
     try {
-      while (this.#dirty !== null && !this.#disposed) {
+      while (!this.#disposed) {
         const dirty = this.#dirty;
+        if (dirty === null) {
+          const stream = this.#previewWanted;
+          this.#previewWanted = null;
+          if (stream === null) break;
+          const views = await this.#preview(stream);
+          if (views && !this.#disposed) this.#current = views;
+          continue;
+        }
         this.#dirty = null;
         const base = this.#current;
         const next =
@@ -158,33 +209,74 @@ export class CustomerFeed<V extends CustomerRow> {
       if (this.#disposed) return [];
       kept = await this.#adopt(false);
     }
+    const previewed = this.#previewed;
+    this.#previewed = null;
     if (kept === null || 'wait' in kept) {
       // Nothing to adopt: a kept copy that is complete will not be (its commit was not this
       // one, or another change of the server data came first), so it is not held any longer.
       this.stage?.dropSettled();
       return this.#readBack();
     }
+    if (previewed?.stream === kept.stream && this.#current === previewed.views) {
+      // Shown already: only the rows the overlay changed are new (none over a clean cache, and
+      // then the list keeps its very array, so nothing downstream runs again).
+      if (kept.ids.length === 0) return previewed.views;
+      const rows = this.#applyRows(previewed.views, kept.ids, this.view(defined(kept.found)));
+      this.#patches.set(rows, { base: previewed.views, ids: new Set(kept.ids) });
+      return rows;
+    }
+    return this.#viewsInPieces(this.#applyRows(kept.kept, kept.ids, kept.found));
+  }
+
+  /** Rows as views in pieces, each in its own task, as a read-back's would be (onPiece each). */
+  async #viewsInPieces(rows: readonly CustomerRow[]): Promise<V[]> {
     const views: V[] = [];
-    // The kept rows become views in pieces, each in its own task, as a read-back's would.
-    for (let from = 0; from < kept.length && !this.#disposed; from += READ_PIECE) {
+    for (let from = 0; from < rows.length && !this.#disposed; from += READ_PIECE) {
       if (from > 0) await new Promise((resolve) => setTimeout(resolve, 0));
-      const piece = this.view(kept.slice(from, from + READ_PIECE));
+      const piece = this.view(rows.slice(from, from + READ_PIECE));
       this.onPiece?.(piece, from);
       for (const row of piece) views.push(row);
     }
-    if (kept.length === 0) this.onPiece?.([], 0);
+    if (rows.length === 0) this.onPiece?.([], 0);
     return views;
   }
 
   /**
-   * The kept snapshot patched with the overlay's rows when the committed cache names it (one
-   * read-only transaction); `wait` when it names a stream still arriving (`mayWait`); else null.
+   * A kept snapshot whose pieces all came, shown before its save commits (measured at 100k: the
+   * list's keys and the map's pins were built after the commit, ~3 s, while the save's last ~2 s
+   * left a core idle). Only over an empty list while the rep has no queued change, so that what
+   * is shown is what the commit will hold (the overlay is empty; the cache itself cannot be asked:
+   * the save's transaction holds its tables until the commit). The status still reads "Saving…"
+   * until then. The commit is adopted without building anything again (#readAll); a failed save
+   * lets the stream go, and the list reads the cache back (the listener's `gone`).
    */
-  async #adopt(mayWait: boolean): Promise<CustomerRow[] | { wait: string } | null> {
+  async #preview(stream: string): Promise<V[] | null> {
+    const stage = this.stage;
+    if (!stage || this.#current?.length !== 0 || !this.quiet()) return null;
+    const rows = stage.peek(stream);
+    if (!rows) return null;
+    const views = await this.#viewsInPieces(rows);
+    if (this.#disposed || !stage.has(stream)) return null;
+    this.#previewed = { stream, views };
+    return views;
+  }
+
+  /**
+   * The kept snapshot and the overlay's rows when the committed cache names it (one read-only
+   * transaction); `wait` when it names a stream still arriving (`mayWait`); else null.
+   */
+  async #adopt(
+    mayWait: boolean,
+  ): Promise<
+    { stream: string; kept: CustomerRow[]; ids: string[]; found: Found } | { wait: string } | null
+  > {
     const stage = this.stage;
     if (!stage) return null;
     const { customers, meta, server } = this.db;
-    type Read = { wait: string } | { kept: CustomerRow[]; ids: string[]; found: Found } | null;
+    type Read =
+      | { wait: string }
+      | { stream: string; kept: CustomerRow[]; ids: string[]; found: Found }
+      | null;
     const read = await this.db.transaction(
       'r',
       customers,
@@ -201,11 +293,10 @@ export class CustomerFeed<V extends CustomerRow> {
         const ids = (await server.toCollection().primaryKeys()) as string[];
         const found = await customers.bulkGet(ids);
         const kept = stage.take(stream);
-        return kept ? { kept, ids, found } : null;
+        return kept ? { stream, kept, ids, found } : null;
       },
     );
-    if (read === null || 'wait' in read) return read;
-    return this.#applyRows(read.kept, read.ids, read.found);
+    return read;
   }
 
   /** Every customer read back in pieces, in one read-only transaction of the customers alone. */
@@ -236,8 +327,7 @@ export class CustomerFeed<V extends CustomerRow> {
   async #patched(base: V[], keys: Set<string>): Promise<V[]> {
     const ids = [...keys];
     const found = await this.db.customers.bulkGet(ids);
-    const fresh = this.view(found.filter((row): row is CustomerRow => row !== undefined));
-    return this.#applyRows(base, ids, fresh);
+    return this.#applyRows(base, ids, this.view(defined(found)));
   }
 
   /**

@@ -30,10 +30,23 @@ type Staged = {
   runs: CustomerRow[][];
 };
 
+/** Told when a stream is staged whole, and when a stream staged (whole or not) is let go unadopted. */
+export interface StageListener {
+  whole(stream: string, accountKey: string): void;
+  gone(stream: string): void;
+}
+
 export class SnapshotStage {
   #streams = new Map<string, Staged>();
   /** Callers of `settled`, per stream. */
   #waiters = new Map<string, Array<() => void>>();
+  #listeners = new Set<StageListener>();
+
+  /** Adds a listener; returns its removal. */
+  listen(listener: StageListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
 
   /**
    * A piece the cache worker took, with its JSON text when it carries a snapshot's customers.
@@ -69,6 +82,8 @@ export class SnapshotStage {
       runs.push(run);
     }
     if (!staged.whole || staged.seen === staged.count) this.#settle(meta.stream);
+    if (this.has(meta.stream))
+      for (const listener of [...this.#listeners]) listener.whole(meta.stream, staged.accountKey);
   }
 
   /**
@@ -98,9 +113,11 @@ export class SnapshotStage {
     for (const resolve of waiting ?? []) resolve();
   }
 
-  #forget(stream: string): void {
-    this.#streams.delete(stream);
+  /** Lets a stream go; `gone` unless it was taken (adopted). */
+  #forget(stream: string, taken = false): void {
+    const known = this.#streams.delete(stream);
     this.#settle(stream);
+    if (known && !taken) for (const listener of [...this.#listeners]) listener.gone(stream);
   }
 
   /**
@@ -108,10 +125,21 @@ export class SnapshotStage {
    * and forgets it; null when it is not (or no longer) staged whole. The caller owns the rows.
    */
   take(stream: string): CustomerRow[] | null {
+    const rows = this.peek(stream);
+    if (rows) this.#forget(stream, true);
+    return rows;
+  }
+
+  /**
+   * Every customer of a whole stream, in primary-key order, kept staged (its runs become this one
+   * array, which `take` then gives out: the caller must not change it); null when not whole.
+   */
+  peek(stream: string): CustomerRow[] | null {
     const staged = this.#streams.get(stream);
     if (!staged || !this.has(stream)) return null;
-    this.#forget(stream);
-    return staged.runs.reduceRight<CustomerRow[]>((all, run) => mergeById(run, all), []);
+    if (staged.runs.length !== 1)
+      staged.runs = [staged.runs.reduceRight<CustomerRow[]>((all, run) => mergeById(run, all), [])];
+    return staged.runs[0]!;
   }
 
   /** True when `take(stream)` would answer the rows. */

@@ -6,7 +6,7 @@ import { CacheWriter } from '../../../src-renderer/src/cache/cache-writer-page';
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
 import { CustomerFeed } from '../../../src-renderer/src/cache/customer-feed.svelte';
 import { SnapshotStage } from '../../../src-renderer/src/cache/snapshot-stage';
-import { splitEvent } from '../../../src-shared/data-pieces';
+import { metaOf, splitEvent } from '../../../src-shared/data-pieces';
 import { DATA_PORT_READY } from '../../../src-shared/data-port';
 import type { CustomerRow } from '../../../src-renderer/src/cache/schema';
 import { snapshotOf } from './cache.page';
@@ -105,6 +105,106 @@ export const feedScenarios = {
   },
 
   /**
+   * A kept snapshot shown before its save commits. The test hands the pieces to the stage itself
+   * (the worker's reports are not wired to it), so the stage is whole before any of it is saved.
+   * Over an empty cache with no queued change the feed shows it; the worker's save of the same
+   * stream then changes nothing (the feed keeps the very array, which a later edit patches); a
+   * stream let go (its save failed) takes the list back to the cache; with a change queued,
+   * nothing is shown before a commit.
+   */
+  async preview() {
+    const writer = new CacheWriter();
+    const channel = new MessageChannel();
+    const ready = new Promise<void>((resolve) => {
+      channel.port1.onmessage = (event) => event.data === DATA_PORT_READY && resolve();
+    });
+    writer.connectData(channel.port2);
+    await ready;
+    const stage = new SnapshotStage();
+    let quiet = true;
+    const open = async (key: string) => {
+      const cache = await CustomerCache.open(key);
+      const feed = new CustomerFeed(cache.db, (rows) => rows, undefined, {
+        stage,
+        accountKey: key,
+        quiet: () => quiet,
+      });
+      const seen: number[] = [];
+      const stop = $effect.root(() => {
+        $effect(() => {
+          const rows = feed.current;
+          if (rows) seen.push(rows.length);
+        });
+      });
+      const until = async (test: (rows: CustomerRow[]) => boolean) => {
+        for (let i = 0; i < 400 && !(feed.current && test(feed.current)); i++) await sleep(25);
+        return feed.current ?? [];
+      };
+      const close = async () => {
+        stop();
+        feed.dispose();
+        await writer.close(key);
+        cache.close();
+        await cache.destroy();
+      };
+      return { key, cache, feed, seen, until, close };
+    };
+    const piecesOf = (key: string, stream: string, n: number, seed: number) =>
+      splitEvent(stream, 'data:snapshot', snapshotOf(key, n, seed, 'P:'), 2_000, true)!;
+    const stageAll = (pieces: ReturnType<typeof piecesOf>) => {
+      for (const piece of pieces) stage.add(metaOf(piece), JSON.stringify(piece));
+    };
+    const a = await open(`preview-a-${Math.random()}`);
+    const b = await open(`preview-b-${Math.random()}`);
+    try {
+      // Both first reads done (a read that adopts nothing lets every settled stream go).
+      await a.until((rows) => rows.length === 0);
+      await b.until((rows) => rows.length === 0);
+      const pieces = piecesOf(a.key, 'p1', 6_000, 1);
+      stageAll(pieces);
+      const shown = await a.until((rows) => rows.length === 6_000);
+      const cachedWhenShown = await a.cache.db.customers.count();
+      // The worker saves the same stream, its pieces sent as main sends them.
+      const opened = writer.openStream('p1', a.key);
+      for (const piece of pieces) channel.port1.postMessage(JSON.stringify(piece));
+      await opened;
+      const saved = await writer.applyStream('p1', true);
+      for (let i = 0; i < 400 && stage.has('p1'); i++) await sleep(25);
+      // A queued edit after it: the feed patches the array it has shown since the preview.
+      await writer.setPendingOps(a.key, [
+        op(1, { kind: 'updateCustomer', target: 'c1', payload: { name: 'Local' } }),
+      ]);
+      const edited = await a.until((rows) => rows.some((c) => c.name === 'Local'));
+      const changed = a.feed.changedSince(shown, edited);
+      const cachedIds = (await a.cache.db.customers.toCollection().primaryKeys()) as string[];
+      const previewed = {
+        cachedWhenShown,
+        saved,
+        adopted: !stage.has('p1'),
+        seen: a.seen,
+        changedSinceShown: changed && [...changed],
+        keptObjects: edited.filter((c, i) => c === shown[i]).length,
+        sameIdsAsCache: edited.map((c) => c.id).join() === cachedIds.join(),
+      };
+
+      // A stream let go before its save: the list goes back to the (empty) cache.
+      stageAll(piecesOf(b.key, 'p2', 4_000, 2));
+      await b.until((rows) => rows.length === 4_000);
+      stage.drop('p2');
+      await b.until((rows) => rows.length === 0);
+      // With a change queued nothing is shown before a commit: the next state is the cache's.
+      quiet = false;
+      stageAll(piecesOf(b.key, 'p3', 5_000, 3));
+      await writer.apply({ event: 'data:snapshot', payload: snapshotOf(b.key, 10, 4, 'S:') });
+      await b.until((rows) => rows.length === 10);
+      return { previewed, dropped: { seen: b.seen } };
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  },
+
+  /**
    * Snapshots saved by the real cache worker while the page keeps their customers (the app's
    * wiring: the worker hands on each piece's text, SnapshotStage keeps it, the feed adopts it).
    * Pieces go over a data port as text, as Electron's main sends them, or through the page as
@@ -146,7 +246,11 @@ export const feedScenarios = {
       op(2, { kind: 'deleteCustomer', target: 'c2', payload: null }),
       op(3, { kind: 'createCustomer', target: TEMP, payload: newCustomer() }),
     ]);
-    const feed = new CustomerFeed(cache.db, (rows) => rows, undefined, stage);
+    const feed = new CustomerFeed(cache.db, (rows) => rows, undefined, {
+      stage,
+      accountKey: key,
+      quiet: () => false,
+    });
     const until = async (test: (rows: CustomerRow[]) => boolean) => {
       for (let i = 0; i < 400 && !(feed.current && test(feed.current)); i++) await sleep(25);
       return feed.current ?? [];

@@ -2,13 +2,12 @@
 import { untrack } from 'svelte';
 import { positionOf } from '../../../../src-shared';
 import type { CustomerCache } from '../../cache/customer-cache';
-import type { SnapshotStage } from '../../cache/snapshot-stage';
 import type { CustomerRow } from '../../cache/schema';
 import { CustomerIndex, type SortDirection, type SortKey } from './customer-index';
 import { ListKeys } from './list-keys';
 import { VisitFilterState } from '../visits/visit-filter.svelte';
 import type { CustomerView } from '../../types';
-import { CustomerFeed } from '../../cache/customer-feed.svelte';
+import { CustomerFeed, type FeedStage } from '../../cache/customer-feed.svelte';
 import { ListSorter } from './list-sorter';
 import type { SortPort } from './list-sort-worker';
 import { indexOfId } from './list-runs';
@@ -133,14 +132,15 @@ export class CustomersState {
   );
   #unmapped = $derived(this.#index.unmapped);
 
-  constructor(cache: CustomerCache, stage?: SnapshotStage) {
+  /** `kept`: the snapshot the page keeps while it is saved, and whether the rep has queued changes. */
+  constructor(cache: CustomerCache, kept?: Omit<FeedStage, 'accountKey'>) {
     // Read in pieces, then patched by the keys each write changed (cache/customer-feed.svelte.ts);
     // a snapshot the page kept while it was saved is adopted instead of read back.
     this.#live = new CustomerFeed(
       cache.db,
       toViews,
       (piece, from) => this.#keysOf(piece, from),
-      stage,
+      kept && { ...kept, accountKey: cache.accountKey },
     );
   }
 
