@@ -15,6 +15,8 @@
 // writes and every other change of the server data deletes), and reads the records the overlay
 // changed from the cache itself. Anything else (a piece that came through the page without its
 // text, a stream dropped, a marker for another stream) leaves the feed's full read-back in place.
+// Listeners hear when a stream is whole (a first sync's feed then shows it before the commit:
+// CustomerFeed #preview) and when one is let go unadopted (the feed then reads the cache back).
 import type { PieceMeta } from '../../../src-shared/data-pieces';
 import { compareById, mergeById } from './id-order';
 import type { CustomerRow } from './schema';
