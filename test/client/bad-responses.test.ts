@@ -74,6 +74,20 @@ describe('bad responses become BadResponse naming the field', () => {
     });
   });
 
+  it('a list read in slices names a bad field by its place in the whole list', async () => {
+    // LIST_SLICE is 2,000: 9,001 customers are five slices, the bad one in the fourth.
+    const list = Array.from({ length: 9_001 }, (_, i) => customer({ id: `id${i}`, name: `C${i}` }));
+    respond = json(list);
+    const got = await clientFor(url).listCustomers();
+    expect(got.map((c) => c.name)).toEqual(list.map((c) => c.name));
+    list[7_321] = customer({ id: 'bad', dealAmount: true });
+    respond = json(list);
+    expect(await errorOf(clientFor(url).listCustomers())).toMatchObject({
+      kind: 'BadResponse',
+      field: '[7321].dealAmount',
+    });
+  });
+
   it('a wrong type in a nested timestamp names the nested path', async () => {
     respond = json([customer({ createdAt: { ...ts, timezone_type: 7 } })]);
     expect(await errorOf(clientFor(url).listCustomers())).toMatchObject({

@@ -32,7 +32,13 @@ import {
   ServiceError,
   transportError,
 } from './errors';
-import { parseJsonBody, readBodyCapped, serviceMessageOf, validateBody } from './responses';
+import {
+  decodeListBody,
+  parseJsonBody,
+  readBodyCapped,
+  serviceMessageOf,
+  validateBody,
+} from './responses';
 import { backoffDelay, parseRetryAfter, type BackoffPolicy } from './retry';
 
 export interface BodyLimits {
@@ -81,6 +87,9 @@ interface Call<S extends v.GenericSchema> {
 }
 
 const CustomerListSchema = v.array(CustomerSchema);
+const isListSchema = (
+  schema: v.GenericSchema,
+): schema is v.ArraySchema<v.GenericSchema, undefined> => schema.type === 'array';
 const RouteListSchema = v.array(RouteSchema);
 const TerritoryListSchema = v.array(TerritorySchema);
 
@@ -324,10 +333,11 @@ export class ServiceClient implements ServiceApi {
     }
     const contentType = response.headers.get('content-type');
     if (!success) throw httpStatusError(status, serviceMessageOf(bytes, contentType));
-    return {
-      ok: true,
-      value: validateBody(call.schema, parseJsonBody(bytes, contentType), call.what),
-    };
+    // A list is read in slices, so a 100k list does not hold main's event loop for seconds.
+    const value = isListSchema(call.schema)
+      ? await decodeListBody(call.schema, bytes, contentType, call.what)
+      : validateBody(call.schema, parseJsonBody(bytes, contentType), call.what);
+    return { ok: true, value };
   }
 
   async #authorization(): Promise<string> {

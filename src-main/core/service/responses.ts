@@ -2,6 +2,7 @@
 // validated with the src-shared schemas. Anything else is a BadResponse naming what was wrong.
 import * as v from 'valibot';
 import { serviceError, type ServiceError } from './errors';
+import { arrayInSlices, looksLikeArray } from './json-slices';
 
 /** Reads the whole body, refusing more than `maxBytes` (checked before and while reading). */
 export async function readBodyCapped(
@@ -38,28 +39,41 @@ function oversize(maxBytes: number): ServiceError {
   });
 }
 
-/** Parses a JSON body; HTML pages, truncated and malformed JSON are BadResponse. */
-export function parseJsonBody(bytes: Uint8Array, contentType: string | null): unknown {
+/** The body as text; an HTML page or an empty body is BadResponse. */
+function bodyText(bytes: Uint8Array, contentType: string | null): string {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   const start = text.trimStart().slice(0, 1);
   if (/html/i.test(contentType ?? '') || start === '<') {
     throw serviceError('BadResponse', { detail: 'received an HTML page instead of JSON' });
   }
   if (text.trim() === '') throw serviceError('BadResponse', { detail: 'empty response body' });
+  return text;
+}
+
+function notJson(e: unknown): ServiceError {
+  const reason = e instanceof Error ? e.message : 'parse error';
+  return serviceError('BadResponse', { detail: `response is not valid JSON (${reason})` });
+}
+
+/** Parses a JSON body; HTML pages, truncated and malformed JSON are BadResponse. */
+export function parseJsonBody(bytes: Uint8Array, contentType: string | null): unknown {
+  const text = bodyText(bytes, contentType);
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    const reason = e instanceof Error ? e.message : 'parse error';
-    throw serviceError('BadResponse', { detail: `response is not valid JSON (${reason})` });
+    throw notJson(e);
   }
 }
 
-/** `[3].createdAt.date` style path of a valibot issue; '' for the root. */
-export function issuePath(issue: v.BaseIssue<unknown>): string {
+/**
+ * `[3].createdAt.date` style path of a valibot issue; '' for the root. `offset`: added to the
+ * first index (an issue of a slice of a list, named by its place in the whole list).
+ */
+export function issuePath(issue: v.BaseIssue<unknown>, offset = 0): string {
   let out = '';
-  for (const item of issue.path ?? []) {
+  for (const [n, item] of (issue.path ?? []).entries()) {
     const key = item.key;
-    if (typeof key === 'number') out += `[${key}]`;
+    if (typeof key === 'number') out += `[${n === 0 ? key + offset : key}]`;
     else if (typeof key === 'string') out += out === '' ? key : `.${key}`;
     else out += '[?]';
   }
@@ -71,13 +85,51 @@ export function validateBody<S extends v.GenericSchema>(
   schema: S,
   data: unknown,
   what: string,
+  offset = 0,
 ): v.InferOutput<S> {
   const result = v.safeParse(schema, data, { abortEarly: true });
   if (result.success) return result.output;
   const issue = result.issues[0];
-  const field = issue ? issuePath(issue) : '';
+  const field = issue ? issuePath(issue, offset) : '';
   const received = issue?.received ? ` (got ${issue.received.slice(0, 80)})` : '';
   return throwBad(field, `${what}: ${field || 'body'}: ${issue?.message ?? 'invalid'}${received}`);
+}
+
+/** Elements of a list body parsed and validated together before main's event loop is let go. */
+export const LIST_SLICE = 2_000;
+
+/** Lets whatever else waits on main's event loop (IPC, timers, I/O) run. */
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * A list body (a JSON array) parsed and validated in slices of LIST_SLICE elements, yielding
+ * main's event loop between slices (json-slices.ts: why, and why it accepts what JSON.parse
+ * does). The same answer and the same errors as parseJsonBody + validateBody of the whole list:
+ * an error names the element by its place in the whole list. A body that is not an array is
+ * read whole, so it fails validation as before.
+ */
+export async function decodeListBody<S extends v.ArraySchema<v.GenericSchema, undefined>>(
+  schema: S,
+  bytes: Uint8Array,
+  contentType: string | null,
+  what: string,
+): Promise<v.InferOutput<S>> {
+  const text = bodyText(bytes, contentType);
+  if (!looksLikeArray(text)) return validateBody(schema, parseJsonBody(bytes, contentType), what);
+  const out: unknown[] = [];
+  const slices = arrayInSlices(text, LIST_SLICE);
+  for (;;) {
+    let next: IteratorResult<unknown[], void>;
+    try {
+      next = slices.next();
+    } catch (e) {
+      throw notJson(e);
+    }
+    if (next.done) return out as v.InferOutput<S>;
+    const valid = validateBody(schema, next.value, what, out.length) as unknown[];
+    for (const item of valid) out.push(item);
+    await pause();
+  }
 }
 
 function throwBad(field: string, detail: string): never {

@@ -234,7 +234,7 @@ export class SyncEngine implements SyncEnginePort {
       const pushed = await push(ctx, this.#o.push);
       const pulled = await pullAll(this.#o.api, priority, step);
       const now = this.#o.clock.now();
-      const out = this.#snapshot.take(pulled, now);
+      const out = await this.#snapshot.take(pulled, now);
       if ('snapshot' in out) this.#o.emit('data:snapshot', out.snapshot);
       else this.#o.emit('data:delta', out.delta);
       this.#probe.reset();

@@ -5,7 +5,7 @@ import type { Customer, Route, Territory, UserMeta } from '../../../src-shared/d
 import type { EventOf } from '../../../src-shared/ipc-contract';
 import { canonicalise } from './merge';
 import type { RequestPriority, ServiceApi } from '../ports';
-import { diffRecords, fingerprint } from './snapshot-diff';
+import { diffRecords, fingerprintInSlices } from './snapshot-diff';
 
 export interface Pulled {
   user: UserMeta;
@@ -47,12 +47,12 @@ type Prints = {
   territories: Map<string, string>;
 };
 
-function printsOf(pulled: Pulled): Prints {
+async function printsOf(pulled: Pulled): Promise<Prints> {
   return {
     user: JSON.stringify(pulled.user),
-    customers: fingerprint(pulled.customers),
-    routes: fingerprint(pulled.routes),
-    territories: fingerprint(pulled.territories),
+    customers: await fingerprintInSlices(pulled.customers),
+    routes: await fingerprintInSlices(pulled.routes),
+    territories: await fingerprintInSlices(pulled.territories),
   };
 }
 
@@ -75,16 +75,22 @@ export class SnapshotKeeper {
     return this.#last;
   }
 
-  /** Takes a pull; returns the full snapshot the first time, else the delta. */
-  take(pulled: Pulled, pulledAt: number): { snapshot: Snapshot } | { delta: Delta } {
+  /**
+   * Takes a pull; returns the full snapshot the first time, else the delta. The fingerprints
+   * are taken in slices (main's event loop runs between them); the new data is kept only once
+   * they are done, so a resend asked meanwhile sends the data before it, which the delta follows.
+   */
+  async take(pulled: Pulled, pulledAt: number): Promise<{ snapshot: Snapshot } | { delta: Delta }> {
     const last = this.#last;
-    const previous = this.#prints ?? (last ? printsOf(last) : null);
-    this.#last = { accountKey: this.#accountKey, pulledAt, ...pulled };
+    const previous = this.#prints ?? (last ? await printsOf(last) : null);
+    const next = { accountKey: this.#accountKey, pulledAt, ...pulled };
     if (previous === null) {
+      this.#last = next;
       this.#prints = null;
-      return { snapshot: this.#last };
+      return { snapshot: next };
     }
-    const prints = printsOf(pulled);
+    const prints = await printsOf(pulled);
+    this.#last = next;
     this.#prints = prints;
     return {
       delta: {
