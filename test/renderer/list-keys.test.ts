@@ -125,4 +125,42 @@ describe('list keys', () => {
     // Search follows the edit (the edited record's haystack is new, the others reused).
     expect(ids(new CustomerIndex(next).search('aaaa first now'))).toBe(edited[100]!.id);
   });
+
+  it('search hits follow an edit, a create and a delete, testing only the changed records', () => {
+    const data = customers(5_000).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const first = ListKeys.build(viewsOf(data));
+    const filter = (keys: ListKeys, term: string) =>
+      ids(new CustomerIndex(keys).filter({ term, color: null, group: null }));
+    const terms = ['zzqq', data[300]!.name.slice(0, 5), 'a'];
+    for (const term of terms) filter(first, term);
+
+    const edited = data.slice();
+    edited[100] = { ...edited[100]!, name: 'Has zzqq now' };
+    const blank = { name: 'x', company: 'x', address: 'x', city: 'x', state: 'x', zip: 'x' };
+    edited[300] = { ...edited[300]!, ...blank, country: 'x' };
+    edited.splice(2_000, 1);
+    edited.push({ ...data[5]!, id: 'zzzz-new', name: 'New zzqq and a' });
+    const changed = new Set([edited[100]!.id, edited[300]!.id, data[2_000]!.id, 'zzzz-new']);
+    const views = viewsOf(edited);
+    // The oracle: keys built afresh, every haystack tested.
+    const fresh = ListKeys.build(views);
+
+    const expected = terms.map((term) => filter(fresh, term));
+    for (const build of [
+      () => ListKeys.build(views, first, changed),
+      () => ListKeys.build(views, first),
+    ]) {
+      const includes = vi.spyOn(String.prototype, 'includes');
+      const next = build();
+      const got = terms.map((term) => filter(next, term));
+      // Three terms carried: only the 3 changed records' haystacks were tested per term (and
+      // the filter's own check of the term); a fresh scan would test 5,000 per term.
+      expect(includes.mock.calls.length).toBeLessThanOrEqual(4 * terms.length);
+      includes.mockRestore();
+      expect(got).toEqual(expected);
+    }
+    const patched = ListKeys.build(views, first, changed);
+    expect(filter(patched, 'zzqq')).toBe(`${edited[100]!.id} zzzz-new`);
+    expect(filter(patched, terms[1]!)).not.toContain(edited[300]!.id);
+  });
 });

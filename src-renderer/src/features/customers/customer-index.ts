@@ -78,10 +78,11 @@ export class CustomerIndex {
   #searchTest(term: string): ((i: number) => boolean) | null {
     const needle = normaliseSearchTerm(term);
     if (needle === '') return null;
-    const { rows, haystacks } = this.keys;
+    const { rows } = this.keys;
     // A needle holding the separator could match across two fields: use the exact rule then.
     if (needle.includes(SEPARATOR)) return (i) => matchesSearch(rows[i]!, term);
-    return (i) => haystacks[i]!.includes(needle);
+    const hits = this.keys.searchHits(needle);
+    return (i) => hits[i] === 1;
   }
 
   /**
@@ -94,7 +95,7 @@ export class CustomerIndex {
     const needle = blank ? '' : normaliseSearchTerm(filter.term);
     if (!blank && needle === '') return [];
     const { keys, order } = this;
-    const { rows, haystacks, colors } = keys;
+    const { rows, colors } = keys;
     const code = filter.color === null ? -1 : keys.colorCode(filter.color);
     const bits = filter.group === null ? null : keys.groupBits(filter.group);
     const visit = filter.visit ? keys.visitRange(filter.visit.filter, filter.visit.nowMs) : null;
@@ -102,6 +103,7 @@ export class CustomerIndex {
     // A needle holding the separator could match across two fields: use the exact rule then.
     const exact = needle.includes(SEPARATOR);
     if (blank && code === -1 && bits === null && visit === null) return this.rows as CustomerView[];
+    const hits = blank || exact ? null : keys.searchHits(needle);
     const out: CustomerView[] = [];
     for (let k = 0; k < order.length; k++) {
       const i = order[k]!;
@@ -111,11 +113,7 @@ export class CustomerIndex {
         const v = column[i]!;
         if (never ? v === v : !(v > lo && v <= hi)) continue;
       }
-      if (
-        !blank &&
-        !(exact ? matchesSearch(rows[i]!, filter.term) : haystacks[i]!.includes(needle))
-      )
-        continue;
+      if (hits !== null ? hits[i] === 0 : !blank && !matchesSearch(rows[i]!, filter.term)) continue;
       out.push(rows[i]!);
     }
     return out;
