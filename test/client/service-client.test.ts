@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src-service/index';
 import { RateLimiter } from '../../src-main/core/service/rate-limiter';
-import { extractIdCandidates } from '../../src-main/core/service/client';
+import { extractIdCandidates } from '../../src-main/core/service/id-candidates';
 import { emptyCustomerFields, type CustomerFields } from '../../src-shared/domain';
 import { matchesSearch } from '../../src-shared/search';
 import { clientFor, errorOf, REP } from './helpers';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyCustomerFields, type Customer, type CustomerFields } from '../../src-shared/domain';
 import { fieldsEqual, normaliseFields, threeWayMerge } from '../../src-main/core/sync/merge';
 import { matchCreates, matchRoutes } from '../../src-main/core/sync/creates/reconcile';
-import { extractIdCandidates } from '../../src-main/core/service/client';
+import { extractIdCandidates } from '../../src-main/core/service/id-candidates';
 import { diffRecords, fingerprint } from '../../src-main/core/sync/snapshot-diff';
 
 const ts = { date: '2024-01-01 00:00:00', timezone_type: 3, timezone: 'UTC' };

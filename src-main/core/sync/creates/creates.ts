@@ -10,7 +10,7 @@ import { normaliseFields } from '../merge';
 import { ambiguousCreate, answeredWithError } from './evidence';
 import { candidatesFor, resemblance } from './match';
 import { matchCreates, matchRoutes } from './reconcile';
-import { extractIdCandidates } from '../../service/client';
+import { extractIdCandidates } from '../../service/id-candidates';
 import {
   absenceProvableAt,
   claim,
