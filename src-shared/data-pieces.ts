@@ -27,6 +27,11 @@ export const DataPieceSchema = v.object({
   /** Where the items go: a top-level array (`customers`) or one a level down (`customers.upserted`). */
   path: v.pipe(v.array(v.string()), v.minLength(1), v.maxLength(2)),
   items: v.pipe(v.array(v.unknown()), v.maxLength(PIECE_ITEMS)),
+  /**
+   * The stream is given up (main's pull failed while it was being sent: openSnapshotStream):
+   * nothing of it is kept, its save is rolled back. Carries no items.
+   */
+  abort: v.optional(v.literal(true)),
 });
 export type DataPiece = v.InferOutput<typeof DataPieceSchema>;
 
@@ -129,6 +134,8 @@ export interface PieceMeta {
   /** Customers this piece carries. */
   customers: number;
   dropped: boolean;
+  /** Main gave the stream up (its pull failed): dropped, and not to be asked for again. */
+  aborted?: boolean;
 }
 
 export function metaOf(piece: DataPiece, dropped = false): PieceMeta {
@@ -143,7 +150,8 @@ export function metaOf(piece: DataPiece, dropped = false): PieceMeta {
     total,
     first: index === 0 && !!piece.head,
     customers,
-    dropped,
+    dropped: dropped || piece.abort === true,
+    ...(piece.abort ? { aborted: true } : {}),
   };
 }
 
@@ -192,6 +200,33 @@ export class PieceJoiner {
   }
 }
 
+/** A snapshot's pieces sent while main still reads it (openSnapshotStream). */
+export interface SnapshotStream {
+  /** The next records of one kind; sent in pieces of at most PIECE_ITEMS, kinds one after another. */
+  add(kind: RecordKind, items: readonly unknown[]): void;
+  /** Every record was added: the last piece goes (the counts must have been met). */
+  end(): void;
+  /** The pull failed: the renderer drops what came of the stream, its save rolled back. */
+  abort(): void;
+}
+
+export type RecordKind = 'customers' | 'routes' | 'territories';
+
+/**
+ * Opens a snapshot that is sent while main still reads it: `head` is the payload with its record
+ * arrays empty, `counts` how many records of each kind will come (the stream's piece count and
+ * total are announced first, as for any stream). Null when the transport cannot stream.
+ */
+export type OpenSnapshotStream = (
+  head: EventOf<'data:snapshot'>,
+  counts: Record<RecordKind, number>,
+) => SnapshotStream | null;
+
+/** An emitter that may also stream a snapshot while it is read (sendInPieces gives one). */
+export type PiecedEmit = (<E extends EventChannel>(event: E, payload: EventOf<E>) => void) & {
+  openSnapshotStream?: OpenSnapshotStream;
+};
+
 /**
  * Main's side: wraps a transport's send so that large snapshots and deltas go as pieces. Every
  * other event, and a small snapshot or delta, goes as it is. `direct`, asked per event, may name
@@ -203,11 +238,11 @@ export function sendInPieces(
   send: (event: EventChannel, payload: unknown) => void,
   max = PIECE_ITEMS,
   direct?: () => ((piece: DataPiece) => void) | null,
-): <E extends EventChannel>(event: E, payload: EventOf<E>) => void {
+): PiecedEmit {
   let streams = 0;
   // Unique across app starts too: the cache remembers the stream its snapshot came in.
   const prefix = [1, 2].map(() => Math.random().toString(36).slice(2, 10)).join('');
-  return (event, payload) => {
+  const emit: PiecedEmit = (event, payload) => {
     if (!isPiecedEvent(event)) return send(event, payload);
     const channel = direct?.() ?? null;
     const stream = `${prefix}-${++streams}`;
@@ -220,5 +255,95 @@ export function sendInPieces(
       if (channel) channel(piece);
       else send('data:piece', piece);
     }
+  };
+  emit.openSnapshotStream = (head, counts) => {
+    const channel = direct?.() ?? null;
+    const deliver = (piece: DataPiece) => (channel ? channel(piece) : send('data:piece', piece));
+    return streamPieces(`${prefix}-${++streams}`, head, counts, max, deliver, send);
+  };
+  return emit;
+}
+
+/** The pieces of a snapshot streamed as its records are added (see OpenSnapshotStream). */
+function streamPieces(
+  stream: string,
+  payload: EventOf<'data:snapshot'>,
+  counts: Record<RecordKind, number>,
+  max: number,
+  deliver: (piece: DataPiece) => void,
+  send: (event: EventChannel, payload: unknown) => void,
+): SnapshotStream {
+  const { head } = hollow(payload as unknown as Obj);
+  const kinds: RecordKind[] = ['customers', 'routes', 'territories'];
+  const count = Math.max(
+    1,
+    kinds.reduce((n, kind) => n + Math.ceil(counts[kind] / max), 0),
+  );
+  const { accountKey } = payload;
+  const total = counts.customers;
+  const event = 'data:snapshot' as const;
+  send('data:stream', { stream, event, accountKey, count, total } satisfies DataStream);
+  let index = 0;
+  let kind: RecordKind | null = null;
+  let buffer: unknown[] = [];
+  const added: Record<RecordKind, number> = { customers: 0, routes: 0, territories: 0 };
+  let over = false;
+  const piece = (path: RecordKind, items: unknown[]) => {
+    deliver({
+      stream,
+      event,
+      accountKey,
+      index,
+      count,
+      total,
+      ...(index === 0 ? { head } : {}),
+      path: [path],
+      items,
+    });
+    index++;
+  };
+  const flush = () => {
+    if (kind !== null && buffer.length > 0) piece(kind, buffer);
+    buffer = [];
+  };
+  return {
+    add(next, items) {
+      if (over) throw new Error(`stream ${stream} is over`);
+      if (kind !== next) {
+        if (kind !== null && added[next] > 0) throw new Error(`${next} were added already`);
+        flush();
+        kind = next;
+      }
+      added[next] += items.length;
+      if (added[next] > counts[next]) throw new Error(`more ${next} than announced`);
+      for (const item of items) {
+        buffer.push(item);
+        if (buffer.length === max) flush();
+      }
+    },
+    end() {
+      if (over) return;
+      flush();
+      for (const k of kinds)
+        if (added[k] !== counts[k]) throw new Error(`${added[k]} ${k} of ${counts[k]} added`);
+      // An empty snapshot is one piece with no records, as splitEvent sends it.
+      if (index === 0) piece('customers', []);
+      over = true;
+    },
+    abort() {
+      if (over) return;
+      over = true;
+      deliver({
+        stream,
+        event,
+        accountKey,
+        index,
+        count,
+        total,
+        path: ['customers'],
+        items: [],
+        abort: true,
+      });
+    },
   };
 }

@@ -14,6 +14,7 @@ import type {
 import type { Conflict, NewOp, Op } from '../../src-shared/outbox-types';
 import type { SyncState } from '../../src-shared/sync-state';
 import type { EventChannel, EventOf } from '../../src-shared/ipc-contract';
+import type { OpenSnapshotStream } from '../../src-shared/data-pieces';
 
 /** Time, injectable so tests can control it. */
 export interface Clock {
@@ -47,8 +48,27 @@ export interface RequestOptions {
 }
 
 /** The eleven endpoints of the service. Every method throws ServiceError on failure. */
+/**
+ * A list body whose elements are parsed and validated a slice at a time, when they are asked
+ * for (service/json-slices.ts, service/responses.ts). `count` is known at once
+ * (a scan of the structure). Each slice is validated before it is given out; a bad element
+ * fails the slice that holds it with the same error as a validation of the whole list (the
+ * element named by its place in the whole list), so a caller that has used earlier slices
+ * must give them up.
+ */
+export interface ListReader<T> {
+  readonly count: number;
+  /** The elements, LIST_SLICE at a time, in order; main's event loop runs between slices. */
+  slices(): AsyncGenerator<T[], void, void>;
+}
+
 export interface ServiceApi {
   listCustomers(options?: RequestOptions): Promise<Customer[]>;
+  /**
+   * GET customers read as slices (ServiceClient): a first sync streams them on. A wrapper that
+   * lacks it (tests) gets the whole list through listCustomers.
+   */
+  readCustomers?(options?: RequestOptions): Promise<ListReader<Customer>>;
   getCustomer(id: string, options?: RequestOptions): Promise<Customer>;
   searchCustomers(term: string, options?: RequestOptions): Promise<Customer[]>;
   createCustomer(fields: CustomerFields, options?: RequestOptions): Promise<MessageResponse>;
@@ -101,7 +121,13 @@ export interface OutboxPort {
 }
 
 /** Sends events to the renderer of the current window (no-op when there is none). */
-export type EmitEvent = <E extends EventChannel>(event: E, payload: EventOf<E>) => void;
+/**
+ * Main's events to the renderer. `openSnapshotStream`, where the transport has it (sendInPieces:
+ * Electron's and the browser runner's), sends a first snapshot while it is still being read.
+ */
+export type EmitEvent = (<E extends EventChannel>(event: E, payload: EventOf<E>) => void) & {
+  openSnapshotStream?: OpenSnapshotStream;
+};
 
 /** The sync engine as the IPC handlers see it. */
 export interface SyncEnginePort {

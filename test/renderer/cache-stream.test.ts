@@ -43,6 +43,37 @@ function call<T>(name: string, ...args: unknown[]): Promise<T> {
 const A = { count: 2_000, prefixes: ['A:'], c1: 'Local' };
 
 describe('A snapshot saved as its pieces arrive', () => {
+  it('main gives a streamed snapshot up: its save rolls back, a waiting opening goes on, the next one saves whole', async () => {
+    const r = await call<{
+      metas: Array<{ stream: string; index: number; dropped: boolean; aborted?: boolean }>;
+      seen: Seen[];
+      afterCut: Seen | null;
+      afterEmpty: number | null;
+      count: number | null;
+      last: Seen | null;
+    }>('aborted');
+    const streams = [...new Set(r.metas.map((m) => m.stream))];
+    expect(streams).toHaveLength(3);
+    const of = (s: string) => r.metas.filter((m) => m.stream === s);
+    // Two pieces, then the abort, told to the page as a dropped stream main gave up.
+    expect(of(streams[0]!).map((m) => [m.index, m.dropped, !!m.aborted])).toEqual([
+      [0, false, false],
+      [1, false, false],
+      [2, true, true],
+    ]);
+    expect(of(streams[1]!).map((m) => [m.index, m.dropped, !!m.aborted])).toEqual([
+      [0, true, true],
+    ]);
+    // The cache kept A under its ops: nothing of B was ever seen.
+    expect(r.afterCut).toMatchObject({ count: 2_000, prefixes: ['A:'], pending: 3 });
+    expect(r.seen.filter((s) => s.prefixes.includes('B:'))).toEqual([]);
+    expect(r.afterEmpty).toBe(2_000);
+    // The whole stream: 4 customer pieces of 1,500 re-cut to 2,000 (3), routes, territories.
+    expect(of(streams[2]!).map((m) => m.index)).toEqual([0, 1, 2, 3, 4]);
+    expect(r.count).toBe(6_000);
+    expect(r.last).toMatchObject({ count: 6_000, prefixes: ['C:'], c1: 'Local' });
+  }, 120_000);
+
   it('is written before its last piece, in one transaction over a non-empty cache: no read sees a mix', async () => {
     const n = 20_000;
     const r = await call<{

@@ -23,7 +23,13 @@ import {
   type UserMeta,
 } from '../../../src-shared/domain';
 import { matchesSearch } from '../../../src-shared/search';
-import { systemClock, type Clock, type RequestOptions, type ServiceApi } from '../ports';
+import {
+  systemClock,
+  type Clock,
+  type ListReader,
+  type RequestOptions,
+  type ServiceApi,
+} from '../ports';
 import { RateLimiter } from './rate-limiter';
 import {
   httpStatusError,
@@ -34,6 +40,7 @@ import {
 } from './errors';
 import {
   decodeListBody,
+  listReader,
   parseJsonBody,
   readBodyCapped,
   serviceMessageOf,
@@ -84,6 +91,8 @@ interface Call<S extends v.GenericSchema> {
   schema: S;
   maxBytes: number;
   what: string;
+  /** A list answered as a ListReader: read whole, parsed and validated as its slices are asked. */
+  reader?: boolean;
 }
 
 const CustomerListSchema = v.array(CustomerSchema);
@@ -147,6 +156,22 @@ export class ServiceClient implements ServiceApi {
 
   listCustomers(options?: RequestOptions): Promise<Customer[]> {
     return this.#read('customers', CustomerListSchema, this.#limits.list, options);
+  }
+
+  /**
+   * GET customers, its elements parsed and validated a slice at a time as they are asked for
+   * (responses.ts ListReader): a first sync sends each slice on while the next is read.
+   */
+  readCustomers(options?: RequestOptions): Promise<ListReader<Customer>> {
+    const call = {
+      method: 'get' as const,
+      path: 'customers',
+      schema: CustomerListSchema,
+      maxBytes: this.#limits.list,
+      what: 'customers',
+      reader: true,
+    };
+    return this.#call(call, options) as unknown as Promise<ListReader<Customer>>;
   }
 
   getCustomer(id: string, options?: RequestOptions): Promise<Customer> {
@@ -313,9 +338,12 @@ export class ServiceClient implements ServiceApi {
     const contentType = response.headers.get('content-type');
     if (!success) throw httpStatusError(status, serviceMessageOf(bytes, contentType));
     // A list is read in slices, so a 100k list does not hold main's event loop for seconds.
-    const value = isListSchema(call.schema)
-      ? await decodeListBody(call.schema, bytes, contentType, call.what)
-      : validateBody(call.schema, parseJsonBody(bytes, contentType), call.what);
+    const list = isListSchema(call.schema) ? call.schema : null;
+    const value = !list
+      ? validateBody(call.schema, parseJsonBody(bytes, contentType), call.what)
+      : call.reader
+        ? listReader(list, bytes, contentType, call.what)
+        : await decodeListBody(list, bytes, contentType, call.what);
     return { ok: true, value };
   }
 

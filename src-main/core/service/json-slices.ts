@@ -69,19 +69,29 @@ function endOfValue(text: string, from: number): number {
   return i;
 }
 
+/** Where the elements of a top-level array lie: groups of at most `per`, by text offsets. */
+export interface ArrayLayout {
+  /** Elements in the whole array. */
+  count: number;
+  /** Each group's text (from its first element's start to its last element's end). */
+  groups: Array<{ start: number; end: number; length: number }>;
+}
+
 /**
- * The top-level array of `text` as groups of at most `per` parsed elements, in order, or null
- * when the text is not an array (the caller parses it whole). Throws JsonSliceError or the
- * SyntaxError of JSON.parse for a text JSON.parse would refuse.
+ * The layout of the top-level array of `text` in groups of at most `per` elements (a scan of
+ * the structure only: strings are skipped with indexOf, no value is built). Throws
+ * JsonSliceError for a text that is not an array or whose structure is broken; the values
+ * themselves are checked when each group is parsed (parseGroup).
  */
-export function* arrayInSlices(text: string, per: number): Generator<unknown[], void, void> {
+export function arrayLayout(text: string, per: number): ArrayLayout {
+  const layout: ArrayLayout = { count: 0, groups: [] };
   let i = skipSpace(text, 0);
   if (text.charCodeAt(i) !== 0x5b) throw new JsonSliceError('not an array');
   i = skipSpace(text, i + 1);
   if (text.charCodeAt(i) === 0x5d) {
     if (skipSpace(text, i + 1) !== text.length)
       throw new JsonSliceError(`Unexpected non-whitespace character after JSON at ${i + 1}`);
-    return;
+    return layout;
   }
   let groupStart = i;
   let inGroup = 0;
@@ -89,13 +99,14 @@ export function* arrayInSlices(text: string, per: number): Generator<unknown[], 
     if (i >= text.length) throw new JsonSliceError('Unexpected end of JSON input');
     const end = endOfValue(text, i);
     inGroup++;
+    layout.count++;
     i = skipSpace(text, end);
     const c = text.charCodeAt(i);
     if (c === 0x5d) {
-      yield JSON.parse(`[${text.slice(groupStart, end)}]`) as unknown[];
+      layout.groups.push({ start: groupStart, end, length: inGroup });
       if (skipSpace(text, i + 1) !== text.length)
         throw new JsonSliceError(`Unexpected non-whitespace character after JSON at ${i + 1}`);
-      return;
+      return layout;
     }
     if (c !== 0x2c) {
       if (i >= text.length) throw new JsonSliceError('Unexpected end of JSON input');
@@ -103,11 +114,24 @@ export function* arrayInSlices(text: string, per: number): Generator<unknown[], 
     }
     i = skipSpace(text, i + 1);
     if (inGroup === per) {
-      yield JSON.parse(`[${text.slice(groupStart, end)}]`) as unknown[];
+      layout.groups.push({ start: groupStart, end, length: inGroup });
       groupStart = i;
       inGroup = 0;
     }
   }
+}
+
+/** The elements of one group of `arrayLayout` (JSON.parse's SyntaxError for a bad value). */
+export function parseGroup(text: string, group: { start: number; end: number }): unknown[] {
+  return JSON.parse(`[${text.slice(group.start, group.end)}]`) as unknown[];
+}
+
+/**
+ * The top-level array of `text` as groups of at most `per` parsed elements, in order. Throws
+ * JsonSliceError or the SyntaxError of JSON.parse for a text JSON.parse would refuse.
+ */
+export function* arrayInSlices(text: string, per: number): Generator<unknown[], void, void> {
+  for (const group of arrayLayout(text, per).groups) yield parseGroup(text, group);
 }
 
 /** Whether the text's first non-space character opens an array. */

@@ -1,8 +1,9 @@
 // Reading a response body safely: capped in size, stalled reads aborted, JSON parsed and
 // validated with the src-shared schemas. Anything else is a BadResponse naming what was wrong.
 import * as v from 'valibot';
+import type { ListReader } from '../ports';
 import { serviceError, type ServiceError } from './errors';
-import { arrayInSlices, looksLikeArray } from './json-slices';
+import { arrayLayout, looksLikeArray, parseGroup, type ArrayLayout } from './json-slices';
 
 /** Reads the whole body, refusing more than `maxBytes` (checked before and while reading). */
 export async function readBodyCapped(
@@ -101,12 +102,44 @@ export const LIST_SLICE = 2_000;
 /** Lets whatever else waits on main's event loop (IPC, timers, I/O) run. */
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A ListReader of a list body; an HTML page, broken JSON or a body that is no array throw. */
+export function listReader<S extends v.ArraySchema<v.GenericSchema, undefined>>(
+  schema: S,
+  bytes: Uint8Array,
+  contentType: string | null,
+  what: string,
+): ListReader<v.InferOutput<S['item']>> {
+  const text = bodyText(bytes, contentType);
+  // Not an array: read whole, so it fails validation as before.
+  if (!looksLikeArray(text)) validateBody(schema, parseJsonBody(bytes, contentType), what);
+  let layout: ArrayLayout;
+  try {
+    layout = arrayLayout(text, LIST_SLICE);
+  } catch (e) {
+    throw notJson(e);
+  }
+  return {
+    count: layout.count,
+    async *slices() {
+      let offset = 0;
+      for (const group of layout.groups) {
+        let items: unknown[];
+        try {
+          items = parseGroup(text, group);
+        } catch (e) {
+          throw notJson(e);
+        }
+        yield validateBody(schema, items, what, offset) as v.InferOutput<S['item']>[];
+        offset += group.length;
+        await pause();
+      }
+    },
+  };
+}
+
 /**
- * A list body (a JSON array) parsed and validated in slices of LIST_SLICE elements, yielding
- * main's event loop between slices (json-slices.ts: why, and why it accepts what JSON.parse
- * does). The same answer and the same errors as parseJsonBody + validateBody of the whole list:
- * an error names the element by its place in the whole list. A body that is not an array is
- * read whole, so it fails validation as before.
+ * A list body parsed and validated in slices, yielding main's event loop between slices: the
+ * same answer and the same errors as parseJsonBody + validateBody of the whole list.
  */
 export async function decodeListBody<S extends v.ArraySchema<v.GenericSchema, undefined>>(
   schema: S,
@@ -114,22 +147,10 @@ export async function decodeListBody<S extends v.ArraySchema<v.GenericSchema, un
   contentType: string | null,
   what: string,
 ): Promise<v.InferOutput<S>> {
-  const text = bodyText(bytes, contentType);
-  if (!looksLikeArray(text)) return validateBody(schema, parseJsonBody(bytes, contentType), what);
   const out: unknown[] = [];
-  const slices = arrayInSlices(text, LIST_SLICE);
-  for (;;) {
-    let next: IteratorResult<unknown[], void>;
-    try {
-      next = slices.next();
-    } catch (e) {
-      throw notJson(e);
-    }
-    if (next.done) return out as v.InferOutput<S>;
-    const valid = validateBody(schema, next.value, what, out.length) as unknown[];
-    for (const item of valid) out.push(item);
-    await pause();
-  }
+  for await (const slice of listReader(schema, bytes, contentType, what).slices())
+    for (const item of slice) out.push(item);
+  return out as v.InferOutput<S>;
 }
 
 function throwBad(field: string, detail: string): never {

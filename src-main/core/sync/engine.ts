@@ -27,6 +27,7 @@ import { infoOf, kindOf, messageOf } from './errors';
 import { SyncLedger } from './creates/ledger';
 import { createCandidates, decideCreate } from './creates/decide';
 import type { Customer } from '../../../src-shared/domain';
+import type { OpenSnapshotStream } from '../../../src-shared/data-pieces';
 import { SyncProgress } from './progress';
 import { pullAll, SnapshotKeeper } from './pull';
 import { DEFAULT_ABSENCE_GRACE_MS, push, type PushOptions } from './push';
@@ -58,6 +59,12 @@ export class SyncEngine implements SyncEnginePort {
   readonly #o: Required<Omit<SyncEngineOptions, 'push'>> & { push: PushOptions };
   readonly #ready: Promise<{ ledger: SyncLedger; conflicts: ConflictLog }>;
   readonly #snapshot: SnapshotKeeper;
+  /**
+   * A first snapshot is being streamed (pullAll), and a resend was asked meanwhile: a page that
+   * loaded after the stream began missed its start, and gets the snapshot whole after it.
+   */
+  #streaming = false;
+  #resendAfterStream = false;
   readonly #probe: Backoff;
   readonly #retry: Backoff;
   #state: SyncState = { kind: 'synced', at: 0 };
@@ -184,6 +191,9 @@ export class SyncEngine implements SyncEnginePort {
 
   resendSnapshot(newerThan: number | null = null): boolean {
     const snapshot = this.#snapshot.snapshot;
+    // A first snapshot still being streamed: sent whole once it is read (a page that reloaded
+    // meanwhile missed its start).
+    if (!snapshot && this.#streaming) return (this.#resendAfterStream = true);
     if (!snapshot) return false;
     if (newerThan !== null && snapshot.pulledAt <= newerThan) return false;
     this.#o.emit('data:snapshot', snapshot);
@@ -232,11 +242,30 @@ export class SyncEngine implements SyncEnginePort {
     };
     try {
       const pushed = await push(ctx, this.#o.push);
-      const pulled = await pullAll(this.#o.api, priority, step);
+      // A first pull streams its snapshot while it reads it (pull.ts), where the transport can.
+      const openStream = this.#snapshot.snapshot ? undefined : this.#o.emit.openSnapshotStream;
+      const pulledAt = this.#o.clock.now();
+      // Streaming from the stream's announcement on: a page that asks for the data before it
+      // (as every page does when it opens the account) gets the whole stream anyway.
+      const open: OpenSnapshotStream = (head, counts) => {
+        this.#streaming = true;
+        return openStream!(head, counts);
+      };
+      const stream = openStream && { open, accountKey: this.#o.accountKey, pulledAt };
+      this.#resendAfterStream = false;
+      let pulled: Awaited<ReturnType<typeof pullAll>>;
+      try {
+        pulled = await pullAll(this.#o.api, priority, step, stream);
+      } finally {
+        this.#streaming = false;
+      }
       const now = this.#o.clock.now();
-      const out = await this.#snapshot.take(pulled, now);
-      if ('snapshot' in out) this.#o.emit('data:snapshot', out.snapshot);
-      else this.#o.emit('data:delta', out.delta);
+      const out = await this.#snapshot.take(pulled, pulled.streamed ? pulledAt : now);
+      const resend = this.#resendAfterStream;
+      this.#resendAfterStream = false;
+      if ('snapshot' in out) {
+        if (!pulled.streamed || resend) this.#o.emit('data:snapshot', out.snapshot);
+      } else this.#o.emit('data:delta', out.delta);
       this.#probe.reset();
       // Changes queued during this sync go in a second one at once: not "synced" yet.
       if (this.#again && this.#started) return this.#state;

@@ -3,6 +3,7 @@
 // time, only the difference after.
 import type { Customer, Route, Territory, UserMeta } from '../../../src-shared/domain';
 import type { EventOf } from '../../../src-shared/ipc-contract';
+import type { OpenSnapshotStream } from '../../../src-shared/data-pieces';
 import { canonicalise } from './merge';
 import type { RequestPriority, ServiceApi } from '../ports';
 import { diffRecords, fingerprintInSlices } from './snapshot-diff';
@@ -14,22 +15,67 @@ export interface Pulled {
   territories: Territory[];
 }
 
-/** GETs the account's data. Nothing is returned (so nothing is kept) unless all four pass. */
+/** Where a pull may send its snapshot while it reads it (a first pull: see pullAll). */
+export interface PullStream {
+  open: OpenSnapshotStream;
+  accountKey: string;
+  pulledAt: number;
+}
+
+/**
+ * GETs the account's data. Nothing is returned (so nothing is kept) unless all four pass.
+ * With `stream` (a first pull, on a transport that streams) the snapshot is sent WHILE the
+ * customers are parsed and validated, a slice at a time, instead of after: the renderer's
+ * save overlaps main's reading (~2.4 s at 100k here, one core each). The customers' body is
+ * read whole first, then routes and territories (the GETs keep their order), so the stream's
+ * counts are known when it opens; a slice that fails validation aborts the stream (the
+ * renderer rolls its save back and keeps its cache) and the pull fails as before.
+ * `streamed`: the snapshot went out this way (the caller must not send it again).
+ */
 export async function pullAll(
   api: ServiceApi,
   priority: RequestPriority,
   step: () => void,
-): Promise<Pulled> {
+  stream?: PullStream,
+): Promise<Pulled & { streamed: boolean }> {
   const options = { priority };
   const user = await api.getUser(options);
   step();
-  const customers = (await api.listCustomers(options)).map(normaliseCustomer);
+  if (!stream || !api.readCustomers) {
+    const customers = (await api.listCustomers(options)).map(normaliseCustomer);
+    step();
+    const routes = await api.listRoutes(options);
+    step();
+    const territories = await api.listTerritories(options);
+    step();
+    return { user, customers, routes, territories, streamed: false };
+  }
+  const reader = await api.readCustomers(options);
   step();
   const routes = await api.listRoutes(options);
   step();
   const territories = await api.listTerritories(options);
   step();
-  return { user, customers, routes, territories };
+  const head = { accountKey: stream.accountKey, pulledAt: stream.pulledAt, user };
+  const sink = stream.open(
+    { ...head, customers: [], routes: [], territories: [] },
+    { customers: reader.count, routes: routes.length, territories: territories.length },
+  );
+  const customers: Customer[] = [];
+  try {
+    for await (const slice of reader.slices()) {
+      const normal = slice.map(normaliseCustomer);
+      sink?.add('customers', normal);
+      for (const c of normal) customers.push(c);
+    }
+    sink?.add('routes', routes);
+    sink?.add('territories', territories);
+    sink?.end();
+  } catch (error) {
+    sink?.abort();
+    throw error;
+  }
+  return { user, customers, routes, territories, streamed: sink !== null };
 }
 
 /** A customer with its writable values in canonical form; id, timestamps and extras kept. */

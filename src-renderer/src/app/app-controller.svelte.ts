@@ -103,7 +103,8 @@ export class AppController {
         console.error('fieldmap: could not keep a snapshot piece', error);
         this.#stage.drop(p.stream);
       }
-      if (p.dropped) void this.api.requestSnapshot().catch(() => undefined);
+      // A stream main gave up (its pull failed) is not asked for again: the sync says why.
+      if (p.dropped && !p.aborted) void this.api.requestSnapshot().catch(() => undefined);
       if (this.#local.piece(p)) this.#onData(p.accountKey, p.total, { stream: p.stream });
     });
     this.#unsubscribe.push(

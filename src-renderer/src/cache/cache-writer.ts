@@ -192,6 +192,13 @@ export function serveCacheWriter(
     reply(staged ? { kind: 'piece', meta, json } : { kind: 'piece', meta });
   };
   const takePiece = (piece: DataPiece, json?: string) => {
+    if (piece.abort) {
+      // Main's pull failed while it streamed this snapshot: nothing of it is kept or saved.
+      saves.abort(piece.stream);
+      joiner.drop(piece.stream);
+      joined.delete(piece.stream);
+      return reply({ kind: 'piece', meta: metaOf(piece) });
+    }
     if (saves.take(piece)) return took(piece, json);
     try {
       const whole = joiner.add(piece);

@@ -120,6 +120,21 @@ export class StreamSaves {
     this.#markFinished(stream);
   }
 
+  /**
+   * Main gave a stream up (its pull failed while it was sent): a running save fails (its
+   * transaction aborts, the cache keeps what it held), an opening waiting for piece 0 goes on,
+   * and nothing of it is kept.
+   */
+  abort(stream: string): void {
+    const save = this.#saving.get(stream);
+    save?.inbox.fail(new Error(`data stream ${stream} was abandoned by main (its pull failed)`));
+    this.#saving.delete(stream);
+    const waiting = this.#waiting.get(stream);
+    this.#waiting.delete(stream);
+    waiting?.();
+    this.drop(stream);
+  }
+
   #markFinished(stream: string): void {
     this.#finished.add(stream);
     if (this.#finished.size > FINISHED_KEPT)

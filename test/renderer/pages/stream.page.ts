@@ -2,7 +2,12 @@
 // as pieces (src-shared/data-pieces.ts) and is saved while they arrive, in one transaction.
 import { liveQuery } from 'dexie';
 import type { Op } from '../../../src-shared';
-import { splitEvent, type DataPiece } from '../../../src-shared/data-pieces';
+import {
+  sendInPieces,
+  splitEvent,
+  type DataPiece,
+  type PieceMeta,
+} from '../../../src-shared/data-pieces';
 import { serveCacheWriter, type WriterPort } from '../../../src-renderer/src/cache/cache-writer';
 import { CacheWriter } from '../../../src-renderer/src/cache/cache-writer-page';
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
@@ -194,6 +199,65 @@ export const streamScenarios = {
       await writer.openStream('lost', key);
       const after = await writer.setPendingOps(key, ops(key).slice(0, 1));
       return { takenCount, after };
+    } finally {
+      await done();
+    }
+  },
+
+  /**
+   * Snapshots main streams while it still reads them (sendInPieces' openSnapshotStream), the
+   * worker's side in this page with a ten-minute piece deadline: one given up after two of its
+   * five customer pieces (main's pull failed), one given up before its first piece while the
+   * page's opening waits for it, then one streamed whole. Each announcement opens its stream
+   * as the app does.
+   */
+  async aborted() {
+    const writer = pageWriter({ pieceGapMs: 600_000 });
+    const { key, seen, until, done } = await watched(writer);
+    const metas: PieceMeta[] = [];
+    writer.onPiece((meta) => metas.push(meta));
+    const openings: Array<Promise<void>> = [];
+    const emit = sendInPieces(
+      (event, payload) => {
+        if (event === 'data:stream') {
+          const { stream } = payload as { stream: string };
+          openings.push(writer.openStream(stream, key));
+        }
+      },
+      2_000,
+      () => (piece) => writer.piece(piece),
+    );
+    const open = emit.openSnapshotStream!;
+    try {
+      const b = snapshotOf(key, 10_000, 2, 'B:');
+      const head = { ...b, customers: [], routes: [], territories: [] };
+      const counts = { customers: 10_000, routes: b.routes.length, territories: 0 };
+      const cut = open(head, counts)!;
+      cut.add('customers', b.customers.slice(0, 2_000));
+      cut.add('customers', b.customers.slice(2_000, 4_000));
+      await writer.close(`nobody-${Math.random()}`);
+      cut.abort();
+      await openings[0];
+      const afterCut = await until((s) => s.pending === 3);
+      // Given up before any piece: the opening waiting for piece 0 goes on at once.
+      open(head, counts)!.abort();
+      await openings[1];
+      const afterEmpty = await writer.setPendingOps(key, ops(key));
+      const c = snapshotOf(key, 6_000, 3, 'C:');
+      const whole = open(
+        { ...c, customers: [], routes: [], territories: [] },
+        { customers: 6_000, routes: c.routes.length, territories: c.territories.length },
+      )!;
+      for (let i = 0; i < 6_000; i += 1_500)
+        whole.add('customers', c.customers.slice(i, i + 1_500));
+      whole.add('routes', c.routes);
+      whole.add('territories', c.territories);
+      whole.end();
+      await openings[2];
+      const stream = metas.at(-1)!.stream;
+      const count = await writer.applyStream(stream, true);
+      const last = await until((s) => s.prefixes.join() === 'C:');
+      return { metas, seen, afterCut, afterEmpty, count, last };
     } finally {
       await done();
     }
