@@ -288,7 +288,7 @@ function streamPieces(
   let buffer: unknown[] = [];
   const added: Record<RecordKind, number> = { customers: 0, routes: 0, territories: 0 };
   let over = false;
-  const piece = (path: RecordKind, items: unknown[]) => {
+  const piece = (path: RecordKind, items: unknown[], abort = false) => {
     deliver({
       stream,
       event,
@@ -296,9 +296,10 @@ function streamPieces(
       index,
       count,
       total,
-      ...(index === 0 ? { head } : {}),
+      ...(index === 0 && !abort ? { head } : {}),
       path: [path],
       items,
+      ...(abort ? { abort } : {}),
     });
     index++;
   };
@@ -333,17 +334,7 @@ function streamPieces(
     abort() {
       if (over) return;
       over = true;
-      deliver({
-        stream,
-        event,
-        accountKey,
-        index,
-        count,
-        total,
-        path: ['customers'],
-        items: [],
-        abort: true,
-      });
+      piece('customers', [], true);
     },
   };
 }

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { arrayInSlices } from '../../src-main/core/service/json-slices';
 import { decodeListBody, LIST_SLICE } from '../../src-main/core/service/responses';
 import { mulberry32 } from '../support/prng';
+import { immediateTicker } from '../support/ticks';
 
 /** The elements the slicer gives, joined, or the word 'refused'. */
 function sliced(text: string, per: number): unknown[] | 'refused' {
@@ -105,21 +106,14 @@ describe('a list body decoded in slices', () => {
     const list = Array.from({ length: 4 * LIST_SLICE + 1 }, (_, i) => ({ id: `c${i}`, n: i }));
     const bytes = new TextEncoder().encode(JSON.stringify(list));
     const schema = v.array(v.object({ id: v.string(), n: v.number() }));
-    let ticks = 0;
-    let ticking = true;
-    const tick = () => {
-      ticks++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const before = ticks;
+    const ticker = immediateTicker();
     const decoding = decodeListBody(schema, bytes, 'application/json', 'customers');
     // Nothing has run yet: the first slice is parsed before the decode lets go.
-    expect(ticks).toBe(before);
+    expect(ticker.count).toBe(0);
     const got = await decoding;
-    ticking = false;
+    ticker.stop();
     expect(got).toEqual(list);
     // Five slices: the event loop ran after each of the first four at least.
-    expect(ticks - before).toBeGreaterThanOrEqual(4);
+    expect(ticker.count).toBeGreaterThanOrEqual(4);
   });
 });

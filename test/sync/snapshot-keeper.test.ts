@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SnapshotKeeper, type Pulled } from '../../src-main/core/sync/pull';
 import type { Customer } from '../../src-shared/domain';
 import { customerRecord } from '../support/customer-record';
+import { immediateTicker } from '../support/ticks';
 
 function pulled(customers: Customer[]): Pulled {
   return {
@@ -25,23 +26,17 @@ describe('SnapshotKeeper', () => {
 
     const next = first.slice(1).map((c) => (c.id === 'c5' ? { ...c, name: 'Renamed' } : c));
     next.push(customerRecord({ id: 'new', name: 'New' }));
-    let ticks = 0;
-    let ticking = true;
-    const tick = () => {
-      ticks++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
+    const ticker = immediateTicker();
     const taking = keeper.take(pulled(next), 2);
     // A resend asked while the delta is worked out sends the data before it.
     expect(keeper.snapshot?.pulledAt).toBe(1);
     const out2 = await taking;
-    ticking = false;
+    ticker.stop();
     if (!('delta' in out2)) throw new Error('expected a delta');
     expect(out2.delta.customers.upserted.map((c) => c.id).sort()).toEqual(['c5', 'new']);
     expect(out2.delta.customers.deleted).toEqual(['c0']);
     expect(keeper.snapshot?.pulledAt).toBe(2);
     // 2 x 9,000 records fingerprinted in slices of 2,000: the loop ran between them.
-    expect(ticks).toBeGreaterThanOrEqual(8);
+    expect(ticker.count).toBeGreaterThanOrEqual(8);
   });
 });
