@@ -109,8 +109,13 @@ describe('a first pull streams its snapshot', () => {
     expect(snapshot!.customers).toEqual(expected);
     expect(snapshot!.routes).toHaveLength(h.service.store.routes(USER).length);
     expect(sent.some((s) => s.event === 'data:snapshot')).toBe(false);
-    // Kept, so a page that asks gets it again; the next pull is a delta, not a stream.
+    // Kept, so a page that asks gets it again (the event as the contract has it, nothing more);
+    // the next pull is a delta, not a stream.
+    pieces.length = 0;
     expect(h.engine.resendSnapshot()).toBe(true);
+    expect(Object.keys(pieces[0]!.head!).sort()).toEqual(
+      ['accountKey', 'customers', 'pulledAt', 'routes', 'territories', 'user'].sort(),
+    );
     pieces.length = 0;
     expect((await h.engine.syncNow()).kind).toBe('synced');
     expect(pieces.length).toBeGreaterThan(0);

@@ -260,11 +260,12 @@ export class SyncEngine implements SyncEnginePort {
         this.#streaming = false;
       }
       const now = this.#o.clock.now();
-      const out = await this.#snapshot.take(pulled, pulled.streamed ? pulledAt : now);
+      const { streamed, ...data } = pulled;
+      const out = await this.#snapshot.take(data, streamed ? pulledAt : now);
       const resend = this.#resendAfterStream;
       this.#resendAfterStream = false;
       if ('snapshot' in out) {
-        if (!pulled.streamed || resend) this.#o.emit('data:snapshot', out.snapshot);
+        if (!streamed || resend) this.#o.emit('data:snapshot', out.snapshot);
       } else this.#o.emit('data:delta', out.delta);
       this.#probe.reset();
       // Changes queued during this sync go in a second one at once: not "synced" yet.
