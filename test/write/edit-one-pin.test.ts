@@ -24,6 +24,8 @@ let app: AppHandle;
 const marks = (page: Page, name: string) =>
   page.evaluate((n) => performance.getEntriesByName(n).length, name);
 
+type MapOf = { map: { on(e: 'resize', f: () => void): void } };
+
 type ShownPin = { color: string; pending: boolean; hiddenUnder: boolean };
 
 const shown = (pins: ShownPin[]) => pins.map(({ color, pending }) => ({ color, pending }));
@@ -132,6 +134,15 @@ describe('an edit on a 20,000-customer account', () => {
     await resetCustomerIo(page);
     // Offline, so the edit stays queued (pending) until the test lets it sync.
     await app.setOffline(true);
+    // The map's size stays: the editor takes the details' place at the same width. (Two frames
+    // first: the map hears of the details panel's opening in a frame's resize observations.)
+    await page.evaluate(async () => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const c = (document.querySelector('.fm-map') as Element & { fieldmapMap: MapOf }).fieldmapMap;
+      const g = globalThis as unknown as { __resizes: number };
+      g.__resizes = 0;
+      c.map.on('resize', () => (g.__resizes += 1));
+    });
     await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
     await page.waitForSelector(`aside[data-editing="${target.id}"]`);
     await page.check(`input[name="color"][value="${color}"]`);
@@ -146,6 +157,9 @@ describe('an edit on a 20,000-customer account', () => {
     expect(await marks(page, MAP_SOURCE_RELOAD_MARK)).toBe(reloads);
     expect((await pinsOf(page, target.id, at))[0]?.hiddenUnder).toBe(true);
     expect(await marks(page, MAP_SOURCE_PATCH_MARK)).toBeGreaterThan(patches);
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { __resizes: number }).__resizes),
+    ).toBe(0);
     // The page read back the changed customer, not the whole account, and wrote nothing itself.
     expect(await customerIo(page)).toMatchObject({ written: 0 });
     expect((await customerIo(page)).read).toBeLessThan(100);
