@@ -4,7 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { arrayInSlices } from '../../src-main/core/service/json-slices';
-import { decodeListBody, LIST_SLICE } from '../../src-main/core/service/responses';
+import {
+  decodeListBody,
+  listReader,
+  LIST_SLICE,
+  TEXT_SLICE,
+} from '../../src-main/core/service/responses';
 import { mulberry32 } from '../support/prng';
 import { immediateTicker } from '../support/ticks';
 
@@ -115,5 +120,46 @@ describe('a list body decoded in slices', () => {
     expect(got).toEqual(list);
     // Five slices: the event loop ran after each of the first four at least.
     expect(ticker.count).toBeGreaterThanOrEqual(4);
+  });
+
+  it('decodes and scans a large body with the event loop let go, to the text Buffer gives', async () => {
+    // Over three decode slices of UTF-8 with 2-, 3- and 4-byte characters; bad bytes too (each
+    // becomes U+FFFD, as Buffer's decode makes it).
+    const names = ['Zoë Ñúñez', '東京都 営業所', 'Café 🚚 Route', 'plain ascii name'];
+    const big: Array<{ id: string; n: number; name: string }> = [];
+    for (let bytes = 0, i = 0; bytes < 3 * TEXT_SLICE + 1000; i++) {
+      const name = `${names[i % names.length]!} ${'é'.repeat(i % 7)}${'x'.repeat(120)}`;
+      big.push({ id: `c${i}`, n: i, name });
+      bytes += 150 + name.length * 2;
+    }
+    const raw = new TextEncoder().encode(JSON.stringify(big));
+    // Leading spaces (JSON whitespace) put a run of x's of a name across the first slice's end,
+    // where an 'é' (2 bytes) is written: cut in two between slices.
+    let k = TEXT_SLICE - 2;
+    while (!raw.subarray(k - 1, k + 3).every((b) => b === 0x78)) k--;
+    const pad = TEXT_SLICE - 1 - k;
+    const good = new Uint8Array(pad + raw.length).fill(0x20, 0, pad);
+    good.set(raw, pad);
+    good.set([0xc3, 0xa9], TEXT_SLICE - 1);
+    const bad = good.slice();
+    bad[TEXT_SLICE] = 0x78; // the lead byte without its second byte
+    bad[good.indexOf(0x78)] = 0xff; // a byte UTF-8 never has, in the first name
+    const schema = v.array(v.object({ id: v.string(), n: v.number(), name: v.string() }));
+    for (const bytes of [good, bad]) {
+      const expected = JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown[];
+      const ticker = immediateTicker();
+      const reader = await listReader(schema, bytes, 'application/json', 'customers');
+      // Decoded in 4 slices (a turn of the loop after each) and scanned in `groups` (a turn
+      // between each two), all before the first slice is even parsed; done in one go, no turn
+      // would have run by now (turns may merge: two short of the sum at most).
+      const groups = Math.ceil(expected.length / LIST_SLICE);
+      expect(groups).toBeGreaterThan(4);
+      expect(ticker.count).toBeGreaterThanOrEqual(4 + (groups - 1) - 2);
+      const got: unknown[] = [];
+      for await (const slice of reader.slices()) got.push(...slice);
+      ticker.stop();
+      expect(reader.count).toBe(expected.length);
+      expect(got).toEqual(expected);
+    }
   });
 });

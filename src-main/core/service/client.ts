@@ -342,7 +342,7 @@ export class ServiceClient implements ServiceApi {
     const value = !list
       ? validateBody(call.schema, parseJsonBody(bytes, contentType), call.what)
       : call.reader
-        ? listReader(list, bytes, contentType, call.what)
+        ? await listReader(list, bytes, contentType, call.what)
         : await decodeListBody(list, bytes, contentType, call.what);
     return { ok: true, value };
   }

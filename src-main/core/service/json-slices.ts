@@ -84,6 +84,32 @@ export interface ArrayLayout {
  * themselves are checked when each group is parsed (parseGroup).
  */
 export function arrayLayout(text: string, per: number): ArrayLayout {
+  const steps = layoutSteps(text, per);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `arrayLayout`, letting `pause` run after each group is scanned: the scan of a 100k list (76
+ * MB) is ~0.2-0.3 s, one task of main's otherwise.
+ */
+export async function arrayLayoutInSlices(
+  text: string,
+  per: number,
+  pause: () => Promise<void>,
+): Promise<ArrayLayout> {
+  const steps = layoutSteps(text, per);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
+/** The scan of arrayLayout, suspended after each group it completes. */
+function* layoutSteps(text: string, per: number): Generator<void, ArrayLayout, void> {
   const layout: ArrayLayout = { count: 0, groups: [] };
   let i = skipSpace(text, 0);
   if (text.charCodeAt(i) !== 0x5b) throw new JsonSliceError('not an array');
@@ -117,6 +143,7 @@ export function arrayLayout(text: string, per: number): ArrayLayout {
       layout.groups.push({ start: groupStart, end, length: inGroup });
       groupStart = i;
       inGroup = 0;
+      yield;
     }
   }
 }
