@@ -85,6 +85,54 @@ describe('MapView interaction in Chromium', () => {
     await page.close();
   });
 
+  it('changes the open popup in place when new data comes, leaving the focus where it was', async () => {
+    const plain = customer({ id: 'plain', name: 'Plain Co', latitude: 45, longitude: 0 });
+    const other = customer({ id: 'other', name: 'Other Co', latitude: 45, longitude: 0.5 });
+    const { page, h } = await map.open({ customers: [plain, other] });
+    await h('jumpTo', [0.25, 45], 9);
+    await h('set', { selectedId: 'plain' });
+    await page.waitForSelector('.fm-popup');
+    // The rep types in a field beside the map; the popup element is marked to tell it apart
+    // from a popup opened anew.
+    await page.evaluate(() => {
+      const input = document.createElement('input');
+      input.id = 'typing';
+      document.body.append(input);
+      input.focus();
+      document.querySelector<HTMLElement>('.maplibregl-popup')!.dataset['mark'] = 'first';
+    });
+    const state = () =>
+      page.evaluate(() => ({
+        focus: document.activeElement?.id,
+        popups: [...document.querySelectorAll<HTMLElement>('.maplibregl-popup')].map(
+          (p) => p.dataset['mark'] ?? 'new',
+        ),
+      }));
+    // A pull brings new records (another customer changed), then an edit of this one.
+    await h('set', { customers: [plain, { ...other, name: 'Other Ltd' }] });
+    expect(await state()).toEqual({ focus: 'typing', popups: ['first'] });
+    await h('set', { customers: [{ ...plain, name: 'Plain Ltd' }, other] });
+    expect((await h('popup'))?.text).toContain('Plain Ltd');
+    expect(await state()).toEqual({ focus: 'typing', popups: ['first'] });
+    // Moved: the popup follows its pin (by as far as the pin moved on screen).
+    const popupAt = () =>
+      page.evaluate(() => {
+        const el = document.querySelector<HTMLElement>('.maplibregl-popup')!;
+        const anchor = [...el.classList].find((c) => c.startsWith('maplibregl-popup-anchor'));
+        return { x: el.getBoundingClientRect().x, anchor };
+      });
+    const before = await popupAt();
+    const moved = customer({ id: 'plain', name: 'Plain Ltd', latitude: 45, longitude: 0.25 });
+    await h('set', { customers: [moved, other] });
+    const after = await popupAt();
+    const [x0] = await h('project', 0, 45);
+    const [x1] = await h('project', 0.25, 45);
+    expect(after.anchor).toBe(before.anchor);
+    expect(Math.abs(after.x - before.x - (x1 - x0))).toBeLessThan(2);
+    expect(await state()).toEqual({ focus: 'typing', popups: ['first'] });
+    await page.close();
+  });
+
   it('zooms into a cluster on click', async () => {
     const customers = makeCustomers(300, 3, { box: [5, 45, 6, 46] });
     const { page, h } = await map.open({ customers });

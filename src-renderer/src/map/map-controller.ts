@@ -2,7 +2,6 @@
 // Svelte component only forwards props here, so all behaviour is plain TypeScript.
 import {
   Map as MapLibreMap,
-  Popup,
   type GeoJSONSource,
   type LayerSpecification,
   type MapGeoJSONFeature,
@@ -37,7 +36,7 @@ import { composeStyle, labelOptionsOf } from './style/map-style';
 import { useBundledWorker } from './maplibre-worker';
 import { tileLoadsInOrder } from './tile-load-order';
 import { gateRedraws } from './redraw-gate';
-import { customerPopupContent, type PopupAction } from './popup';
+import { CustomerPopup, type PopupAction } from './popup';
 import { NearbyLayer, nearbyLayerSpecs, type NearbyHighlight } from './layers/nearby-layer';
 import { ROUTE_LAYER, routeData, RouteLayer, routeLayerSpecs } from './layers/route-layer';
 import { territoryData, TerritoryLayer, territoryLayerSpecs } from './layers/territory-layer';
@@ -74,8 +73,7 @@ export class MapController {
   #recentSpecs: LayerSpecification[];
   /** Undoes gateRedraws (list input holds the map's drawing: redraw-gate.ts). */
   #ungate: () => void;
-  #popup: Popup | null = null;
-  #popupFor: string | null = null;
+  readonly #popup: CustomerPopup;
   #selected: string | null = null;
   #hovered: string | null = null;
   #focusNonce: number | null = null;
@@ -132,6 +130,10 @@ export class MapController {
       fadeDuration: 0,
     });
     this.#ungate = gateRedraws(this.map);
+    this.#popup = new CustomerPopup(this.map, options.popupActions ?? [], (id) => {
+      // Closed by the rep (its x button): that is a deselect.
+      if (this.#selected === id) this.#options.onSelect(null);
+    });
     // Changed pins are drawn above every other layer, from a source that exists once needed.
     const recentOverlay = new LazyOverlay(this.map, recentSpecs, {
       inStyle: false,
@@ -174,7 +176,7 @@ export class MapController {
   setCustomers(customers: readonly CustomerView[]): void {
     this.customers.setCustomers(customers);
     // The selected customer's record may have changed (the popup shows more than its pin).
-    if (this.#popupFor !== null) this.#showPopup(this.#popupFor, true);
+    if (this.#popup.id !== null) this.#showPopup(this.#popup.id, true);
   }
 
   /** The pins changed (a reload, maybe built in slices, or a patch); `before` pins there were. */
@@ -187,7 +189,7 @@ export class MapController {
         this.map.fitBounds(bounds, { padding: FIT_PADDING, maxZoom: FOCUS_ZOOM, animate: false });
     }
     // The selected customer may have moved, changed or become unmapped.
-    if (this.#popupFor !== null) this.#showPopup(this.#popupFor, true);
+    if (this.#popup.id !== null) this.#showPopup(this.#popup.id, true);
   };
 
   /** The list's filtered set (null: no filter): pins and clusters show exactly it. */
@@ -218,7 +220,7 @@ export class MapController {
   setSelected(id: string | null): void {
     this.#selected = id;
     this.customers.setSelected(id);
-    if (id === null) this.#closePopup();
+    if (id === null) this.#popup.close();
     else this.#showPopup(id);
   }
 
@@ -230,7 +232,7 @@ export class MapController {
   setVisible(group: LayerGroup, visible: boolean): void {
     this.#visible[group] = visible;
     setGroupVisible(this.map, this.layerIds, group, visible);
-    if (group === 'customers' && !visible) this.#closePopup();
+    if (group === 'customers' && !visible) this.#popup.close();
   }
 
   /** Nearby's circle and result pins (null: none); a new circle is brought into view. */
@@ -262,7 +264,7 @@ export class MapController {
 
   destroy(): void {
     this.#ungate();
-    this.#closePopup();
+    this.#popup.close();
     this.customers.dispose();
     this.map.remove();
   }
@@ -356,33 +358,10 @@ export class MapController {
   };
 
   #showPopup(id: string, refresh = false): void {
-    if (id === this.#popupFor && !refresh) return;
+    if (id === this.#popup.id && !refresh) return;
     const position = this.customers.positionOf(id);
     const customer = position ? this.customers.customer(id) : undefined;
-    if (!position || !customer) {
-      this.#closePopup();
-      return;
-    }
-    this.#closePopup();
-    const popup = new Popup({ closeOnClick: false, offset: 12, maxWidth: '280px' })
-      .setLngLat(position)
-      .setDOMContent(customerPopupContent(customer, document, this.#options.popupActions));
-    popup.on('close', () => {
-      // Closed by the user (the x button): that is a deselect. Our own closes unset #popup first.
-      if (this.#popup !== popup) return;
-      this.#popup = null;
-      this.#popupFor = null;
-      if (this.#selected === id) this.#options.onSelect(null);
-    });
-    this.#popup = popup;
-    this.#popupFor = id;
-    popup.addTo(this.map);
-  }
-
-  #closePopup(): void {
-    const popup = this.#popup;
-    this.#popup = null;
-    this.#popupFor = null;
-    popup?.remove();
+    if (!position || !customer) this.#popup.close();
+    else this.#popup.show(customer, position);
   }
 }

@@ -1,4 +1,5 @@
 // The customer popup, built from text nodes only: user text can never become markup.
+import { Popup, type LngLatLike, type Map as MapLibreMap } from 'maplibre-gl';
 import type { CustomerView } from '../types';
 import { colorHex } from './style/colors';
 
@@ -62,4 +63,73 @@ export function customerPopupContent(
     root.append(bar);
   }
   return root;
+}
+
+/**
+ * The selected customer's popup on the map: opened for a customer, changed in place when its
+ * record changes (new data with the popup open), closed by the map or by the rep (its x).
+ */
+export class CustomerPopup {
+  #popup: Popup | null = null;
+  #id: string | null = null;
+  /** The record shown and the content's root element. */
+  #shown: { customer: CustomerView; root: HTMLElement } | null = null;
+
+  /** `onClosed`: the rep closed the popup of `id` (its x button). */
+  constructor(
+    private readonly map: MapLibreMap,
+    private readonly actions: readonly PopupAction[],
+    private readonly onClosed: (id: string) => void,
+  ) {}
+
+  /** The customer whose popup is open, or null. */
+  get id(): string | null {
+    return this.#id;
+  }
+
+  /**
+   * Shows `customer` at `position`. The open popup of the same customer is changed in place (or
+   * left alone for the same record): opened again, it took the focus to its first button on
+   * every pull or edit (the rep typing in the search box lost the caret), and was built twice
+   * per edit.
+   */
+  show(customer: CustomerView, position: LngLatLike): void {
+    const shown = this.#shown;
+    if (this.#popup && shown && customer.id === this.#id) {
+      if (shown.customer === customer) return;
+      const root = customerPopupContent(customer, document, this.actions);
+      const focused = shown.root.contains(document.activeElement);
+      shown.root.replaceWith(root);
+      this.#shown = { customer, root };
+      this.#popup.setLngLat(position);
+      if (focused) root.querySelector('button')?.focus();
+      return;
+    }
+    this.close();
+    const root = customerPopupContent(customer, document, this.actions);
+    const popup = new Popup({ closeOnClick: false, offset: 12, maxWidth: '280px' })
+      .setLngLat(position)
+      .setDOMContent(root);
+    const id = customer.id;
+    popup.on('close', () => {
+      // Closed by the rep (the x button). Our own closes unset #popup first.
+      if (this.#popup !== popup) return;
+      this.#popup = null;
+      this.#id = null;
+      this.#shown = null;
+      this.onClosed(id);
+    });
+    this.#popup = popup;
+    this.#id = id;
+    this.#shown = { customer, root };
+    popup.addTo(this.map);
+  }
+
+  close(): void {
+    const popup = this.#popup;
+    this.#popup = null;
+    this.#id = null;
+    this.#shown = null;
+    popup?.remove();
+  }
 }
