@@ -126,6 +126,46 @@ describe('list keys', () => {
     expect(ids(new CustomerIndex(next).search('aaaa first now'))).toBe(edited[100]!.id);
   });
 
+  it("an edit that leaves a sort key as it was keeps that sort's orders, and repairs the others", () => {
+    const data = customers(5_000).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const first = ListKeys.build(viewsOf(data));
+    const sorts = [
+      ['name', 'asc'],
+      ['lastVisit', 'asc'],
+      ['city', 'desc'],
+    ] as const;
+    for (const [key, direction] of sorts) first.order(key, direction);
+    const colour = data.map((c, i) => (i === 100 ? { ...c, color: 'purple' } : c));
+    const moved = colour.map((c, i) => (i === 100 ? { ...c, city: 'Aaa first city' } : c));
+    // Both ways in: the ids the feed patched, and a walk of both versions.
+    for (const changed of [new Set([data[100]!.id]), null]) {
+      const views = viewsOf(colour);
+      const recoloured = ListKeys.build(views, first, changed);
+      for (const [key, direction] of sorts) {
+        expect(recoloured.order(key, direction), key).toBe(first.order(key, direction));
+        expect(ids(new CustomerIndex(recoloured, key, direction).rows)).toBe(
+          ids(plainSort(views, key, direction)),
+        );
+      }
+      const movedViews = viewsOf(moved);
+      const next = ListKeys.build(movedViews, recoloured, changed);
+      expect(next.order('city', 'desc')).not.toBe(first.order('city', 'desc'));
+      expect(next.order('name', 'asc')).toBe(first.order('name', 'asc'));
+      for (const [key, direction] of sorts) {
+        expect(ids(new CustomerIndex(next, key, direction).rows), key).toBe(
+          ids(plainSort(movedViews, key, direction)),
+        );
+      }
+    }
+    // A create or a delete moves indices: every order is repaired, none shared.
+    const fewer = viewsOf(colour.filter((_, i) => i !== 2_000));
+    const after = ListKeys.build(fewer, first, new Set([data[2_000]!.id, data[100]!.id]));
+    expect(after.order('name', 'asc')).not.toBe(first.order('name', 'asc'));
+    expect(ids(new CustomerIndex(after, 'name', 'asc').rows)).toBe(
+      ids(plainSort(fewer, 'name', 'asc')),
+    );
+  });
+
   it('search hits follow an edit, a create and a delete, testing only the changed records', () => {
     const data = customers(5_000).sort((a, b) => (a.id < b.id ? -1 : 1));
     const first = ListKeys.build(viewsOf(data));
