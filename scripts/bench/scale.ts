@@ -127,8 +127,7 @@ function filledAt(page: Page, count: number, mapped: number): Promise<number> {
  * as main's client does), each body parsed. Run while no app talks to the account.
  */
 async function pullMs(service: BenchService): Promise<number> {
-  const { username, password } = service.account;
-  const auth = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+  const auth = authorizationOf(service);
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
   const t0 = performance.now();
   for (const [i, path] of ['customers', 'routes', 'territories', 'user'].entries()) {
@@ -419,12 +418,10 @@ async function startServiceProcess(): Promise<BenchService> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src-service/cli.ts', '--port', '0', '--rate', '3', '--seed', '7'].concat([
-      '--customers',
-      String(N),
-      '--accounts',
-      `${account.username}:${account.password}`,
-    ]),
+    [
+      ...['--import', 'tsx', 'src-service/cli.ts', '--port', '0', '--rate', '3', '--seed', '7'],
+      ...['--customers', String(N), '--accounts', `${account.username}:${account.password}`],
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -449,10 +446,15 @@ async function startServiceProcess(): Promise<BenchService> {
   };
 }
 
+/** The Basic authorization header of the bench's account. */
+function authorizationOf(service: BenchService): string {
+  const { username, password } = service.account;
+  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+}
+
 /** The account's customers as the service answers them (the records the floors write). */
 async function customersOf(service: BenchService): Promise<Customer[]> {
-  const { username, password } = service.account;
-  const auth = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+  const auth = authorizationOf(service);
   const response = await fetch(`${service.url}/api/v1/customers`, {
     headers: { authorization: auth },
   });

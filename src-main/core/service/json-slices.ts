@@ -83,7 +83,7 @@ export interface ArrayLayout {
  * JsonSliceError for a text that is not an array or whose structure is broken; the values
  * themselves are checked when each group is parsed (parseGroup).
  */
-export function arrayLayout(text: string, per: number): ArrayLayout {
+function arrayLayout(text: string, per: number): ArrayLayout {
   const steps = layoutSteps(text, per);
   for (;;) {
     const step = steps.next();

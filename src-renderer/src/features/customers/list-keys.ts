@@ -290,8 +290,10 @@ export class ListKeys implements SortColumns {
         const name = orderName(key, direction);
         const order = previous.#orders.get(name);
         if (!order) continue;
-        const compare = comparator(this, key, direction);
-        this.#orders.set(name, same ? order : repairedOrder(order, kept, fresh, compare));
+        this.#orders.set(
+          name,
+          same ? order : repairedOrder(order, kept, fresh, comparator(this, key, direction)),
+        );
       }
     }
   }
