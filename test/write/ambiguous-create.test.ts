@@ -10,6 +10,11 @@ const USER = 'rep';
 const CUSTOMERS = /^\/api\/v1\/customers$/;
 let service: TestService;
 let app: AppHandle;
+/**
+ * Deadline of every wait here. A normal run needs a few seconds; in the full suite this file may
+ * share the 2 cores with the 100k scenarios, and a 30 s wait for the Changes view once ran out.
+ */
+const PATIENCE = 150_000;
 
 async function createCustomer(fields: Record<string, string>): Promise<void> {
   const { page } = app;
@@ -47,14 +52,14 @@ async function ambiguousCreate(
   // Sent, answer an error: the rep is told the app is checking whether it arrived.
   await expect
     .poll(() => app.page.locator('aside.side-panel.changes .checking').allTextContents(), {
-      timeout: 30_000,
+      timeout: PATIENCE,
     })
     .toEqual(['Checking whether 1 new customer arrived on the service.']);
   meanwhile();
   list.release();
   await app.page
     .locator('[aria-label="Is this the customer you created?"]')
-    .waitFor({ timeout: 30_000 });
+    .waitFor({ timeout: PATIENCE });
 }
 
 beforeAll(async () => {
@@ -64,6 +69,7 @@ beforeAll(async () => {
     variants: { store: 'normalising' },
   });
   app = await launchApp({ serviceUrl: service.url });
+  app.page.setDefaultTimeout(PATIENCE);
 }, 120_000);
 
 afterAll(async () => {
@@ -72,60 +78,72 @@ afterAll(async () => {
 });
 
 describe('a create the app cannot tell apart', () => {
-  it('signs in, syncs and shows the Changes view', async () => {
-    await signIn(app, service);
-    await waitSync(app.page, 'synced');
-    await app.page.click('.views button >> nth=0');
-    await app.page.waitForSelector('aside.side-panel.changes');
-  });
+  it(
+    'signs in, syncs and shows the Changes view',
+    async () => {
+      await signIn(app, service);
+      await waitSync(app.page, 'synced');
+      await app.page.click('.views button >> nth=0');
+      await app.page.waitForSelector('aside.side-panel.changes');
+    },
+    2 * PATIENCE,
+  );
 
-  it('offers the look-alike record; choosing it adopts its id without a second POST', async () => {
-    const { page } = app;
-    const before = service.store.customers(USER).length;
-    await ambiguousCreate(
-      { name: '  Rosa   Vik ', city: 'bergen' },
-      { errorAfterCommitRate: 1 },
-      () => {
-        // Committed; someone edits the new record before the app looks.
-        const record = service.store.customers(USER).find((c) => c.name === 'Rosa Vik')!;
-        service.store.updateCustomerDirect(USER, record.id, { phone: '555-0199' });
-      },
-    );
-    const record = service.store.customers(USER).find((c) => c.name === 'Rosa Vik')!;
-    const offered = page.locator(`[data-candidate="${record.id}"]`);
-    expect(await offered.locator('.name').textContent()).toBe('Rosa Vik');
-    expect(await offered.textContent()).toContain('555-0199');
-    expect(await page.locator('.checking').count()).toBe(0);
+  it(
+    'offers the look-alike record; choosing it adopts its id without a second POST',
+    async () => {
+      const { page } = app;
+      const before = service.store.customers(USER).length;
+      await ambiguousCreate(
+        { name: '  Rosa   Vik ', city: 'bergen' },
+        { errorAfterCommitRate: 1 },
+        () => {
+          // Committed; someone edits the new record before the app looks.
+          const record = service.store.customers(USER).find((c) => c.name === 'Rosa Vik')!;
+          service.store.updateCustomerDirect(USER, record.id, { phone: '555-0199' });
+        },
+      );
+      const record = service.store.customers(USER).find((c) => c.name === 'Rosa Vik')!;
+      const offered = page.locator(`[data-candidate="${record.id}"]`);
+      expect(await offered.locator('.name').textContent()).toBe('Rosa Vik');
+      expect(await offered.textContent()).toContain('555-0199');
+      expect(await page.locator('.checking').count()).toBe(0);
 
-    await offered.locator('button:has-text("This is it")').click();
-    await expect
-      .poll(async () => (await app.call<unknown[]>('listOps')).length, { timeout: 30_000 })
-      .toBe(0);
-    expect(service.store.customers(USER)).toHaveLength(before + 1);
-    // One POST, whatever spelling of the name the editor sent.
-    const posts = Object.entries(service.customerPosts());
-    expect(posts.filter(([name]) => name.replace(/\s+/g, ' ').trim() === 'Rosa Vik')).toEqual([
-      [expect.any(String), 1],
-    ]);
-  });
+      await offered.locator('button:has-text("This is it")').click();
+      await expect
+        .poll(async () => (await app.call<unknown[]>('listOps')).length, { timeout: PATIENCE })
+        .toBe(0);
+      expect(service.store.customers(USER)).toHaveLength(before + 1);
+      // One POST, whatever spelling of the name the editor sent.
+      const posts = Object.entries(service.customerPosts());
+      expect(posts.filter(([name]) => name.replace(/\s+/g, ' ').trim() === 'Rosa Vik')).toEqual([
+        [expect.any(String), 1],
+      ]);
+    },
+    2 * PATIENCE,
+  );
 
-  it('"None of these: create it" sends it again, the only way after ambiguity', async () => {
-    const { page } = app;
-    const before = service.store.customers(USER).length;
-    await ambiguousCreate({ name: 'Tia Moe', city: 'Oslo' }, { errorRate: 1 }, () => {
-      // Not committed; someone else creates a look-alike meanwhile.
-      service.store.createCustomerDirect(USER, { name: 'Tia Moe', city: 'Tromsø' });
-    });
-    const group = page.locator('[aria-label="Is this the customer you created?"]');
-    expect(await group.locator('.candidate .place').allTextContents()).toEqual(['Tromsø']);
-    expect(service.customerPosts()['Tia Moe']).toBeUndefined();
+  it(
+    '"None of these: create it" sends it again, the only way after ambiguity',
+    async () => {
+      const { page } = app;
+      const before = service.store.customers(USER).length;
+      await ambiguousCreate({ name: 'Tia Moe', city: 'Oslo' }, { errorRate: 1 }, () => {
+        // Not committed; someone else creates a look-alike meanwhile.
+        service.store.createCustomerDirect(USER, { name: 'Tia Moe', city: 'Tromsø' });
+      });
+      const group = page.locator('[aria-label="Is this the customer you created?"]');
+      expect(await group.locator('.candidate .place').allTextContents()).toEqual(['Tromsø']);
+      expect(service.customerPosts()['Tia Moe']).toBeUndefined();
 
-    await group.locator('button:has-text("None of these: create it")').click();
-    await expect
-      .poll(async () => (await app.call<unknown[]>('listOps')).length, { timeout: 30_000 })
-      .toBe(0);
-    expect(service.customerPosts()['Tia Moe']).toBe(1);
-    expect(service.store.customers(USER).filter((c) => c.name === 'Tia Moe')).toHaveLength(2);
-    expect(service.store.customers(USER)).toHaveLength(before + 2);
-  });
+      await group.locator('button:has-text("None of these: create it")').click();
+      await expect
+        .poll(async () => (await app.call<unknown[]>('listOps')).length, { timeout: PATIENCE })
+        .toBe(0);
+      expect(service.customerPosts()['Tia Moe']).toBe(1);
+      expect(service.store.customers(USER).filter((c) => c.name === 'Tia Moe')).toHaveLength(2);
+      expect(service.store.customers(USER)).toHaveLength(before + 2);
+    },
+    2 * PATIENCE,
+  );
 });

@@ -10,7 +10,7 @@ import { metaOf, splitEvent } from '../../../src-shared/data-pieces';
 import { DATA_PORT_READY } from '../../../src-shared/data-port';
 import type { CustomerRow } from '../../../src-renderer/src/cache/schema';
 import { snapshotOf } from './cache.page';
-import { makeCustomers } from './fixtures';
+import { eventually, makeCustomers } from './fixtures';
 
 const TEMP = 'tmp_00000000-0000-4000-8000-0000000000f1';
 
@@ -45,8 +45,6 @@ function newCustomer(): Op['payload'] {
   return { ...fields, name: 'New local', latitude: 10, longitude: 20 } as Op['payload'];
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export const feedScenarios = {
   /**
    * A 12,000-customer snapshot, an edit, a delete and a create, then a 3,000-customer snapshot,
@@ -65,7 +63,7 @@ export const feedScenarios = {
       });
     });
     const until = async (test: (rows: CustomerRow[]) => boolean) => {
-      for (let i = 0; i < 400 && !(feed.current && test(feed.current)); i++) await sleep(25);
+      await eventually(() => feed.current !== undefined && test(feed.current));
       return feed.current ?? [];
     };
     try {
@@ -137,7 +135,7 @@ export const feedScenarios = {
         });
       });
       const until = async (test: (rows: CustomerRow[]) => boolean) => {
-        for (let i = 0; i < 400 && !(feed.current && test(feed.current)); i++) await sleep(25);
+        await eventually(() => feed.current !== undefined && test(feed.current));
         return feed.current ?? [];
       };
       const close = async () => {
@@ -169,7 +167,7 @@ export const feedScenarios = {
       for (const piece of pieces) channel.port1.postMessage(JSON.stringify(piece));
       await opened;
       const saved = await writer.applyStream('p1', true);
-      for (let i = 0; i < 400 && stage.has('p1'); i++) await sleep(25);
+      await eventually(() => !stage.has('p1'));
       // A queued edit after it: the feed patches the array it has shown since the preview.
       await writer.setPendingOps(a.key, [
         op(1, { kind: 'updateCustomer', target: 'c1', payload: { name: 'Local' } }),
@@ -252,7 +250,7 @@ export const feedScenarios = {
       quiet: () => false,
     });
     const until = async (test: (rows: CustomerRow[]) => boolean) => {
-      for (let i = 0; i < 400 && !(feed.current && test(feed.current)); i++) await sleep(25);
+      await eventually(() => feed.current !== undefined && test(feed.current));
       return feed.current ?? [];
     };
     const send = async (

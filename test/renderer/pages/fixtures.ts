@@ -180,3 +180,11 @@ export function makeTerms(customers: Customer[], n: number, seed: number): strin
   }
   return terms;
 }
+
+/**
+ * Resolves once `check()` holds, looking every 25 ms. No bound of its own: the test's timeout is
+ * the only one, so a starved machine makes a test slower, never wrong.
+ */
+export async function eventually(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 25));
+}

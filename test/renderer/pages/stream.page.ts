@@ -12,6 +12,7 @@ import { serveCacheWriter, type WriterPort } from '../../../src-renderer/src/cac
 import { CacheWriter } from '../../../src-renderer/src/cache/cache-writer-page';
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
 import { snapshotOf } from './cache.page';
+import { eventually } from './fixtures';
 
 /** One state a liveQuery saw: its size, the name prefixes of records no op touched, c1's name. */
 type Seen = { count: number; prefixes: string[]; c1: string | null; pending: number };
@@ -55,7 +56,7 @@ async function watched(writer: CacheWriter) {
     }),
   ).subscribe((s) => seen.push(s));
   const until = async (test: (s: Seen) => boolean) => {
-    for (let i = 0; i < 400 && !(seen.length > 0 && test(seen.at(-1)!)); i++) await sleep(25);
+    await eventually(() => seen.length > 0 && test(seen.at(-1)!));
     return seen.at(-1) ?? null;
   };
   await writer.apply({ event: 'data:snapshot', payload: snapshotOf(key, 2_000, 1, 'A:') });
