@@ -374,7 +374,10 @@ async function oneRun(
     };
     if (ONLY_FILTERS) return { first: first.ms, firstLongest: first.longest, ...filters };
     const exported = await exportMs(app);
-    const edits = median(await editToPin(app.page, editTargets(records, EDITS)));
+    const editTimes = await editToPin(app.page, editTargets(records, EDITS));
+    if (process.env['FIELDMAP_SCALE_DEBUG'])
+      console.error('edit to pin ms', editTimes.map(Math.round));
+    const edits = median(editTimes);
 
     await app.setOffline(true);
     await app.restart();

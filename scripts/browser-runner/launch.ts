@@ -3,7 +3,7 @@
 // and the same window.fieldmap bridge the Electron shell uses. Used by the CLI and by the e2e
 // harness, so there is one way to run the app without Electron.
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { EventChannel } from '../../src-shared/ipc-contract';
 import { PIECE_ITEMS, sendInPieces, type DataPiece } from '../../src-shared/data-pieces';
 import { createDemoLauncher } from '../../src-main/app/demo';
@@ -15,9 +15,16 @@ import {
   topFrameOfOrigins,
   type IpcRouter,
 } from '../../src-main/ipc/handle';
+import {
+  DATA_SOCKET_BINDING,
+  RELAY_SCRIPT,
+  startDataSockets,
+  type DataSockets,
+} from './data-socket';
+import { RELAY_PATH } from './data-socket-names';
 import { networkSwitch } from './network';
 import { pageInitScript } from './page-script';
-import { ensureRendererBuilt, RUNNER_ORIGIN, serveRenderer } from './renderer-files';
+import { ensureRendererBuilt, rendererCsp, RUNNER_ORIGIN, serveRenderer } from './renderer-files';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
 
 export interface LaunchOptions {
@@ -59,7 +66,8 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
   }
 
   let context: BrowserContext | null = null;
-  const emit = eventDelivery(() => context);
+  const sockets = await startDataSockets();
+  const emit = eventDelivery(() => context, sockets);
   const network = networkSwitch(globalThis.fetch, options.offline ?? false);
   const services = await createMainServices({
     dataDir: options.dataDir,
@@ -92,7 +100,21 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
         offline: options.offline ?? false,
       },
     );
-    await serveRenderer(context, (url, range) => services.basemap.handleRequest(url, range));
+    await serveRenderer(
+      context,
+      rendererCsp(sockets.origin),
+      { [RELAY_PATH]: RELAY_SCRIPT },
+      (url, range) => services.basemap.handleRequest(url, range),
+    );
+    // The page is served by routing, so Chromium counts it as public and refuses its socket to
+    // loopback (local network access) unless the app's origin is allowed to.
+    await context.grantPermissions(['local-network-access'], { origin: RUNNER_ORIGIN });
+    // The data socket's address, for the app's top frame only (as Electron sends its port).
+    await context.exposeBinding(DATA_SOCKET_BINDING, (source) =>
+      source.frame.parentFrame() === null && originOf(source.frame.url()) === RUNNER_ORIGIN
+        ? sockets.addressFor(source.page)
+        : null,
+    );
     await context.exposeBinding('__fieldmapInvoke', (source, channel: unknown, request: unknown) =>
       router.dispatch(
         String(channel),
@@ -118,17 +140,19 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
       async close() {
         await services.dispose();
         await opened.close();
+        await sockets.close();
       },
     };
   } catch (error) {
     await services.dispose();
     await context?.close();
+    await sockets.close();
     throw error;
   }
 }
 
 /** Main's EmitEvent for the runner: each event goes, in order, to every app page of the context. */
-function eventDelivery(getContext: () => BrowserContext | null): EmitEvent {
+function eventDelivery(getContext: () => BrowserContext | null, sockets: DataSockets): EmitEvent {
   const chains = new WeakMap<Page, Promise<void>>();
   /** Per page, the streams whose pieces go through the page (started before its worker listened). */
   const viaPage = new WeakMap<Page, Set<string>>();
@@ -158,22 +182,21 @@ function eventDelivery(getContext: () => BrowserContext | null): EmitEvent {
       [event, json] as const,
     );
   // Every snapshot and delta goes as pieces (src-shared/data-pieces.ts) straight to the page's
-  // cache worker, as Electron's data port does: the worker parses and validates each, and tells
-  // the page of it without its records, so none crosses the UI thread (one 76 MB page.evaluate
-  // of a 100k snapshot also made Chromium drop the CDP connection). A stream whose first piece
-  // finds no worker listening yet (the page is loading) goes through the page as 'data:piece'
-  // events, which the page hands on to the worker.
+  // cache worker over the data socket, as Electron's data port carries them (data-socket.ts): the
+  // worker parses and validates each, and tells the page of it without its records, so none
+  // crosses the UI thread (one 76 MB page.evaluate of a 100k snapshot also made Chromium drop
+  // the CDP connection). A stream whose first piece finds no worker listening yet (the page is
+  // loading) goes through the page as 'data:piece' events, which the page hands on to the
+  // worker, as under Electron.
   const pieceTo = (page: Page, piece: DataPiece, json: () => string) => async () => {
     let routed = viaPage.get(page);
     if (!routed) viaPage.set(page, (routed = new Set()));
     if (piece.index === 0) {
-      const worker = cacheWorkerOf(page);
-      const taken = worker ? await toWorker(worker, json()).catch(() => false) : false;
-      if (taken) return;
+      const direct = sockets.direct(page);
+      if (direct) return direct(json());
       routed.add(piece.stream);
     } else if (!routed.has(piece.stream)) {
-      const worker = cacheWorkerOf(page);
-      if (worker) return toWorker(worker, json());
+      return sockets.direct(page)?.(json());
     }
     if (piece.index === piece.count - 1) routed.delete(piece.stream);
     return toPage(page, 'data:piece', json());
@@ -191,21 +214,5 @@ function eventDelivery(getContext: () => BrowserContext | null): EmitEvent {
       const once = () => (json ??= JSON.stringify(piece));
       for (const page of pages()) queue(page, pieceTo(page, piece, once));
     },
-  );
-}
-
-/** The page's cache worker (cache/cache-writer.worker.ts: its built file keeps the name). */
-function cacheWorkerOf(page: Page): Worker | undefined {
-  return page.workers().find((w) => w.url().includes('cache-writer'));
-}
-
-/** Hands one piece (JSON) to the worker's hook; false when the hook is not there yet. */
-async function toWorker(worker: Worker, json: string): Promise<boolean> {
-  return worker.evaluate(
-    (p) =>
-      (
-        globalThis as unknown as { __fieldmapDeliverPiece?: (json: string) => boolean }
-      ).__fieldmapDeliverPiece?.(p) ?? false,
-    json,
   );
 }

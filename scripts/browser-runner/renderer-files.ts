@@ -14,8 +14,13 @@ export const RUNNER_ORIGIN = 'http://fieldmap.localhost';
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const RENDERER_DIR = join(REPO_ROOT, 'out/renderer');
 
-/** The shell's policy, exactly (no eval, no inline or remote scripts). */
-export const RENDERER_CSP = buildContentSecurityPolicy();
+/**
+ * The shell's policy (no eval, no inline or remote scripts), with the runner's data socket
+ * (data-socket.ts) as the one extra place the page may connect to.
+ */
+export function rendererCsp(dataSocketOrigin: string): string {
+  return buildContentSecurityPolicy({ connectSources: [dataSocketOrigin] });
+}
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -46,9 +51,14 @@ export function ensureRendererBuilt(log: (line: string) => void): void {
   }
 }
 
-/** Answers every request of RUNNER_ORIGIN from out/renderer, with the shell's CSP on documents. */
+/**
+ * Answers every request of RUNNER_ORIGIN from out/renderer (`scripts`: extra scripts by path),
+ * with `csp` on documents.
+ */
 export async function serveRenderer(
   context: BrowserContext,
+  csp: string,
+  scripts: Record<string, string>,
   dynamic?: AppRequestHandler,
 ): Promise<void> {
   await context.route(`${RUNNER_ORIGIN}/**`, async (route) => {
@@ -61,6 +71,11 @@ export async function serveRenderer(
         headers: answer.headers,
         body: answer.body ? Buffer.from(answer.body) : '',
       });
+    }
+    const script = Object.hasOwn(scripts, url.pathname) ? scripts[url.pathname] : undefined;
+    if (script !== undefined) {
+      const type = MIME['.js']!;
+      return route.fulfill({ status: 200, headers: { 'content-type': type }, body: script });
     }
     const relative = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
     const file = normalize(join(RENDERER_DIR, relative));
@@ -77,7 +92,7 @@ export async function serveRenderer(
       'content-type': contentType,
       'cache-control': 'no-cache',
     };
-    if (contentType.startsWith('text/html')) headers['content-security-policy'] = RENDERER_CSP;
+    if (contentType.startsWith('text/html')) headers['content-security-policy'] = csp;
     return route.fulfill({ status: 200, headers, body });
   });
 }

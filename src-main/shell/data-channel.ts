@@ -1,6 +1,6 @@
 // Electron's data channel: main's snapshots and deltas go to the renderer's cache worker over a
-// MessagePort, so the page never relays their records (the browser runner does the
-// same through the worker's hook: scripts/browser-runner/launch.ts). Each page load gets a new
+// MessagePort, so the page never relays their records (the browser runner joins the
+// same port to a loopback socket: scripts/browser-runner/data-socket.ts). Each page load gets a new
 // channel: main sends one end to the preload (webContents.postMessage), which posts it to the
 // page's window (a port cannot pass through contextBridge), and the page transfers it to the
 // cache worker (src-renderer/src/cache/data-port.ts). Main uses the port only once the worker has

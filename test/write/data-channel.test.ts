@@ -1,6 +1,7 @@
 // Main's data travels to the cache worker without the page relaying it: through the browser
 // runner (the same path the app uses, src-shared/data-pieces.ts), a first sync's records reach
-// the worker's own hook, and the page hears of each piece from the worker (with the text of a
+// the worker over its data port, which the runner joins to a loopback socket
+// (scripts/browser-runner/data-socket.ts), and the page hears of each piece from the worker (with the text of a
 // snapshot's customers, which the list keeps: cache/snapshot-stage.ts). A reload of
 // the page while the pieces are on their way, or a restart of the whole app, loses nothing: the
 // list ends with every customer of the account, once. Electron's half in the page (its preload
@@ -9,6 +10,7 @@
 // applies what main sends on it.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { WebSocket } from 'ws';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
 import { PIECE_ITEMS, splitEvent } from '../../src-shared/data-pieces';
 import { DATA_PORT_CHANNEL, DATA_PORT_READY } from '../../src-shared/data-port';
@@ -163,5 +165,60 @@ describe('the data channel from main to the cache worker', () => {
     expect(answer).toBe(DATA_PORT_READY);
     await expect.poll(() => rows(page), { timeout: WAIT }).toBe('2999');
     expect(await page.locator(`[aria-label="Customers"] [data-id="${gone}"]`).count()).toBe(0);
+  }, 180_000);
+
+  it("the runner's data socket opens only for the app's own top frame, once, and takes nothing but the worker's answer", async () => {
+    service = await startTestService({ customers: 500, seed: 35 });
+    app = await launchApp({ serviceUrl: service.url });
+    const { page, context } = app;
+    await context.route('http://evil.localhost/**', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><iframe src="http://fieldmap.localhost/framed.html"></iframe>',
+      }),
+    );
+    const ask = (target: Pick<Page, 'evaluate'>) =>
+      target.evaluate(() =>
+        (
+          globalThis as unknown as { __fieldmapDataSocket(): Promise<string | null> }
+        ).__fieldmapDataSocket(),
+      );
+    const evil = await context.newPage();
+    await evil.goto('http://evil.localhost/');
+    const frame = evil.frames().find((f) => f.url().startsWith('http://fieldmap.localhost/'));
+    // A foreign page, and a page of the app's own origin framed inside it: no address.
+    expect(await ask(evil)).toBeNull();
+    expect(await ask(frame!)).toBeNull();
+    await evil.close();
+
+    /** 'open', or the HTTP status the socket's handshake was refused with. */
+    const connect = (url: string) =>
+      new Promise<{ socket: WebSocket; result: 'open' | number }>((resolve) => {
+        const socket = new WebSocket(url);
+        socket.on('open', () => resolve({ socket, result: 'open' }));
+        socket.on('unexpected-response', (_req, res) =>
+          resolve({ socket, result: res.statusCode! }),
+        );
+      });
+    const address = (await ask(page))!;
+    const match = /^(ws:\/\/127\.0\.0\.1:\d+)\/([0-9a-f]{32})\/([0-9a-f]{32})$/.exec(address)!;
+    expect(match).not.toBeNull();
+    const [, origin, token, id] = match;
+    const other = '0'.repeat(32);
+    expect((await connect(`${origin}/${other}/${id}`)).result).toBe(401);
+    expect((await connect(`${origin}/${token}/${other}`)).result).toBe(401);
+    const first = await connect(address);
+    expect(first.result).toBe('open');
+    // An address opens once.
+    expect((await connect(address)).result).toBe(401);
+    // Anything but the cache worker's answer closes the socket.
+    const closed = new Promise((resolve) => first.socket.on('close', resolve));
+    first.socket.send('{"stream":"x"}');
+    await closed;
+
+    // The app lost its socket to this test: main's pieces go through the page, and arrive.
+    await signIn(app, service);
+    await expect.poll(() => rows(page), { timeout: WAIT }).toBe('500');
+    await waitSync(page, 'synced');
   }, 180_000);
 });

@@ -78,8 +78,8 @@ export type Served = Exclude<WriterRequest, { kind: 'piece' } | { kind: 'data-po
 /**
  * The worker's side: saves a stream's pieces as they arrive once the page opened it (its one
  * transaction: stream-saves.ts) and applies each request in arrival order. Answers the entry for
- * pieces that come straight from main (validated here with DataPieceSchema): the browser
- * runner's worker hook calls it, and Electron's data port feeds it.
+ * pieces that come straight from main (validated here with DataPieceSchema): the data
+ * port feeds it (Electron's, and the browser runner's relay of one).
  * `pieceGapMs`: the deadline for a stream's next piece (tests shorten it).
  */
 export function serveCacheWriter(

@@ -1,7 +1,7 @@
 // The cache worker's saves of streams while their pieces arrive (piece-save.ts has the rule: one
 // transaction per event, from its first piece to its last). A save starts when the PAGE opens
 // the stream, in the worker's queue of the page's requests, never at a piece alone:
-// - Pieces reach the worker straight from main (Electron's data port, the runner's worker hook),
+// - Pieces reach the worker straight from main (Electron's data port, or the runner's relay of one),
 //   while the outbox mirror and resolved ids main emitted before them come through the page. A
 //   save started at piece 0 ran ahead of those and applied a delta under a stale overlay (a
 //   restart mid-import listed 351 customers for 215: the field-day Excel test, in CI).
