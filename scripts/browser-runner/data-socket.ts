@@ -5,7 +5,8 @@
 // crossing the UI thread. Main here is this Node process, which cannot own a port in the page,
 // so the port's far end lives in a small relay worker of the page's (RELAY_SCRIPT) that joins it
 // to a WebSocket on loopback: pieces go Node -> socket -> relay worker -> port -> cache worker,
-// and the app's code is the same as under Electron (page/data-port.ts, the worker's port).
+// and the app's code is the same as under Electron (src-renderer/src/cache/data-port.ts, the
+// worker's port).
 //
 // Why not CDP (what the runner did before): each piece crossed as a Runtime.evaluate argument,
 // escaped into a protocol message, parsed by the browser and again by the worker's inspector:
@@ -31,9 +32,10 @@ export { DATA_SOCKET_BINDING, RELAY_PATH } from './data-socket-names';
  * DATA_PORT_READY out). The port waits (its messages queue) until the socket is open; a socket
  * that opened and closed closes the port. One that could not open (the page loaded while the
  * runner had the browser offline) is tried again, every 1 s up to every 8 s: under Electron the
- * port does not depend on the network.
+ * port does not depend on the network. `failedAttempts` counts those (tests read it).
  */
 export const RELAY_SCRIPT = `'use strict';
+self.failedAttempts = 0;
 self.onmessage = (event) => {
   self.onmessage = null;
   const port = event.ports[0];
@@ -48,6 +50,7 @@ self.onmessage = (event) => {
     socket.onmessage = (message) => port.postMessage(message.data);
     socket.onclose = () => {
       if (opened) return port.close();
+      self.failedAttempts++;
       setTimeout(connect, wait);
       wait = Math.min(wait * 2, 8000);
     };
@@ -71,7 +74,7 @@ export interface DataSockets {
   close(): Promise<void>;
 }
 
-export async function startDataSockets(): Promise<DataSockets> {
+export async function startDataSockets(pageOrigin: string): Promise<DataSockets> {
   const token = randomBytes(16).toString('hex');
   const joined = new WeakMap<Page, Joined>();
   const waiting = new Map<string, Page>();
@@ -80,7 +83,9 @@ export async function startDataSockets(): Promise<DataSockets> {
     port: 0,
     // Pages send only DATA_PORT_READY.
     maxPayload: 256,
-    verifyClient: ({ req }: { req: IncomingMessage }) => waiting.has(idOf(req.url, token) ?? ''),
+    // The app's own origin (the relay worker's), with an address handed out and not yet used.
+    verifyClient: ({ req, origin: from }: { req: IncomingMessage; origin: string }) =>
+      from === pageOrigin && waiting.has(idOf(req.url, token) ?? ''),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

@@ -66,7 +66,7 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
   }
 
   let context: BrowserContext | null = null;
-  const sockets = await startDataSockets();
+  const sockets = await startDataSockets(RUNNER_ORIGIN);
   const emit = eventDelivery(() => context, sockets);
   const network = networkSwitch(globalThis.fetch, options.offline ?? false);
   const services = await createMainServices({
@@ -154,8 +154,12 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
 /** Main's EmitEvent for the runner: each event goes, in order, to every app page of the context. */
 function eventDelivery(getContext: () => BrowserContext | null, sockets: DataSockets): EmitEvent {
   const chains = new WeakMap<Page, Promise<void>>();
-  /** Per page, the streams whose pieces go through the page (started before its worker listened). */
-  const viaPage = new WeakMap<Page, Set<string>>();
+  /**
+   * Per page, where each stream's pieces go: the worker's socket as it was at piece 0 (as
+   * Electron picks its port once per stream; a page that loads again gets none of the rest), or
+   * through the page.
+   */
+  const routes = new WeakMap<Page, Map<string, ((json: string) => void) | 'page'>>();
   const pages = () => {
     const context = getContext();
     // No window yet: the renderer asks for a snapshot when it starts.
@@ -189,17 +193,12 @@ function eventDelivery(getContext: () => BrowserContext | null, sockets: DataSoc
   // loading) goes through the page as 'data:piece' events, which the page hands on to the
   // worker, as under Electron.
   const pieceTo = (page: Page, piece: DataPiece, json: () => string) => async () => {
-    let routed = viaPage.get(page);
-    if (!routed) viaPage.set(page, (routed = new Set()));
-    if (piece.index === 0) {
-      const direct = sockets.direct(page);
-      if (direct) return direct(json());
-      routed.add(piece.stream);
-    } else if (!routed.has(piece.stream)) {
-      return sockets.direct(page)?.(json());
-    }
-    if (piece.index === piece.count - 1) routed.delete(piece.stream);
-    return toPage(page, 'data:piece', json());
+    let streams = routes.get(page);
+    if (!streams) routes.set(page, (streams = new Map()));
+    if (piece.index === 0) streams.set(piece.stream, sockets.direct(page) ?? 'page');
+    const route = streams.get(piece.stream) ?? 'page';
+    if (piece.abort || piece.index === piece.count - 1) streams.delete(piece.stream);
+    return route === 'page' ? toPage(page, 'data:piece', json()) : route(json());
   };
   return sendInPieces(
     (event: EventChannel, payload: unknown) => {

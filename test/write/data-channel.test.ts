@@ -15,6 +15,7 @@ import { launchApp, startTestService, type AppHandle, type TestService } from '.
 import { PIECE_ITEMS, splitEvent } from '../../src-shared/data-pieces';
 import { DATA_PORT_CHANNEL, DATA_PORT_READY } from '../../src-shared/data-port';
 import type { EventOf } from '../../src-shared/ipc-contract';
+import { RELAY_PATH } from '../../scripts/browser-runner/data-socket-names';
 import { signIn, waitSync } from './support';
 
 const COUNT = 20_000;
@@ -192,9 +193,9 @@ describe('the data channel from main to the cache worker', () => {
     await evil.close();
 
     /** 'open', or the HTTP status the socket's handshake was refused with. */
-    const connect = (url: string) =>
+    const connect = (url: string, origin = 'http://fieldmap.localhost') =>
       new Promise<{ socket: WebSocket; result: 'open' | number }>((resolve) => {
-        const socket = new WebSocket(url);
+        const socket = new WebSocket(url, { origin });
         socket.on('open', () => resolve({ socket, result: 'open' }));
         socket.on('unexpected-response', (_req, res) =>
           resolve({ socket, result: res.statusCode! }),
@@ -207,6 +208,8 @@ describe('the data channel from main to the cache worker', () => {
     const other = '0'.repeat(32);
     expect((await connect(`${origin}/${other}/${id}`)).result).toBe(401);
     expect((await connect(`${origin}/${token}/${other}`)).result).toBe(401);
+    // Only from the app's origin.
+    expect((await connect(address, 'http://evil.localhost')).result).toBe(401);
     const first = await connect(address);
     expect(first.result).toBe('open');
     // An address opens once.
@@ -220,5 +223,25 @@ describe('the data channel from main to the cache worker', () => {
     await signIn(app, service);
     await expect.poll(() => rows(page), { timeout: WAIT }).toBe('500');
     await waitSync(page, 'synced');
+  }, 180_000);
+
+  it('uses the data port of a page that loaded while the browser was offline, once back online', async () => {
+    service = await startTestService({ customers: 3_000, seed: 36 });
+    app = await launchApp({ serviceUrl: service.url, offline: true });
+    const { page } = app;
+    await recordPageData(page);
+    // The relay worker's first try to open the socket has failed (the browser is offline).
+    const relay = async () => {
+      const worker = page.workers().find((w) => w.url().endsWith(RELAY_PATH));
+      return worker?.evaluate(() => (self as unknown as { failedAttempts: number }).failedAttempts);
+    };
+    await expect.poll(relay, { timeout: WAIT }).toBeGreaterThan(0);
+    await app.setOffline(false);
+    await signIn(app, service);
+    await expect.poll(() => rows(page), { timeout: WAIT }).toBe('3000');
+    await waitSync(page, 'synced');
+    // The runner's socket could not open offline; it was tried again, and main's records
+    // reached the worker over it, none through the page.
+    expect((await pageData(page)).records).toBe(0);
   }, 180_000);
 });
