@@ -26,6 +26,18 @@ const marks = (page: Page, name: string) =>
 
 type MapOf = { map: { on(e: 'resize', f: () => void): void } };
 
+/**
+ * GL programs the map has linked (MapLibre's painter keeps them by name and by which paint
+ * properties are data-driven; internal, read here only). Under software GL a link is a
+ * synchronous wait of the UI thread on the GPU process.
+ */
+const programs = (page: Page) =>
+  page.evaluate(() => {
+    type Painted = { map: { painter: { programCache: { programs: Record<string, unknown> } } } };
+    const c = (document.querySelector('.fm-map') as Element & { fieldmapMap: Painted }).fieldmapMap;
+    return Object.keys(c.map.painter.programCache.programs).sort();
+  });
+
 type ShownPin = { color: string; pending: boolean; hiddenUnder: boolean };
 
 const shown = (pins: ShownPin[]) => pins.map(({ color, pending }) => ({ color, pending }));
@@ -128,6 +140,8 @@ describe('an edit on a 20,000-customer account', () => {
     await expect
       .poll(() => page.textContent('aside[aria-label="Customer details"] h2'))
       .toBe(target.name);
+    // The pins and names of the clustered source were drawn at this zoom (pinsOf above).
+    const linked = await programs(page);
     const reloads = await marks(page, MAP_SOURCE_RELOAD_MARK);
     const patches = await marks(page, MAP_SOURCE_PATCH_MARK);
     await recordCustomerIo(page);
@@ -157,6 +171,9 @@ describe('an edit on a 20,000-customer account', () => {
     expect(await marks(page, MAP_SOURCE_RELOAD_MARK)).toBe(reloads);
     expect((await pinsOf(page, target.id, at))[0]?.hiddenUnder).toBe(true);
     expect(await marks(page, MAP_SOURCE_PATCH_MARK)).toBeGreaterThan(patches);
+    // The recent pins and names (drawn now, names too at zoom 17) reuse those programs: the
+    // first edit links none.
+    expect(await programs(page)).toEqual(linked);
     expect(
       await page.evaluate(() => (globalThis as unknown as { __resizes: number }).__resizes),
     ).toBe(0);

@@ -91,13 +91,38 @@ function nameLayout(font: string[]) {
 
 const namePaint = { 'text-color': '#20242a', 'text-halo-color': '#ffffff', 'text-halo-width': 1.2 };
 
-/** The recent source's layers (added once a patch first has something to draw). */
+/** The pins' paint, in both sources: hidden where the recent source now draws the pin. */
+function pinsPaint(mode: ColourBy) {
+  return {
+    ...pinPaint(mode),
+    'circle-opacity': shownUnlessReplaced,
+    'circle-stroke-opacity': shownUnlessReplaced,
+  };
+}
+
+const namesPaint = { ...namePaint, 'text-opacity': shownUnlessReplaced };
+
+/**
+ * The recent source's layers (added once a patch first has something to draw). Their paint has
+ * the very form of the clustered source's pins and names, `replaced` opacity included (never
+ * set on a recent pin, so always 1): MapLibre keys its GL programs by which properties are
+ * data-driven, so the same form reuses the programs those layers already linked, and the first
+ * edit after a sync links none (edit-one-pin.test.ts counts them). With a constant opacity the
+ * recent pins had a program of their own, linked in the frame of the first edit: a synchronous
+ * wait of the UI thread on the GPU process, 1-15 ms when it is idle, hundreds of ms when
+ * software GL is still drawing earlier frames (docs/architecture.md).
+ */
 export function recentLayerSpecs(
   labels: LabelOptions,
   mode: ColourBy = 'color',
 ): LayerSpecification[] {
   const layers: LayerSpecification[] = [
-    { id: CUSTOMER_LAYER.recentPins, type: 'circle', source: RECENT_SOURCE, paint: pinPaint(mode) },
+    {
+      id: CUSTOMER_LAYER.recentPins,
+      type: 'circle',
+      source: RECENT_SOURCE,
+      paint: pinsPaint(mode),
+    },
   ];
   if (labels) {
     layers.push({
@@ -106,7 +131,7 @@ export function recentLayerSpecs(
       source: RECENT_SOURCE,
       minzoom: 15,
       layout: nameLayout(labels.font),
-      paint: namePaint,
+      paint: namesPaint,
     });
   }
   return layers;
@@ -136,11 +161,7 @@ export function customerLayerSpecs(
       type: 'circle',
       source: CUSTOMER_SOURCE,
       filter: ['!', ['has', 'point_count']],
-      paint: {
-        ...pinPaint(mode),
-        'circle-opacity': shownUnlessReplaced,
-        'circle-stroke-opacity': shownUnlessReplaced,
-      },
+      paint: pinsPaint(mode),
     },
   ];
   if (labels) {
@@ -165,7 +186,7 @@ export function customerLayerSpecs(
         filter: ['!', ['has', 'point_count']],
         minzoom: 15,
         layout: nameLayout(labels.font),
-        paint: { ...namePaint, 'text-opacity': shownUnlessReplaced },
+        paint: namesPaint,
       },
     );
   }
