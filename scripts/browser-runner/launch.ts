@@ -17,11 +17,11 @@ import {
 } from '../../src-main/ipc/handle';
 import {
   DATA_SOCKET_BINDING,
+  RELAY_PATH,
   RELAY_SCRIPT,
   startDataSockets,
   type DataSockets,
 } from './data-socket';
-import { RELAY_PATH } from './data-socket-names';
 import { networkSwitch } from './network';
 import { pageInitScript } from './page-script';
 import { ensureRendererBuilt, rendererCsp, RUNNER_ORIGIN, serveRenderer } from './renderer-files';

@@ -55,9 +55,10 @@ const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 export const TEXT_SLICE = 4 * 1024 * 1024;
 
 /**
- * `bodyText` decoded TEXT_SLICE bytes at a time, main's event loop let go between: one decode of a 100k list (76
- * MB) was a ~0.27 s task of main. The same text as Buffer's decode: UTF-8 with U+FFFD for a bad
- * sequence, a sequence cut between slices carried over, a byte order mark kept (JSON refuses it).
+ * `bodyText` decoded TEXT_SLICE bytes at a time, main's event loop let go between: one decode of
+ * a 100k list (76 MB) was a ~0.27 s task of main. The same text as Buffer's decode: UTF-8 with
+ * U+FFFD for a bad sequence, a sequence cut between slices carried over, a byte order mark kept
+ * (JSON refuses it).
  */
 async function bodyTextInSlices(bytes: Uint8Array, contentType: string | null): Promise<string> {
   if (bytes.byteLength <= TEXT_SLICE) return bodyText(bytes, contentType);

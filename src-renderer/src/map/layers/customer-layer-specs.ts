@@ -62,7 +62,8 @@ const pending: ExpressionSpecification = ['boolean', ['get', 'pending'], false];
 /** The layers whose fill follows the colour-by mode. */
 export const PIN_FILL_LAYERS = [CUSTOMER_LAYER.pins, CUSTOMER_LAYER.recentPins] as const;
 
-function pinPaint(mode: ColourBy = 'color') {
+/** The pins' paint, in both sources: hidden where the recent source now draws the pin. */
+function pinPaint(mode: ColourBy) {
   return {
     'circle-color': colourByExpression(mode),
     'circle-radius': ['case', selected, 9, hovered, 8, 6] as ExpressionSpecification,
@@ -75,6 +76,8 @@ function pinPaint(mode: ColourBy = 'color') {
       '#ffffff',
     ] as ExpressionSpecification,
     'circle-stroke-width': ['case', selected, 3, pending, 2.5, 1.5] as ExpressionSpecification,
+    'circle-opacity': shownUnlessReplaced,
+    'circle-stroke-opacity': shownUnlessReplaced,
   };
 }
 
@@ -89,18 +92,13 @@ function nameLayout(font: string[]) {
   };
 }
 
-const namePaint = { 'text-color': '#20242a', 'text-halo-color': '#ffffff', 'text-halo-width': 1.2 };
-
-/** The pins' paint, in both sources: hidden where the recent source now draws the pin. */
-function pinsPaint(mode: ColourBy) {
-  return {
-    ...pinPaint(mode),
-    'circle-opacity': shownUnlessReplaced,
-    'circle-stroke-opacity': shownUnlessReplaced,
-  };
-}
-
-const namesPaint = { ...namePaint, 'text-opacity': shownUnlessReplaced };
+/** The names' paint, in both sources: hidden where the recent source now draws the pin. */
+const namePaint = {
+  'text-color': '#20242a',
+  'text-halo-color': '#ffffff',
+  'text-halo-width': 1.2,
+  'text-opacity': shownUnlessReplaced,
+};
 
 /**
  * The recent source's layers (added once a patch first has something to draw). Their paint has
@@ -121,7 +119,7 @@ export function recentLayerSpecs(
       id: CUSTOMER_LAYER.recentPins,
       type: 'circle',
       source: RECENT_SOURCE,
-      paint: pinsPaint(mode),
+      paint: pinPaint(mode),
     },
   ];
   if (labels) {
@@ -131,7 +129,7 @@ export function recentLayerSpecs(
       source: RECENT_SOURCE,
       minzoom: 15,
       layout: nameLayout(labels.font),
-      paint: namesPaint,
+      paint: namePaint,
     });
   }
   return layers;
@@ -161,7 +159,7 @@ export function customerLayerSpecs(
       type: 'circle',
       source: CUSTOMER_SOURCE,
       filter: ['!', ['has', 'point_count']],
-      paint: pinsPaint(mode),
+      paint: pinPaint(mode),
     },
   ];
   if (labels) {
@@ -186,7 +184,7 @@ export function customerLayerSpecs(
         filter: ['!', ['has', 'point_count']],
         minzoom: 15,
         layout: nameLayout(labels.font),
-        paint: namesPaint,
+        paint: namePaint,
       },
     );
   }
