@@ -9,53 +9,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
-import { signIn, waitSync } from './support';
+import { recordStatus, signIn, statusLog, waitSync } from './support';
 import { customerIo, recordCustomerIo, recordCustomerIoOnLoad } from './idb-probe';
 
 const COUNT = 20_000;
 const WAIT = 120_000;
 
-interface Seen {
-  kind: string | null;
-  tone: string | null;
-  text: string;
-  rows: number;
-}
-
 let service: TestService;
 let app: AppHandle;
-
-/** Records every status text, with the list's row count as the page shows it at that moment. */
-async function recordStatus(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const log: Seen[] = [];
-    (globalThis as unknown as { __statusLog: Seen[] }).__statusLog = log;
-    const sample = () => {
-      const bar = document.querySelector('.sync-status');
-      const list = document.querySelector('[aria-label="Customers"]');
-      const entry = {
-        kind: bar?.getAttribute('data-sync') ?? null,
-        tone: bar?.getAttribute('data-tone') ?? null,
-        text: bar?.querySelector('.text')?.textContent ?? '',
-        rows: Number(list?.getAttribute('data-rows') ?? '0'),
-      };
-      const last = log.at(-1);
-      if (!last || Object.entries(entry).some(([k, v]) => last[k as keyof Seen] !== v))
-        log.push(entry);
-    };
-    new MutationObserver(sample).observe(document.body, {
-      subtree: true,
-      childList: true,
-      characterData: true,
-      attributes: true,
-      attributeFilter: ['data-sync', 'data-tone', 'data-rows'],
-    });
-    sample();
-  });
-}
-
-const statusLog = (page: Page) =>
-  page.evaluate(() => (globalThis as unknown as { __statusLog: Seen[] }).__statusLog);
 
 const rows = (page: Page) => page.getAttribute('[aria-label="Customers"]', 'data-rows');
 

@@ -85,3 +85,44 @@ export async function renderedCount(page: Page): Promise<number> {
     return el?.fieldmapMap?.renderedCustomerCount() ?? -1;
   });
 }
+
+/** One state of the status bar, with the list's row count at that moment. */
+export interface Seen {
+  kind: string | null;
+  tone: string | null;
+  text: string;
+  rows: number;
+}
+
+/** Records every status text, with the list's row count as the page shows it at that moment. */
+export async function recordStatus(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const log: Seen[] = [];
+    (globalThis as unknown as { __statusLog: Seen[] }).__statusLog = log;
+    const sample = () => {
+      const bar = document.querySelector('.sync-status');
+      const list = document.querySelector('[aria-label="Customers"]');
+      const entry = {
+        kind: bar?.getAttribute('data-sync') ?? null,
+        tone: bar?.getAttribute('data-tone') ?? null,
+        text: bar?.querySelector('.text')?.textContent ?? '',
+        rows: Number(list?.getAttribute('data-rows') ?? '0'),
+      };
+      const last = log.at(-1);
+      if (!last || Object.entries(entry).some(([k, v]) => last[k as keyof Seen] !== v))
+        log.push(entry);
+    };
+    new MutationObserver(sample).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['data-sync', 'data-tone', 'data-rows'],
+    });
+    sample();
+  });
+}
+
+/** Every state recordStatus saw, in order. */
+export const statusLog = (page: Page): Promise<Seen[]> =>
+  page.evaluate(() => (globalThis as unknown as { __statusLog: Seen[] }).__statusLog);
