@@ -71,6 +71,12 @@ export interface DataSockets {
    * (not answered yet, closed, or the page is loading): then the caller goes through the page.
    */
   direct(page: Page): ((json: string) => void) | null;
+  /**
+   * Holds every piece sent from now on, on every socket, until the returned release sends them
+   * in order: a test's gate for a cache worker that hears of main's data after the page hears of
+   * main's state (Electron's port and its IPC keep no order between them either).
+   */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -93,6 +99,8 @@ export async function startDataSockets(pageOrigin: string): Promise<DataSockets>
   });
   const { port } = server.address() as AddressInfo;
   const origin = `ws://127.0.0.1:${port}`;
+  /** Sends held back (`hold`), in order, or null when pieces go at once. */
+  let held: Array<() => void> | null = null;
 
   server.on('connection', (socket, req) => {
     const id = idOf(req.url, token) ?? '';
@@ -128,7 +136,18 @@ export async function startDataSockets(pageOrigin: string): Promise<DataSockets>
       const current = joined.get(page);
       const socket = current?.ready ? current.socket : null;
       if (!socket || socket.readyState !== socket.OPEN || page.isClosed()) return null;
-      return (json) => socket.send(json);
+      return (json) => {
+        if (held) held.push(() => socket.send(json));
+        else socket.send(json);
+      };
+    },
+    hold() {
+      const sends = (held ??= []);
+      return () => {
+        if (held !== sends) return;
+        held = null;
+        for (const send of sends) send();
+      };
     },
     async close() {
       for (const socket of server.clients) socket.terminate();

@@ -53,6 +53,8 @@ export interface RunningApp {
   readonly router: IpcRouter;
   /** Cuts or restores the network of both main and the browser. */
   setOffline(offline: boolean): Promise<void>;
+  /** Holds main's pieces on their way to the cache worker until the release (DataSockets.hold). */
+  holdData(): () => void;
   close(): Promise<void>;
 }
 
@@ -137,6 +139,7 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
         await opened.setOffline(offline);
         if (!offline) services.nudge('online');
       },
+      holdData: () => sockets.hold(),
       async close() {
         await services.dispose();
         await opened.close();

@@ -37,6 +37,8 @@ export interface AppHandle {
   /** Calls a window.fieldmap method in the page, as the renderer would. */
   call<T = unknown>(method: string, request?: unknown): Promise<T>;
   setOffline(offline: boolean): Promise<void>;
+  /** Holds main's pieces on their way to the cache worker; call the answer to let them go. */
+  holdData(): () => void;
   /** Closes browser and services, then starts both again on the same data dir and profile. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -101,6 +103,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       offline = value;
       await running().setOffline(value);
     },
+    holdData: () => running().holdData(),
     async restart() {
       await running().close();
       app = null;

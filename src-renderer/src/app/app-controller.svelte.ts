@@ -118,7 +118,11 @@ export class AppController {
       on('data:piece', (p) => this.#writer.piece(p)),
       // Main announces a stream on this channel, in order with the writes below: the worker
       // starts saving it in its turn (cache/stream-saves.ts), while its pieces still arrive.
-      on('data:stream', (s) => this.#enqueue(() => this.#openStream(s))),
+      // It is also where the status bar first hears of the stream (stream-tally.ts).
+      on('data:stream', (s) => {
+        this.#local.announced(s);
+        this.#enqueue(() => this.#openStream(s));
+      }),
       on('data:snapshot', (payload) => this.#onJoined({ event: 'data:snapshot', payload })),
       on('data:delta', (payload) => this.#onJoined({ event: 'data:delta', payload })),
       on('outbox:changed', (p) => this.#enqueue(() => this.#onOutbox(p))),
@@ -283,8 +287,12 @@ export class AppController {
   }
 
   async #openStream(stream: DataStream): Promise<void> {
-    if (await this.#openFor(stream.accountKey))
-      await this.#writer.openStream(stream.stream, stream.accountKey);
+    const open = (await this.#openFor(stream.accountKey)) !== null;
+    if (open) await this.#writer.openStream(stream.stream, stream.accountKey);
+    // The worker reports each piece before it answers the opening, so none heard by now means the
+    // worker waited the gap deadline for piece 0 in vain: it no longer shows as on its way, and
+    // main is asked for the data again (once until a stream is saved, as for a failed save).
+    if (this.#local.unheard(stream.stream)) this.#healAfter(open, null);
   }
 
   #onJoined(joined: JoinedEvent): void {

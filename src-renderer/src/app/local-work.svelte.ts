@@ -1,10 +1,12 @@
 // The renderer's side of a sync: main's data on its way into the list. Large snapshots and deltas
 // arrive in pieces (src-shared/data-pieces.ts), which the cache worker receives and joins
-// (cache/cache-writer.ts); this counts them as the worker reports them. Each whole event then
+// (cache/cache-writer.ts); this counts them from main's announcement of their stream, then as the
+// worker reports them (stream-tally.ts: why from the announcement). Each whole event then
 // waits its turn, is saved to the cache, and is shown once the list holds it (read back, or the
 // snapshot the page kept while it was saved: cache/snapshot-stage.ts). The status bar
 // reads this so that "Synced" only appears once the data is in the cache and on screen.
-import type { JoinedEvent, PieceMeta } from '../../../src-shared/data-pieces';
+import type { DataStream, JoinedEvent, PieceMeta } from '../../../src-shared/data-pieces';
+import { StreamTally } from './stream-tally';
 import { progressStep } from './sync-status-text';
 
 export type LocalWork =
@@ -22,8 +24,8 @@ export function customersIn(joined: JoinedEvent): number {
 }
 
 export class LocalWorkState {
-  /** Streams whose pieces are passing: the next index expected and customers so far. */
-  #streams = new Map<string, { next: number; received: number }>();
+  /** Main's streams on their way to the cache worker, from their announcement to their last piece. */
+  #tally = new StreamTally();
   #receiving = $state.raw<{ done: number; total: number } | null>(null);
   /** Customers of each whole event not yet saved, in queue order. */
   #waiting = $state.raw<number[]>([]);
@@ -35,30 +37,41 @@ export class LocalWorkState {
   #expect = $state.raw<{ accountKey: string; count: number } | null>(null);
 
   /**
+   * Main announced a stream ('data:stream', in order with its "synced"): on its way from now,
+   * although the worker may hear of its pieces only after main's state says it is done.
+   */
+  announced(stream: DataStream): void {
+    this.#tally.announce(stream);
+    this.#showReceiving();
+  }
+
+  /**
    * A piece the cache worker received, counted: true once it is the last of its stream. A piece
    * out of order, of a stream whose start was missed, or one the worker dropped, drops the stream
    * (the worker's joiner applies the same rule); main resends a snapshot on request.
    */
   piece(piece: PieceMeta): boolean {
-    let stream = this.#streams.get(piece.stream);
-    if (piece.first) this.#streams.set(piece.stream, (stream = { next: 0, received: 0 }));
-    if (piece.dropped || !stream || stream.next !== piece.index) {
+    const counted = this.#tally.piece(piece);
+    if (counted === 'dropped')
       console.error(`fieldmap: dropped data stream ${piece.stream} at piece ${piece.index}`);
-      this.#streams.delete(piece.stream);
-      this.#receiving = null;
-      return false;
-    }
-    stream.next++;
-    stream.received += piece.customers;
-    if (stream.next < piece.count) {
-      const done = progressStep(stream.received, piece.total);
-      if (this.#receiving?.done !== done || this.#receiving.total !== piece.total)
-        this.#receiving = { done, total: piece.total };
-      return false;
-    }
-    this.#streams.delete(piece.stream);
-    this.#receiving = null;
-    return true;
+    this.#showReceiving();
+    return counted === 'last';
+  }
+
+  /**
+   * The worker's opening of an announced stream is over: true when not one piece of it came (the
+   * worker gave up waiting), and it no longer counts as on its way.
+   */
+  unheard(stream: string): boolean {
+    const unheard = this.#tally.unheard(stream);
+    if (unheard) this.#showReceiving();
+    return unheard;
+  }
+
+  #showReceiving(): void {
+    const next = this.#tally.receiving();
+    const shown = this.#receiving;
+    if (next?.done !== shown?.done || next?.total !== shown?.total) this.#receiving = next;
   }
 
   /** A whole event was queued for the cache. */
