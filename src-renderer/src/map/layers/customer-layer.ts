@@ -76,6 +76,8 @@ export class CustomerLayer implements PinTable {
   #recent = new Map<number, PinFeature>();
   #removed = new Set<number>();
   #last: readonly CustomerView[];
+  /** Where `customer` found its last record in `#last` (checked before it is trusted). */
+  #found: { id: string; index: number } | null = null;
   #selected: string | null = null;
   #hovered: string | null = null;
   /** The list's filtered set as handed over (null: no filter, every pin). */
@@ -328,10 +330,19 @@ export class CustomerLayer implements PinTable {
     return coordinates ? [coordinates[0] as number, coordinates[1] as number] : undefined;
   }
 
-  /** The record of a mapped customer (a scan: only used on click or selection). */
+  /**
+   * The record of a mapped customer. A scan, but for the record found last: the open popup asks
+   * for its customer again on every change of the customers (each edit, each pull's delta), and a
+   * new data version mostly keeps each record where it was (a 100k scan is ~17 ms).
+   */
   customer(customerId: string): CustomerView | undefined {
     if (this.positionOf(customerId) === undefined) return undefined;
-    return this.#last.find((c) => c.id === customerId);
+    const list = this.#last;
+    const hint = this.#found;
+    if (hint?.id === customerId && list[hint.index]?.id === customerId) return list[hint.index];
+    const index = list.findIndex((c) => c.id === customerId);
+    this.#found = index < 0 ? null : { id: customerId, index };
+    return list[index];
   }
 
   setSelected(id: string | null): void {
