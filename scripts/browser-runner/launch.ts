@@ -55,6 +55,8 @@ export interface RunningApp {
   setOffline(offline: boolean): Promise<void>;
   /** Holds main's pieces on their way to the cache worker until the release (DataSockets.hold). */
   holdData(): () => void;
+  /** True once the page's cache worker listens on its data socket (main's pieces then skip the page). */
+  dataChannelOpen(): boolean;
   close(): Promise<void>;
 }
 
@@ -140,6 +142,7 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
         if (!offline) services.nudge('online');
       },
       holdData: () => sockets.hold(),
+      dataChannelOpen: () => sockets.direct(page) !== null,
       async close() {
         await services.dispose();
         await opened.close();

@@ -39,6 +39,8 @@ export interface AppHandle {
   setOffline(offline: boolean): Promise<void>;
   /** Holds main's pieces on their way to the cache worker; call the answer to let them go. */
   holdData(): () => void;
+  /** True once the page's cache worker listens on its data socket (main's pieces then skip the page). */
+  dataChannelOpen(): boolean;
   /** Closes browser and services, then starts both again on the same data dir and profile. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -104,6 +106,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       await running().setOffline(value);
     },
     holdData: () => running().holdData(),
+    dataChannelOpen: () => running().dataChannelOpen(),
     async restart() {
       await running().close();
       app = null;

@@ -94,6 +94,8 @@ describe('the data channel from main to the cache worker', () => {
     app = await launchApp({ serviceUrl: service.url });
     const { page } = app;
     await recordPageData(page);
+    // A stream that starts before the worker listens goes through the page (as under Electron).
+    await expect.poll(() => app!.dataChannelOpen(), { timeout: WAIT }).toBe(true);
     await signIn(app, service);
     await expect.poll(() => rows(page), { timeout: WAIT }).toBe(String(COUNT));
     await waitSync(page, 'synced');
@@ -113,7 +115,7 @@ describe('the data channel from main to the cache worker', () => {
   // met it once, on two loaded cores: "Synced" over an empty list. The gate holds the pieces
   // on their way until the page has main's "synced".
   it('never reads synced while main is done and its data has not reached the worker', async () => {
-    service = await startTestService({ customers: 500, seed: 36 });
+    service = await startTestService({ customers: 500, seed: 37 });
     app = await launchApp({ serviceUrl: service.url });
     const { page } = app;
     await recordStatus(page);
@@ -126,6 +128,8 @@ describe('the data channel from main to the cache worker', () => {
       g.__states = [];
       g.fieldmap.on('sync:state', (s) => g.__states.push(s.kind));
     });
+    // Held on the socket: the pieces must take it, not the page (the worker listens by now).
+    await expect.poll(() => app!.dataChannelOpen(), { timeout: WAIT }).toBe(true);
     const release = app.holdData();
     await signIn(app, service);
     await page.waitForFunction(
@@ -278,6 +282,8 @@ describe('the data channel from main to the cache worker', () => {
     };
     await expect.poll(relay, { timeout: WAIT }).toBeGreaterThan(0);
     await app.setOffline(false);
+    // The relay tries again by itself (without its retry the socket never opens: checked).
+    await expect.poll(() => app!.dataChannelOpen(), { timeout: WAIT }).toBe(true);
     await signIn(app, service);
     await expect.poll(() => rows(page), { timeout: WAIT }).toBe('3000');
     await waitSync(page, 'synced');
