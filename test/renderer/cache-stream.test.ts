@@ -149,12 +149,15 @@ describe('A snapshot saved as its pieces arrive', () => {
       badCount: number | null;
       goodCount: number | null;
       last: Seen | null;
+      unsaved: string[];
     }>('broken');
     // The write queued behind the lost stream ran once its deadline passed, on A.
     expect(r.behind).toBe(2_000);
     expect(r.lostCount).toBeNull();
     expect(r.badCount).toBeNull();
     expect(r.goodCount).toBe(6_000);
+    // The worker told the page of each save that failed (the lost tail is told by nothing else).
+    expect(r.unsaved).toEqual(['lost', 'bad']);
     expect(r.last).toEqual({ count: 6_000, prefixes: ['B:'], c1: 'Local', pending: 1 });
     const whole = (s: Seen) =>
       s.count === 0 ||

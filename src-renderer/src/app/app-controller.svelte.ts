@@ -85,7 +85,9 @@ export class AppController {
   /** Data received from main and not yet in the cache and the list, or null. */
   get localWork(): LocalWork | null {
     const data = this.#data;
-    return this.#local.current(data?.cache.accountKey ?? null, data?.customers.all.length ?? 0);
+    // Before the signed-in account's cache is open, its key from the session.
+    const accountKey = data?.cache.accountKey ?? this.session.account?.accountKey ?? null;
+    return this.#local.current(accountKey, data?.customers.all.length ?? 0);
   }
 
   /** True once the remembered account (or the lack of one) is known. */
@@ -103,9 +105,18 @@ export class AppController {
         console.error('fieldmap: could not keep a snapshot piece', error);
         this.#stage.drop(p.stream);
       }
-      // A stream main gave up (its pull failed) is not asked for again: the sync says why.
-      if (p.dropped && !p.aborted) void this.api.requestSnapshot().catch(() => undefined);
-      if (this.#local.piece(p)) this.#onData(p.accountKey, p.total, { stream: p.stream });
+      const counted = this.#local.piece(p);
+      // A stream main gave up (its pull failed) is not asked for again: the sync says why. Nor one
+      // already over here (its failed save was reported first, and healed: below).
+      if (p.dropped && !p.aborted && counted !== 'stale')
+        void this.api.requestSnapshot().catch(() => undefined);
+      if (counted === 'last') this.#onData(p.accountKey, p.total, { stream: p.stream });
+    });
+    // A stream whose last piece never reached the worker (lost on its way: the worker's save
+    // gave up at its deadline) is told by nothing else: it stops counting, and main is asked once.
+    this.#writer.onUnsaved((stream, accountKey) => {
+      if (this.#local.lost(stream))
+        this.#healAfter(this.#data?.cache.accountKey === accountKey, null);
     });
     this.#unsubscribe.push(
       on('sync:state', (s) => this.session.setSync(s)),
@@ -287,12 +298,17 @@ export class AppController {
   }
 
   async #openStream(stream: DataStream): Promise<void> {
-    const open = (await this.#openFor(stream.accountKey)) !== null;
-    if (open) await this.#writer.openStream(stream.stream, stream.accountKey);
-    // The worker reports each piece before it answers the opening, so none heard by now means the
-    // worker waited the gap deadline for piece 0 in vain: it no longer shows as on its way, and
-    // main is asked for the data again (once until a stream is saved, as for a failed save).
-    if (this.#local.unheard(stream.stream)) this.#healAfter(open, null);
+    let open = false;
+    try {
+      open = (await this.#openFor(stream.accountKey)) !== null;
+      if (open) await this.#writer.openStream(stream.stream, stream.accountKey);
+    } finally {
+      // The worker reports each piece before it answers the opening, so none heard by now means
+      // the worker waited the gap deadline for piece 0 in vain (or failed): it no longer shows
+      // as on its way, and main is asked for the data again (once until a stream is saved, as
+      // for a failed save).
+      if (this.#local.unheard(stream.stream)) this.#healAfter(open, null);
+    }
   }
 
   #onJoined(joined: JoinedEvent): void {

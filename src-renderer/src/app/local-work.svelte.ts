@@ -6,7 +6,13 @@
 // snapshot the page kept while it was saved: cache/snapshot-stage.ts). The status bar
 // reads this so that "Synced" only appears once the data is in the cache and on screen.
 import type { DataStream, JoinedEvent, PieceMeta } from '../../../src-shared/data-pieces';
-import { StreamTally } from './stream-tally';
+import {
+  receivingFor,
+  sameSummary,
+  StreamTally,
+  type PieceCount,
+  type StreamSummary,
+} from './stream-tally';
 import { progressStep } from './sync-status-text';
 
 export type LocalWork =
@@ -26,7 +32,8 @@ export function customersIn(joined: JoinedEvent): number {
 export class LocalWorkState {
   /** Main's streams on their way to the cache worker, from their announcement to their last piece. */
   #tally = new StreamTally();
-  #receiving = $state.raw<{ done: number; total: number } | null>(null);
+  /** The tally's streams as last shown (reassigned only when a count or a stream changes). */
+  #receiving = $state.raw<readonly StreamSummary[]>([]);
   /** Customers of each whole event not yet saved, in queue order. */
   #waiting = $state.raw<number[]>([]);
   #saving = $state.raw<{ done: number; total: number } | null>(null);
@@ -50,12 +57,22 @@ export class LocalWorkState {
    * out of order, of a stream whose start was missed, or one the worker dropped, drops the stream
    * (the worker's joiner applies the same rule); main resends a snapshot on request.
    */
-  piece(piece: PieceMeta): boolean {
+  piece(piece: PieceMeta): PieceCount {
     const counted = this.#tally.piece(piece);
     if (counted === 'dropped')
       console.error(`fieldmap: dropped data stream ${piece.stream} at piece ${piece.index}`);
     this.#showReceiving();
-    return counted === 'last';
+    return counted;
+  }
+
+  /**
+   * The worker could not save a stream: true when its last piece never came (it was still on its
+   * way), so no 'stream' request of the page will say so, and it no longer counts as on its way.
+   */
+  lost(stream: string): boolean {
+    const lost = this.#tally.lost(stream);
+    if (lost) this.#showReceiving();
+    return lost;
   }
 
   /**
@@ -69,9 +86,8 @@ export class LocalWorkState {
   }
 
   #showReceiving(): void {
-    const next = this.#tally.receiving();
-    const shown = this.#receiving;
-    if (next?.done !== shown?.done || next?.total !== shown?.total) this.#receiving = next;
+    const next = this.#tally.summary();
+    if (!sameSummary(next, this.#receiving)) this.#receiving = next;
   }
 
   /** A whole event was queued for the cache. */
@@ -107,9 +123,14 @@ export class LocalWorkState {
       this.#expect = { accountKey, count };
   }
 
-  /** The data work under way, given the account open and how many customers its list holds. */
+  /**
+   * The data work under way, given the account shown (null: none yet, then any account's
+   * streams count) and how many customers its list holds.
+   */
   current(accountKey: string | null, listed: number): LocalWork | null {
-    if (this.#receiving) return { phase: 'receiving', ...this.#receiving };
+    // Only the account shown: another's stream (one signed out of) is not this list's business.
+    const receiving = receivingFor(this.#receiving, accountKey);
+    if (receiving) return { phase: 'receiving', ...receiving };
     if (this.#saving) return { phase: 'saving', ...this.#saving };
     const next = this.#waiting[0];
     if (next !== undefined) return { phase: 'saving', done: 0, total: next };

@@ -17,18 +17,49 @@ export type PieceCount =
   /** The last piece of its stream: the whole event is in the worker. */
   | 'last'
   /** Out of order, of a stream whose start was missed, or dropped by the worker: the stream is gone. */
-  | 'dropped';
+  | 'dropped'
+  /** Of a stream already over here (ended, dropped, or its save reported failed): nothing to do. */
+  | 'stale';
+
+type Stream = { accountKey: string; next: number; received: number; total: number };
+
+export interface StreamSummary {
+  accountKey: string;
+  done: number;
+  total: number;
+}
+
+/** The summary of the oldest stream for `accountKey` (any account's when null), or null. */
+export function receivingFor(
+  streams: readonly StreamSummary[],
+  accountKey: string | null,
+): { done: number; total: number } | null {
+  const first = streams.find((s) => accountKey === null || s.accountKey === accountKey);
+  return first ? { done: first.done, total: first.total } : null;
+}
+
+/** The same streams with the same counts (the status bar then needs no new frame). */
+export const sameSummary = (a: readonly StreamSummary[], b: readonly StreamSummary[]): boolean =>
+  a.length === b.length &&
+  a.every(
+    (s, i) => s.accountKey === b[i]!.accountKey && s.done === b[i]!.done && s.total === b[i]!.total,
+  );
 
 export class StreamTally {
   /** Streams on their way, oldest first: the next piece expected, customers so far, and of all. */
-  #streams = new Map<string, { next: number; received: number; total: number }>();
+  #streams = new Map<string, Stream>();
   /** The last OVER_KEPT streams finished or dropped (a one-piece stream may overtake its announcement). */
   #over = new Set<string>();
 
-  /** Main announced a stream: on its way until its pieces say otherwise. */
-  announce(stream: Pick<DataStream, 'stream' | 'total'>): void {
+  /**
+   * Main announced a stream: on its way until its pieces say otherwise. One without customers
+   * (a sync's empty delta) is not worth a "0 of 0" on the status bar.
+   */
+  announce(stream: Pick<DataStream, 'stream' | 'accountKey' | 'total'>): void {
+    if (stream.total === 0) return;
     if (this.#over.has(stream.stream) || this.#streams.has(stream.stream)) return;
-    this.#streams.set(stream.stream, { next: 0, received: 0, total: stream.total });
+    const { accountKey, total } = stream;
+    this.#streams.set(stream.stream, { accountKey, next: 0, received: 0, total });
   }
 
   /**
@@ -41,8 +72,10 @@ export class StreamTally {
     let stream = this.#streams.get(piece.stream);
     if (piece.first) {
       this.#over.delete(piece.stream);
-      this.#streams.set(piece.stream, (stream = { next: 0, received: 0, total: piece.total }));
+      const { accountKey, total } = piece;
+      this.#streams.set(piece.stream, (stream = { accountKey, next: 0, received: 0, total }));
     }
+    if (!stream && this.#over.has(piece.stream)) return 'stale';
     if (piece.dropped || !stream || stream.next !== piece.index) {
       this.#end(piece.stream);
       return 'dropped';
@@ -64,12 +97,23 @@ export class StreamTally {
     return true;
   }
 
-  /** The oldest stream on its way (its customers so far, in steps), or null when none is. */
-  receiving(): { done: number; total: number } | null {
-    const first = this.#streams.values().next();
-    if (first.done) return null;
-    const { received, total } = first.value;
-    return { done: progressStep(received, total), total };
+  /**
+   * The worker's save of a stream failed: if its last piece never came (lost on its way), it is
+   * no longer on its way. True when it was (nothing else tells the page of such a stream).
+   */
+  lost(stream: string): boolean {
+    if (!this.#streams.has(stream)) return false;
+    this.#end(stream);
+    return true;
+  }
+
+  /** The streams on their way, oldest first: each one's account, customers so far in steps, total. */
+  summary(): StreamSummary[] {
+    return [...this.#streams.values()].map(({ accountKey, received, total }) => ({
+      accountKey,
+      done: progressStep(received, total),
+      total,
+    }));
   }
 
   #end(stream: string): void {

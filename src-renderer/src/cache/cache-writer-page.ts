@@ -21,6 +21,7 @@ export class CacheWriter {
   #calls = new Map<number, Call>();
   #broken: string | null = null;
   #onPiece: ((meta: PieceMeta, json?: string) => void) | null = null;
+  #onUnsaved: ((stream: string, accountKey: string) => void) | null = null;
 
   readonly #port: WriterPort;
 
@@ -49,6 +50,7 @@ export class CacheWriter {
 
   #receive(reply: WriterReply): void {
     if (reply.kind === 'piece') return this.#onPiece?.(reply.meta, reply.json);
+    if (reply.kind === 'unsaved') return this.#onUnsaved?.(reply.stream, reply.accountKey);
     const call = this.#calls.get(reply.id);
     if (!call) return;
     if (reply.kind === 'progress') return call.progress?.(reply.done);
@@ -80,6 +82,11 @@ export class CacheWriter {
    */
   onPiece(listener: (meta: PieceMeta, json?: string) => void): void {
     this.#onPiece = listener;
+  }
+
+  /** Hears of every stream whose save failed in the worker (the cache kept what it held). */
+  onUnsaved(listener: (stream: string, accountKey: string) => void): void {
+    this.#onUnsaved = listener;
   }
 
   /** Hands main's data port (Electron) to the worker: main's pieces then skip the page. */

@@ -57,6 +57,11 @@ export type WriterReply =
    * piece's own text, for a snapshot's customers that came as text (snapshot-stage.ts).
    */
   | { kind: 'piece'; meta: PieceMeta; json?: string }
+  /**
+   * A stream's save failed (stream-saves.ts), so the cache kept what it held. The page needs it
+   * for a stream whose last piece never came (lost on its way): nothing else would tell it.
+   */
+  | { kind: 'unsaved'; stream: string; accountKey: string }
   | { kind: 'progress'; id: number; done: number }
   /** `count`: customers in the cache after the write, null when it was not applied. */
   | { kind: 'done'; id: number; count: number | null }
@@ -107,7 +112,9 @@ export function serveCacheWriter(
     counts.set(cache.accountKey, count);
     return count;
   };
-  const saves = new StreamSaves(cacheOf, pieceGapMs);
+  const saves = new StreamSaves(cacheOf, pieceGapMs, ({ stream, accountKey }) =>
+    reply({ kind: 'unsaved', stream, accountKey }),
+  );
 
   async function finishSave(id: number, save: StreamSave, apply: boolean): Promise<number | null> {
     save.progress = (done) => reply({ kind: 'progress', id, done });

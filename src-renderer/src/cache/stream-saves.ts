@@ -46,9 +46,20 @@ export class StreamSaves {
    */
   #finished = new Set<string>();
 
-  constructor(cacheOf: (accountKey: string) => Promise<CustomerCache>, gapMs: number) {
+  readonly #onUnsaved: (first: DataPiece) => void;
+
+  /**
+   * `onUnsaved`: a save failed (a piece missed its deadline or came out of order, a write failed,
+   * main gave the stream up, the account was signed out): the cache kept its previous state.
+   */
+  constructor(
+    cacheOf: (accountKey: string) => Promise<CustomerCache>,
+    gapMs: number,
+    onUnsaved: (first: DataPiece) => void = () => {},
+  ) {
     this.#cacheOf = cacheOf;
     this.#gapMs = gapMs;
+    this.#onUnsaved = onUnsaved;
   }
 
   /**
@@ -178,6 +189,7 @@ export class StreamSaves {
         console.error('fieldmap: a data stream was not saved', error);
         inbox.fail(error instanceof Error ? error : new Error(String(error)));
         if (this.#saving.get(first.stream) === save) this.#saving.delete(first.stream);
+        this.#onUnsaved(first);
         return false;
       })
       .finally(opened);

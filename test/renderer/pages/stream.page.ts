@@ -125,6 +125,9 @@ export const streamScenarios = {
    */
   async broken() {
     const writer = pageWriter({ pieceGapMs: 300 });
+    // The streams whose save the worker reports failed, in order.
+    const unsaved: string[] = [];
+    writer.onUnsaved((stream) => unsaved.push(stream));
     const { key, seen, until, done } = await watched(writer);
     try {
       const lost = piecesOf(key, 'lost', 10_000);
@@ -146,7 +149,7 @@ export const streamScenarios = {
       await goodOpened;
       const goodCount = await writer.applyStream('good', true);
       const last = await until((s) => s.count === 6_000);
-      return { seen, behind, lostCount, badCount, goodCount, last };
+      return { seen, behind, lostCount, badCount, goodCount, last, unsaved };
     } finally {
       await done();
     }
