@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/longest-first';
 
 // One config for every suite. Suites that need a browser start Debian's Chromium through
 // playwright-core themselves; the keychain suite needs the Secret Service that scripts/test.sh
@@ -9,6 +10,8 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     maxWorkers: 2,
+    // Longest files first (test/durations.json), so neither worker ends alone with a long one.
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default'],

@@ -1,0 +1,22 @@
+// Writes test/durations.json (seconds per test file) from the last `npm test` run's JSON report
+// (.vitest-results.json), for the longest-first file order (test/support/longest-first.ts). Run it
+// after a full `npm test` when files were added or their times changed much; a partial run would
+// drop the files it did not run, so it refuses one.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const report = JSON.parse(readFileSync(resolve(root, '.vitest-results.json'), 'utf8'));
+const durations = {};
+for (const file of report.testResults) {
+  const name = relative(root, file.name).split('\\').join('/');
+  durations[name] = Math.max(1, Math.round((file.endTime - file.startTime) / 1000));
+}
+const files = Object.keys(durations).length;
+if (report.numPendingTestSuites > 0 || files < 100) {
+  console.error(`test-durations: the last run had ${files} files; run the whole of npm test first`);
+  process.exit(1);
+}
+const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => (a < b ? -1 : 1)));
+writeFileSync(resolve(root, 'test/durations.json'), `${JSON.stringify(sorted, null, 2)}\n`);
+console.log(`test-durations: ${files} files written to test/durations.json`);
