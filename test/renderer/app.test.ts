@@ -297,5 +297,42 @@ describe('renderer with 100k customers', () => {
     await idle();
     expect(await requests()).toBe(before + 1);
     await waitRows(page, 'Customers', N);
+
+    // An announced stream whose pieces come out of order while its save runs: the worker's save
+    // fails, and the page asks main once more, not again for the pieces after it nor for the
+    // failed save the worker reports, and the status bar does not stay on "Receiving".
+    const disordered = splitEvent('disordered', 'data:snapshot', {
+      ...payload,
+      customers: makeCustomers(6_000, 6),
+    } satisfies EventOf<'data:snapshot'>)!;
+    expect(disordered).toHaveLength(3);
+    const [first, second, third] = disordered;
+    const { stream, event, accountKey, count, total } = first!;
+    const asked = await requests();
+    const emit = (events: ReadonlyArray<readonly [string, unknown]>) =>
+      page.evaluate((sent) => {
+        const fake = (globalThis as unknown as { fake: { emit(e: string, p: unknown): void } })
+          .fake;
+        for (const [e, p] of sent) fake.emit(e, p);
+      }, events);
+    // Main is done: the status bar reads the stream, then "Synced" once it is over. The page
+    // opens the stream with its first piece in: the worker's save is running.
+    await emit([
+      ['sync:state', { kind: 'synced', at: 1_700_000_000_002 }],
+      ['data:stream', { stream, event, accountKey, count, total }],
+      ['data:piece', first],
+    ]);
+    await idle();
+    await emit([
+      ['data:piece', third],
+      ['data:piece', second],
+    ]);
+    await expect.poll(requests, { timeout: 120_000 }).toBe(asked + 1);
+    await expect
+      .poll(() => page.getAttribute('.sync-status', 'data-sync'), { timeout: 120_000 })
+      .toBe('synced');
+    await idle();
+    expect(await requests()).toBe(asked + 1);
+    await waitRows(page, 'Customers', N);
   }, 300_000);
 });

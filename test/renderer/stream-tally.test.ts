@@ -19,11 +19,12 @@ const meta = (stream: string, index: number, count: number, total: number): Piec
   dropped: false,
 });
 
-const announced = (stream: string, total: number, accountKey = 'acct') => ({
-  stream,
-  total,
-  accountKey,
-});
+const announced = (
+  stream: string,
+  total: number,
+  accountKey = 'acct',
+  event: 'data:snapshot' | 'data:delta' = 'data:snapshot',
+) => ({ stream, event, total, accountKey });
 
 /** What the status bar shows of the tally for the account 'acct'. */
 const shown = (tally: StreamTally, accountKey: string | null = 'acct') =>
@@ -41,7 +42,7 @@ describe('the streams on their way to the cache worker', () => {
     expect(shown(tally)).toBeNull();
   });
 
-  it('ignores an announcement that comes after its stream is over, and one without customers', () => {
+  it('ignores an announcement that comes after its stream is over, and a delta without customers', () => {
     const tally = new StreamTally();
     expect(tally.piece(meta('s1', 0, 1, 500))).toBe('last');
     tally.announce(announced('s1', 500));
@@ -53,8 +54,11 @@ describe('the streams on their way to the cache worker', () => {
     expect(tally.piece(meta('s2', 1, 2, 4_000))).toBe('last');
     expect(shown(tally)).toBeNull();
     // A sync's empty delta: no "0 of 0".
-    tally.announce(announced('s3', 0));
+    tally.announce(announced('s3', 0, 'acct', 'data:delta'));
     expect(shown(tally)).toBeNull();
+    // An empty snapshot empties the list: on its way like any other.
+    tally.announce(announced('s4', 0));
+    expect(shown(tally)).toEqual({ done: 0, total: 0 });
   });
 
   it('drops a stream on a piece out of order or one the worker dropped, and then only once', () => {

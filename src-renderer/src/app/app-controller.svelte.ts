@@ -106,9 +106,11 @@ export class AppController {
         this.#stage.drop(p.stream);
       }
       const counted = this.#local.piece(p);
-      // A stream main gave up (its pull failed) is not asked for again: the sync says why. Nor one
-      // already over here (its failed save was reported first, and healed: below).
-      if (p.dropped && !p.aborted && counted !== 'stale')
+      // A stream this piece dropped (one the worker dropped, or out of order here, which the
+      // worker's save also fails on) is asked of main again, once: a later piece of it is
+      // 'stale', and so is a failed save reported after it (below). A stream main gave up (its
+      // pull failed) is not asked for again: the sync says why.
+      if (counted === 'dropped' && !p.aborted)
         void this.api.requestSnapshot().catch(() => undefined);
       if (counted === 'last') this.#onData(p.accountKey, p.total, { stream: p.stream });
     });

@@ -52,11 +52,12 @@ export class StreamTally {
   #over = new Set<string>();
 
   /**
-   * Main announced a stream: on its way until its pieces say otherwise. One without customers
-   * (a sync's empty delta) is not worth a "0 of 0" on the status bar.
+   * Main announced a stream: on its way until its pieces say otherwise. A delta without customers
+   * (every sync sends one) changes nothing the list shows: not worth a "0 of 0" on the status
+   * bar. A snapshot without customers empties the list, so it counts.
    */
-  announce(stream: Pick<DataStream, 'stream' | 'accountKey' | 'total'>): void {
-    if (stream.total === 0) return;
+  announce(stream: Pick<DataStream, 'stream' | 'event' | 'accountKey' | 'total'>): void {
+    if (stream.total === 0 && stream.event === 'data:delta') return;
     if (this.#over.has(stream.stream) || this.#streams.has(stream.stream)) return;
     const { accountKey, total } = stream;
     this.#streams.set(stream.stream, { accountKey, next: 0, received: 0, total });
