@@ -230,8 +230,8 @@ export type PiecedEmit = (<E extends EventChannel>(event: E, payload: EventOf<E>
 /**
  * Main's side: wraps a transport's send so that large snapshots and deltas go as pieces. Every
  * other event, and a small snapshot or delta, goes as it is. `direct`, asked per event, may name
- * a data channel straight to the cache worker (a MessagePort in Electron, the worker's hook in
- * the browser runner): then every snapshot and delta, small or large, goes to it as pieces, so
+ * a data channel straight to the cache worker (a MessagePort in Electron, the browser runner's
+ * socket to a port): then every snapshot and delta, small or large, goes to it as pieces, so
  * all of main's data travels one ordered channel and none of it through the page.
  */
 export function sendInPieces(

@@ -123,8 +123,8 @@ export class AppController {
     this.#unsubscribe.push(
       on('sync:state', (s) => this.session.setSync(s)),
       on('session:changed', (a) => this.#enqueue(() => this.#onSession(a))),
-      // Main's data reaches the cache worker straight (Electron's data port, the runner's worker
-      // hook); a piece that came through the page (main's fallback) is handed on. Either way the
+      // Main's data reaches the cache worker straight (Electron's data port, or the runner's
+      // socket joined to one); a piece that came through the page (main's fallback) is handed on. Either way the
       // page hears of each piece from the worker (with a snapshot's customers text, kept for the
       // list: cache/snapshot-stage.ts).
       acceptDataPort(window, (port) => this.#writer.connectData(port)),

@@ -55,7 +55,7 @@ export class StreamSaves {
   constructor(
     cacheOf: (accountKey: string) => Promise<CustomerCache>,
     gapMs: number,
-    onUnsaved: (first: DataPiece) => void = () => {},
+    onUnsaved: (first: DataPiece) => void,
   ) {
     this.#cacheOf = cacheOf;
     this.#gapMs = gapMs;
