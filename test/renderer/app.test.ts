@@ -271,14 +271,18 @@ describe('renderer with 100k customers', () => {
       routes: [],
       territories: [],
     };
+    /** Main's events, in order, as the fake main emits them. */
+    const emit = (events: ReadonlyArray<readonly [string, unknown]>) =>
+      page.evaluate((sent) => {
+        const fake = (globalThis as unknown as { fake: { emit(e: string, p: unknown): void } })
+          .fake;
+        for (const [e, p] of sent) fake.emit(e, p);
+      }, events);
     const send = (stream: string) =>
-      page.evaluate(
-        (pieces) => {
-          const fake = (globalThis as unknown as { fake: { emit(e: string, p: unknown): void } })
-            .fake;
-          for (const piece of pieces) fake.emit('data:piece', piece);
-        },
-        splitEvent(stream, 'data:snapshot', payload satisfies EventOf<'data:snapshot'>)!,
+      emit(
+        splitEvent(stream, 'data:snapshot', payload satisfies EventOf<'data:snapshot'>)!.map(
+          (piece) => ['data:piece', piece] as const,
+        ),
       );
     const requests = async () => (await calls(page)).filter((c) => c === 'requestSnapshot').length;
     const idle = () =>
@@ -309,12 +313,6 @@ describe('renderer with 100k customers', () => {
     const [first, second, third] = disordered;
     const { stream, event, accountKey, count, total } = first!;
     const asked = await requests();
-    const emit = (events: ReadonlyArray<readonly [string, unknown]>) =>
-      page.evaluate((sent) => {
-        const fake = (globalThis as unknown as { fake: { emit(e: string, p: unknown): void } })
-          .fake;
-        for (const [e, p] of sent) fake.emit(e, p);
-      }, events);
     // Main is done: the status bar reads the stream, then "Synced" once it is over. The page
     // opens the stream with its first piece in: the worker's save is running.
     await emit([
