@@ -3,12 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { PALETTE, type Route, type Territory } from '../../src-shared';
 import { minimalBaseStyle } from '../../src-renderer/src/map/style/base-style';
-import {
-  COLOR_HEX,
-  FALLBACK_HEX,
-  colorMatchExpression,
-  legendEntries,
-} from '../../src-renderer/src/map/style/colors';
+import { COLOR_HEX, FALLBACK_HEX } from '../../src-shared/palette';
+import { colorMatchExpression, legendEntries } from '../../src-renderer/src/map/style/colors';
 import {
   CUSTOMER_LAYER,
   customerLayerSpecs,

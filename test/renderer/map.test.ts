@@ -1,7 +1,7 @@
 // The map in real Chromium: pin counts, lat/lng order, colours, territories, routes, toggles.
 import { describe, expect, it } from 'vitest';
 import { PALETTE, type Route, type Territory } from '../../src-shared';
-import { COLOR_HEX, FALLBACK_HEX } from '../../src-renderer/src/map/style/colors';
+import { COLOR_HEX, FALLBACK_HEX } from '../../src-shared/palette';
 import { CUSTOMER_LAYER, PENDING_STROKE } from '../../src-renderer/src/map/layers/customer-layer';
 import { MAP_DRAWN_MARK } from '../../src-renderer/src/map/drawn-mark';
 import type { MapController } from '../../src-renderer/src/map/map-controller';

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeLength } from '../../src-shared/route-optimizer';
 import { positionOf } from '../../src-shared/geo';
+import { colorHex } from '../../src-shared/palette';
 import { parseCsv } from '../../src-renderer/src/features/import-export/csv-io';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
 
@@ -100,5 +101,33 @@ describe('workflow UI', () => {
     expect(csv.headers).toContain('lastVisit');
     expect(csv.rows).toHaveLength(rows);
     expect(csv.rows.map((r) => r[0])).toContain(target.id);
+  });
+  it('shows each customer in one colour: list dot, details and pin alike', async () => {
+    // The pins' colours (asserted in pixels by map.test.ts) come from the same table.
+    const rgb = (hex: string) =>
+      `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+    const dots = await app.page
+      .locator('[aria-label="Customers"] [role=listitem] .dot')
+      .evaluateAll((els) =>
+        els
+          .slice(0, 30)
+          .map((e) => ({
+            color: e.getAttribute('title')!,
+            shown: getComputedStyle(e).backgroundColor,
+          })),
+      );
+    expect(new Set(dots.map((d) => d.color)).size).toBeGreaterThan(3);
+    for (const d of dots) expect(d).toEqual({ color: d.color, shown: rgb(colorHex(d.color)) });
+    await app.page.locator('[aria-label="Customers"] [role=listitem] button').first().click();
+    const panel = app.page.locator('aside[aria-label="Customer details"]');
+    const id = (await panel.getAttribute('data-id'))!;
+    const color = service.store.customer('rep', id)!.color;
+    expect(
+      await panel
+        .locator('.dot')
+        .first()
+        .evaluate((e) => getComputedStyle(e).backgroundColor),
+    ).toBe(rgb(colorHex(color)));
+    await app.page.keyboard.press('Escape');
   });
 });

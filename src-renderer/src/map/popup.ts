@@ -1,7 +1,7 @@
 // The customer popup, built from text nodes only: user text can never become markup.
 import { Popup, type LngLatLike, type Map as MapLibreMap } from 'maplibre-gl';
 import type { CustomerView } from '../types';
-import { colorHex } from './style/colors';
+import { colorHex } from '../../../src-shared/palette';
 
 function line(doc: Document, className: string, text: string): HTMLElement {
   const el = doc.createElement('div');

@@ -31,29 +31,6 @@ export function formatDealAmount(value: number | string | null | undefined): str
   return Number.isFinite(n) ? amountFormat.format(n) : String(value);
 }
 
-/** CSS color of a palette color name (neon colors included); unknown names fall back to grey. */
-export function cssColorOf(name: string): string {
-  return PALETTE_CSS[name] ?? '#9e9e9e';
-}
-
-const PALETTE_CSS: Record<string, string> = {
-  black: '#212121',
-  green: '#2e7d32',
-  blue: '#1565c0',
-  grey: '#757575',
-  orange: '#ef6c00',
-  pink: '#d81b60',
-  purple: '#6a1b9a',
-  red: '#c62828',
-  teal: '#00897b',
-  yellow: '#f9a825',
-  'neon red': '#ff1744',
-  'neon yellow': '#eeff41',
-  'neon green': '#76ff03',
-  'neon blue': '#00b0ff',
-  'neon purple': '#d500f9',
-};
-
 /** An epoch-milliseconds instant as a local date and time. */
 export function formatTimestampMs(ms: number): string {
   return dateTimeFormat.format(new Date(ms));

@@ -5,7 +5,8 @@
 // tokens of app.css (--fm-visit-*, --fm-reminder), the same ones the detail panel uses.
 import type { ExpressionSpecification } from 'maplibre-gl';
 import { VISIT_AGE_BUCKETS } from '../../../../src-shared/visits';
-import { colorMatchExpression, FALLBACK_HEX } from './colors';
+import { FALLBACK_HEX } from '../../../../src-shared/palette';
+import { colorMatchExpression } from './colors';
 
 export type ColourBy = 'color' | 'visit-age' | 'reminder';
 
