@@ -27,7 +27,7 @@ let blocked: string[];
 beforeAll(async () => {
   handle = await startDownloadApp();
   ({ app, source, blocked } = handle);
-}, 120_000);
+});
 
 afterAll(async () => {
   await handle?.close();
@@ -58,15 +58,12 @@ describe('Download my area', () => {
     const row = '[aria-label="Areas to download"] li:has-text("Current view")';
     // The estimate, or the problem the panel shows instead (named in the failure).
     await page.click(`${row} button:has-text("Check size")`);
-    const shown = await page.waitForSelector(`${row} .estimate, ${row} .problem-text`, {
-      timeout: 30_000,
-    });
+    const shown = await page.waitForSelector(`${row} .estimate, ${row} .problem-text`);
     const estimate = ((await shown.textContent()) ?? '').replace(/\s+/g, ' ');
     expect(estimate).toMatch(/MB · [\d,]+ tiles · data of 1 Nov 2026/);
     await page.click(`${row} button:has-text("Download")`);
     const region = await page.waitForSelector(
       '[aria-label="Offline regions"] li:has-text("Current view")',
-      { timeout: 60_000 },
     );
     expect(await region.textContent()).toContain('Data of 1 Nov 2026');
     expect(await page.isVisible('button[aria-label="Update Current view"]')).toBe(true);

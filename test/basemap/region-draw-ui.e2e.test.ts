@@ -59,7 +59,7 @@ beforeAll(async () => {
   app = handle.app;
   for (const group of ['customers', 'territories', 'routes'])
     await app.page.uncheck(`.fm-map-toggles input[name=${group}]`);
-}, 120_000);
+});
 
 afterAll(async () => {
   delete process.env['FIELDMAP_REGION_SOURCE'];
@@ -98,16 +98,12 @@ describe('Draw an area', () => {
     ]);
     await page.waitForSelector(PANEL);
     expect(await page.isVisible(HINT)).toBe(false);
-    const text = ((await page.textContent(`${DRAWN} .estimate`, { timeout: 30_000 })) ?? '')
-      .replace(/\s+/g, ' ')
-      .trim();
+    const text = ((await page.textContent(`${DRAWN} .estimate`)) ?? '').replace(/\s+/g, ' ').trim();
     expect(text).toMatch(/^[\d.]+ MB · [\d,]+ tiles · data of 1 Nov 2026 · max zoom 15$/);
     const shownTiles = Number(/([\d,]+) tiles/.exec(text)![1]!.replace(/,/g, ''));
 
     await page.click(`${DRAWN} button:has-text("Download")`);
-    await page.waitForSelector('[aria-label="Offline regions"] li:has-text("Drawn area")', {
-      timeout: 60_000,
-    });
+    await page.waitForSelector('[aria-label="Offline regions"] li:has-text("Drawn area")');
     const region = app.services.basemap.regions
       .list()
       .find((r: OfflineRegion) => r.name === 'Drawn area')!;
@@ -200,7 +196,7 @@ describe('Draw an area', () => {
       [E, S],
       [E, N],
     ]);
-    await page.waitForSelector(`${DRAWN} .estimate`, { timeout: 30_000 });
+    await page.waitForSelector(`${DRAWN} .estimate`);
     expect(await loaded()).toBe(false);
     await page.evaluate(() => {
       const { map } = (document.querySelector('.fm-map') as MapElement).fieldmapMap;

@@ -51,7 +51,7 @@ async function basemapOnly(page: Page): Promise<void> {
 }
 
 async function waitForApp(): Promise<void> {
-  await app.page.waitForSelector('html[data-ready]', { state: 'attached', timeout: 60_000 });
+  await app.page.waitForSelector('html[data-ready]', { state: 'attached' });
   await app.page.waitForSelector('.top-bar');
 }
 
@@ -65,7 +65,7 @@ beforeAll(async () => {
   await blockOutside(app, blocked);
   await signIn(app, service);
   await waitForApp();
-}, 120_000);
+});
 
 afterAll(async () => {
   await app?.close();
@@ -117,9 +117,7 @@ describe('Offline maps panel', () => {
     // A style on this computer (http allowed on loopback only), drawn through main's cache.
     await page.fill('#om-style', styles.styleUrl);
     await page.click('button:has-text("Save URL")');
-    await expect
-      .poll(() => layerIds(page, 'online:'), { timeout: 30_000 })
-      .toEqual(['online:areas']);
+    await expect.poll(() => layerIds(page, 'online:')).toEqual(['online:areas']);
     await page.fill('#om-cap', '50');
     await page.click('button:has-text("Save capacity")');
     await page.waitForSelector('[role=status]:has-text("Capacity saved")');
@@ -160,9 +158,7 @@ describe('Offline maps panel', () => {
     await basemapOnly(page);
     await showMap(page, LAKE_CENTER, 7);
     expect(anyNear(await colorsAround(page, ...LAKE_CENTER, 2), PROTOMAPS_WATER)).toBe(true);
-    await expect
-      .poll(() => layerIds(page, 'online:'), { timeout: 30_000 })
-      .toEqual(['online:areas']);
+    await expect.poll(() => layerIds(page, 'online:')).toEqual(['online:areas']);
     await showMap(page, ONLINE_SQUARE_CENTER, 6);
     expect(anyNear(await colorsAround(page, ...ONLINE_SQUARE_CENTER, 2), ONLINE_RED)).toBe(true);
   });

@@ -16,7 +16,7 @@ beforeAll(async () => {
   await buildTestPages(out.path);
   browser = await launchBrowser();
   page = await openCachePage(await browser.newContext(), out.path);
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -72,7 +72,7 @@ describe('A snapshot saved as its pieces arrive', () => {
     expect(of(streams[2]!).map((m) => m.index)).toEqual([0, 1, 2, 3, 4]);
     expect(r.count).toBe(6_000);
     expect(r.last).toMatchObject({ count: 6_000, prefixes: ['C:'], c1: 'Local' });
-  }, 120_000);
+  });
 
   it('is written before its last piece, in one transaction over a non-empty cache: no read sees a mix', async () => {
     const n = 20_000;
@@ -95,7 +95,7 @@ describe('A snapshot saved as its pieces arrive', () => {
       (s.count === 2_000 && s.prefixes.join() === 'A:') ||
       (s.count === n && s.prefixes.join() === 'B:' && s.c1 === 'Local' && s.pending === 3);
     expect(r.seen.filter((s) => !whole(s))).toEqual([]);
-  }, 120_000);
+  });
 
   it('adds a piece that arrives while the pieces before it are still being written, without waiting for them', async () => {
     const r = await call<{ pieces: number; count: number; firstAddAt: number[]; stored: number }>(
@@ -110,7 +110,7 @@ describe('A snapshot saved as its pieces arrive', () => {
     expect(r.firstAddAt[0]).toBe(0);
     expect(r.firstAddAt[1]).toBeLessThan(2_000);
     expect(r.firstAddAt[2]).toBeLessThan(4_000);
-  }, 120_000);
+  });
 
   it('starts a save when the page opens the stream, not at its first piece: writes apply in the order the page asked', async () => {
     const r = await call<{
@@ -133,13 +133,13 @@ describe('A snapshot saved as its pieces arrive', () => {
       (s.count === 2_000 && s.prefixes.join() === 'A:') ||
       (s.count >= 9_999 && s.prefixes.join() === 'B:' && s.c1 === 'Local');
     expect(r.seen.filter((s) => !whole(s))).toEqual([]);
-  }, 120_000);
+  });
 
   it('answers at once an opening that comes after its stream was taken, or of a stream that broke', async () => {
     const r = await call<{ takenCount: number | null; after: number | null }>('lateOpenings');
     expect(r.takenCount).toBe(3_000 - 1 + 1); // c2 deleted and one created by the queued ops
     expect(r.after).toBe(3_000);
-  }, 120_000);
+  });
 
   it('leaves the cache as it was when a stream stops or breaks, and takes the next one whole', async () => {
     const r = await call<{
@@ -164,5 +164,5 @@ describe('A snapshot saved as its pieces arrive', () => {
       (s.count === A.count && s.prefixes.join() === 'A:') ||
       (s.count === 6_000 && s.prefixes.join() === 'B:' && s.pending === 1);
     expect(r.seen.filter((s) => !whole(s))).toEqual([]);
-  }, 120_000);
+  });
 });

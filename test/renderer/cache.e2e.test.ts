@@ -19,7 +19,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await browser.newContext();
   page = await openCachePage(context, out.path);
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -259,7 +259,7 @@ describe('CustomerFeed', () => {
       hasDeleted: false,
       lastKeepsOps: true,
     });
-  }, 120_000);
+  });
 
   it('shows a kept snapshot before its save commits, over an empty cache with nothing queued', async () => {
     const result = await page.evaluate(() =>
@@ -284,7 +284,7 @@ describe('CustomerFeed', () => {
       // state is the 10 customers committed.
       dropped: { seen: [0, 4_000, 0, 10] },
     });
-  }, 120_000);
+  });
 
   it('adopts the snapshot the page kept while the worker saved it, with the overlay read from the cache', async () => {
     const result = await page.evaluate(() =>
@@ -311,5 +311,5 @@ describe('CustomerFeed', () => {
       // A resolved id puts a record into the server data: the snapshot marker goes.
       markerAfterResolve: null,
     });
-  }, 120_000);
+  });
 });

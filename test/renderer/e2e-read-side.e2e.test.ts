@@ -35,7 +35,7 @@ function watchDialogs(a: AppHandle): void {
 
 async function waitRows(a: AppHandle, label: string, want: number): Promise<void> {
   await expect
-    .poll(() => a.page.getAttribute(`[aria-label="${label}"]`, 'data-rows'), { timeout: 60_000 })
+    .poll(() => a.page.getAttribute(`[aria-label="${label}"]`, 'data-rows'))
     .toBe(String(want));
 }
 
@@ -49,7 +49,7 @@ beforeAll(async () => {
   });
   app = await launchApp({ serviceUrl: service.url });
   watchDialogs(app);
-}, 120_000);
+});
 
 afterAll(async () => {
   await app?.close();
@@ -81,7 +81,7 @@ describe('read side against the real main services', () => {
     // every territory and route drawn as features of their layers.
     const mapped = service.store.customers('rep').length - unmapped;
     await app.page.click('button:has-text("Fit to data")');
-    await expect.poll(() => renderedCount(app.page), { timeout: 30_000 }).toBe(mapped);
+    await expect.poll(() => renderedCount(app.page)).toBe(mapped);
     expect(await drawnIds(app.page, TERRITORY_LAYER.fill)).toEqual(
       service.store
         .territories('rep')
@@ -120,7 +120,7 @@ describe('read side against the real main services', () => {
     service.resetStats();
     await app.restart();
     watchDialogs(app);
-    await app.page.waitForSelector('html[data-ready]', { state: 'attached', timeout: 60_000 });
+    await app.page.waitForSelector('html[data-ready]', { state: 'attached' });
     await waitRows(app, 'Customers', count);
     expect(service.stats().requests).toBe(0);
   });

@@ -89,7 +89,7 @@ describe('MapView with a large set', () => {
     );
     expect(url.startsWith('blob:') && url !== data.url).toBe(true);
     expect(errors).toEqual([]);
-  }, 240_000); // 10,500 pins handed to the page, drawn three times in software GL
+  }); // 10,500 pins handed to the page, drawn three times in software GL
 });
 
 describe('a GeoJSON tile loaded twice at once', () => {
@@ -147,7 +147,7 @@ describe('a GeoJSON tile loaded twice at once', () => {
     const drawn = await h('countRendered');
     expect(drawn.pins + drawn.clusteredPoints).toBe(600);
     expect(errors).toEqual([]);
-  }, 120_000);
+  });
 });
 
 /** A customer whose position reads are counted (building a pin reads it once). */

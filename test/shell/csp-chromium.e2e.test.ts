@@ -75,14 +75,8 @@ beforeAll(async () => {
   }, methods);
   page = await context.newPage();
   await page.goto(`${ORIGIN}/index.html`);
-  await page.waitForFunction(
-    () => (document.querySelector('#app')?.childElementCount ?? 0) > 0,
-    null,
-    {
-      timeout: 30_000,
-    },
-  );
-}, 120_000);
+  await page.waitForFunction(() => (document.querySelector('#app')?.childElementCount ?? 0) > 0);
+});
 
 afterAll(async () => {
   await browser?.close();

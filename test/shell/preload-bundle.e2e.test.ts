@@ -22,7 +22,7 @@ beforeAll(() => {
   ) {
     console.warn('out/preload/index.cjs is older than its sources: run `npx electron-vite build`');
   }
-}, 300_000);
+});
 
 interface Loaded {
   required: string[];

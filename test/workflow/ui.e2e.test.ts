@@ -19,9 +19,8 @@ beforeAll(async () => {
   await app.page.waitForFunction(
     () => document.querySelector('[aria-label="Customers"]')?.getAttribute('data-rows') === '60',
     undefined,
-    { timeout: 60_000 },
   );
-}, 120_000);
+});
 
 afterAll(async () => {
   await app?.close();
@@ -42,7 +41,7 @@ describe('workflow UI', () => {
     await dialog.locator('button', { hasText: 'Log visit' }).click();
     await dialog.waitFor({ state: 'detached' });
     await expect
-      .poll(() => service.store.customer('rep', id!)!.numVisits, { timeout: 20_000 })
+      .poll(() => service.store.customer('rep', id!)!.numVisits)
       .toBe(before.numVisits + 1);
     const after = service.store.customer('rep', id!)!;
     expect(after.notes).toContain('visit: Demoed the new range');
@@ -51,7 +50,7 @@ describe('workflow UI', () => {
     expect(after.lastVisit).toBeGreaterThan(Date.now() / 1000 - 600);
     // The panel shows the visit's age bucket once the pull brought it back.
     await expect
-      .poll(() => panel.locator('[data-bucket]').textContent(), { timeout: 20_000 })
+      .poll(() => panel.locator('[data-bucket]').textContent())
       .toContain('Visited today');
     await app.page.keyboard.press('Escape');
     await app.page.fill('input[aria-label="Search customers"]', '');

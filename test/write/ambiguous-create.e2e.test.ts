@@ -51,15 +51,11 @@ async function ambiguousCreate(
   service.configure({ faults: { errorAfterCommitRate: 0, errorRate: 0 } });
   // Sent, answer an error: the rep is told the app is checking whether it arrived.
   await expect
-    .poll(() => app.page.locator('aside.side-panel.changes .checking').allTextContents(), {
-      timeout: PATIENCE,
-    })
+    .poll(() => app.page.locator('aside.side-panel.changes .checking').allTextContents())
     .toEqual(['Checking whether 1 new customer arrived on the service.']);
   meanwhile();
   list.release();
-  await app.page
-    .locator('[aria-label="Is this the customer you created?"]')
-    .waitFor({ timeout: PATIENCE });
+  await app.page.locator('[aria-label="Is this the customer you created?"]').waitFor();
 }
 
 beforeAll(async () => {
@@ -70,7 +66,7 @@ beforeAll(async () => {
   });
   app = await launchApp({ serviceUrl: service.url });
   app.page.setDefaultTimeout(PATIENCE);
-}, 120_000);
+});
 
 afterAll(async () => {
   await app?.close();
@@ -110,9 +106,7 @@ describe('a create the app cannot tell apart', () => {
       expect(await page.locator('.checking').count()).toBe(0);
 
       await offered.locator('button:has-text("This is it")').click();
-      await expect
-        .poll(async () => (await app.call<unknown[]>('listOps')).length, { timeout: PATIENCE })
-        .toBe(0);
+      await expect.poll(async () => (await app.call<unknown[]>('listOps')).length).toBe(0);
       expect(service.store.customers(USER)).toHaveLength(before + 1);
       // One POST, whatever spelling of the name the editor sent.
       const posts = Object.entries(service.customerPosts());
@@ -137,9 +131,7 @@ describe('a create the app cannot tell apart', () => {
       expect(service.customerPosts()['Tia Moe']).toBeUndefined();
 
       await group.locator('button:has-text("None of these: create it")').click();
-      await expect
-        .poll(async () => (await app.call<unknown[]>('listOps')).length, { timeout: PATIENCE })
-        .toBe(0);
+      await expect.poll(async () => (await app.call<unknown[]>('listOps')).length).toBe(0);
       expect(service.customerPosts()['Tia Moe']).toBe(1);
       expect(service.store.customers(USER).filter((c) => c.name === 'Tia Moe')).toHaveLength(2);
       expect(service.store.customers(USER)).toHaveLength(before + 2);

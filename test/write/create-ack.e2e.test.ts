@@ -14,7 +14,7 @@ let app: AppHandle;
 beforeAll(async () => {
   service = await startTestService({ customers: 20, seed: 83 });
   app = await launchApp({ serviceUrl: service.url });
-}, 120_000);
+});
 
 afterAll(async () => {
   await app?.close();

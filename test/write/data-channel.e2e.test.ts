@@ -19,7 +19,6 @@ import { RELAY_PATH } from '../../scripts/browser-runner/data-socket-names';
 import { recordStatus, signIn, statusLog, waitSync } from './support';
 
 const COUNT = 20_000;
-const WAIT = 120_000;
 
 let service: TestService | undefined;
 let app: AppHandle | undefined;
@@ -84,7 +83,7 @@ function receiving(page: Page): Promise<unknown> {
     () =>
       document.querySelector('.sync-status .text')?.textContent?.startsWith('Receiving') ?? false,
     undefined,
-    { polling: 'raf', timeout: WAIT },
+    { polling: 'raf' },
   );
 }
 
@@ -95,9 +94,9 @@ describe('the data channel from main to the cache worker', () => {
     const { page } = app;
     await recordPageData(page);
     // A stream that starts before the worker listens goes through the page (as under Electron).
-    await expect.poll(() => app!.dataChannelOpen(), { timeout: WAIT }).toBe(true);
+    await expect.poll(() => app!.dataChannelOpen()).toBe(true);
     await signIn(app, service);
-    await expect.poll(() => rows(page), { timeout: WAIT }).toBe(String(COUNT));
+    await expect.poll(() => rows(page)).toBe(String(COUNT));
     await waitSync(page, 'synced');
     const seen = await pageData(page);
     // No record came to the page as a data event: the worker had them from main.
@@ -108,7 +107,7 @@ describe('the data channel from main to the cache worker', () => {
     expect(seen.parsed).toBeGreaterThan(text * 0.9);
     expect(seen.parsed).toBeLessThan(text * 1.1 + 200_000);
     expect(seen.largest).toBeLessThan((text / COUNT) * PIECE_ITEMS * 1.2 + 10_000);
-  }, 180_000);
+  });
 
   // Main's state and its data take different roads to the page (IPC, and the worker's data port
   // or socket), with no order between them: main is done while the worker has heard nothing. CI
@@ -129,13 +128,12 @@ describe('the data channel from main to the cache worker', () => {
       g.fieldmap.on('sync:state', (s) => g.__states.push(s.kind));
     });
     // Held on the socket: the pieces must take it, not the page (the worker listens by now).
-    await expect.poll(() => app!.dataChannelOpen(), { timeout: WAIT }).toBe(true);
+    await expect.poll(() => app!.dataChannelOpen()).toBe(true);
     const release = app.holdData();
     await signIn(app, service);
     await page.waitForFunction(
       () => (globalThis as unknown as { __states: string[] }).__states.includes('synced'),
       undefined,
-      { timeout: WAIT },
     );
     // The frame after main's "synced" reached the page: the announced stream, not yet arrived.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
@@ -144,14 +142,14 @@ describe('the data channel from main to the cache worker', () => {
     expect(await bar.getAttribute('data-tone')).toBe('busy');
     expect(await bar.locator('.text').textContent()).toBe('Receiving customers: 0 of 500');
     release();
-    await expect.poll(() => rows(page), { timeout: WAIT }).toBe('500');
+    await expect.poll(() => rows(page)).toBe('500');
     await waitSync(page, 'synced');
     const claims = (await statusLog(page)).filter(
       (e) => e.kind === 'synced' || e.tone === 'ok' || e.text.startsWith('Synced'),
     );
     expect(claims.length).toBeGreaterThan(0);
     expect(claims.filter((e) => e.rows !== 500)).toEqual([]);
-  }, 180_000);
+  });
 
   it('loses nothing when the page reloads while the pieces are on their way', async () => {
     service = await startTestService({ customers: COUNT, seed: 32 });
@@ -161,9 +159,9 @@ describe('the data channel from main to the cache worker', () => {
     await signIn(app, service);
     await started;
     await page.reload();
-    await expect.poll(() => rows(page), { timeout: WAIT }).toBe(String(COUNT));
+    await expect.poll(() => rows(page)).toBe(String(COUNT));
     await waitSync(page, 'synced');
-  }, 180_000);
+  });
 
   it('loses nothing when the app restarts while the pieces are on their way', async () => {
     service = await startTestService({ customers: COUNT, seed: 33 });
@@ -173,17 +171,17 @@ describe('the data channel from main to the cache worker', () => {
     await started;
     await app.restart();
     const { page } = app;
-    await expect.poll(() => rows(page), { timeout: WAIT }).toBe(String(COUNT));
+    await expect.poll(() => rows(page)).toBe(String(COUNT));
     await waitSync(page, 'synced');
     expect(await rows(page)).toBe(String(COUNT));
-  }, 180_000);
+  });
 
   it("takes Electron's data port from its own window and applies what main sends on it", async () => {
     service = await startTestService({ customers: 3_000, seed: 34 });
     app = await launchApp({ serviceUrl: service.url });
     const { page } = app;
     await signIn(app, service);
-    await expect.poll(() => rows(page), { timeout: WAIT }).toBe('3000');
+    await expect.poll(() => rows(page)).toBe('3000');
     await waitSync(page, 'synced');
     const account = await app.call<{ accountKey: string }>('currentAccount');
     const gone = await page.getAttribute('[aria-label="Customers"] [data-id]', 'data-id');
@@ -209,9 +207,9 @@ describe('the data channel from main to the cache worker', () => {
       [DATA_PORT_CHANNEL, pieces] as const,
     );
     expect(answer).toBe(DATA_PORT_READY);
-    await expect.poll(() => rows(page), { timeout: WAIT }).toBe('2999');
+    await expect.poll(() => rows(page)).toBe('2999');
     expect(await page.locator(`[aria-label="Customers"] [data-id="${gone}"]`).count()).toBe(0);
-  }, 180_000);
+  });
 
   it("the runner's data socket opens only for the app's own top frame, once, and takes nothing but the worker's answer", async () => {
     service = await startTestService({ customers: 500, seed: 35 });
@@ -266,9 +264,9 @@ describe('the data channel from main to the cache worker', () => {
 
     // The app lost its socket to this test: main's pieces go through the page, and arrive.
     await signIn(app, service);
-    await expect.poll(() => rows(page), { timeout: WAIT }).toBe('500');
+    await expect.poll(() => rows(page)).toBe('500');
     await waitSync(page, 'synced');
-  }, 180_000);
+  });
 
   it('uses the data port of a page that loaded while the browser was offline, once back online', async () => {
     service = await startTestService({ customers: 3_000, seed: 36 });
@@ -280,15 +278,15 @@ describe('the data channel from main to the cache worker', () => {
       const worker = page.workers().find((w) => w.url().endsWith(RELAY_PATH));
       return worker?.evaluate(() => (self as unknown as { failedAttempts: number }).failedAttempts);
     };
-    await expect.poll(relay, { timeout: WAIT }).toBeGreaterThan(0);
+    await expect.poll(relay).toBeGreaterThan(0);
     await app.setOffline(false);
     // The relay tries again by itself (without its retry the socket never opens: checked).
-    await expect.poll(() => app!.dataChannelOpen(), { timeout: WAIT }).toBe(true);
+    await expect.poll(() => app!.dataChannelOpen()).toBe(true);
     await signIn(app, service);
-    await expect.poll(() => rows(page), { timeout: WAIT }).toBe('3000');
+    await expect.poll(() => rows(page)).toBe('3000');
     await waitSync(page, 'synced');
     // The runner's socket could not open offline; it was tried again, and main's records
     // reached the worker over it, none through the page.
     expect((await pageData(page)).records).toBe(0);
-  }, 180_000);
+  });
 });

@@ -29,7 +29,7 @@ beforeAll(async () => {
   service.store.updateCustomerDirect(USER, unique.id, { lastVisit: 0, remindAt: 0 });
   target = { id: unique.id, name: unique.name };
   app = await launchApp({ serviceUrl: service.url });
-}, 120_000);
+});
 
 afterAll(async () => {
   await app?.close();
@@ -71,13 +71,10 @@ describe('the editor on a milliseconds account', () => {
       remindAt: await localMs(2026, 2, 20, 9, 30),
     };
     await expect
-      .poll(
-        () => {
-          const c = service.store.customer(USER, target.id)!;
-          return { lastVisit: c.lastVisit, remindAt: c.remindAt };
-        },
-        { timeout: 20_000 },
-      )
+      .poll(() => {
+        const c = service.store.customer(USER, target.id)!;
+        return { lastVisit: c.lastVisit, remindAt: c.remindAt };
+      })
       .toEqual(want);
   });
 
@@ -93,10 +90,7 @@ describe('the editor on a milliseconds account', () => {
     await syncNow(page);
     const want = await localMs(2026, 3, 2);
     await expect
-      .poll(
-        () => service.store.customers(USER).find((c) => c.name === 'Unit Check New')?.lastVisit,
-        { timeout: 20_000 },
-      )
+      .poll(() => service.store.customers(USER).find((c) => c.name === 'Unit Check New')?.lastVisit)
       .toBe(want);
   });
 });

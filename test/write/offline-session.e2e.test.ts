@@ -65,7 +65,7 @@ async function createCustomer(fields: Record<string, string>, viaShortcut = fals
 beforeAll(async () => {
   service = await startTestService({ customers: 40, seed: 71 });
   app = await launchApp({ serviceUrl: service.url });
-}, 120_000);
+});
 
 afterAll(async () => {
   await app?.close();
@@ -150,12 +150,12 @@ describe('an offline session', () => {
     await page.click('button[data-tab="customers"]');
     await waitRows(page, 'Customers', total + 2);
     await expect.poll(() => page.getAttribute('.views button >> nth=0', 'data-count')).toBe('6');
-  }, 120_000);
+  });
 
   it('keeps everything, marked pending, across a restart while still offline', async () => {
     await app.restart();
     const { page } = app;
-    await page.waitForSelector('.top-bar', { timeout: 60_000 });
+    await page.waitForSelector('.top-bar');
     await waitRows(page, 'Customers', total + 2);
     await waitSync(page, 'offline');
     await page.waitForSelector('.account-menu button.who');
@@ -196,13 +196,10 @@ describe('an offline session', () => {
     revived = await startService({ port: service.port, store: service.store, rate: 0 });
     await syncNow(page);
     await expect
-      .poll(
-        async () => {
-          if ((await app.call<unknown[]>('listOps')).length > 0) await syncNow(page);
-          return (await app.call<unknown[]>('listOps')).length;
-        },
-        { timeout: 60_000 },
-      )
+      .poll(async () => {
+        if ((await app.call<unknown[]>('listOps')).length > 0) await syncNow(page);
+        return (await app.call<unknown[]>('listOps')).length;
+      })
       .toBe(0);
     await waitSync(page, 'synced');
 
@@ -230,9 +227,7 @@ describe('an offline session', () => {
 
     await search('');
     await waitRows(page, 'Customers', total + 2);
-    await expect
-      .poll(() => page.locator('[aria-label="Customers"] .pending').count(), { timeout: 30_000 })
-      .toBe(0);
+    await expect.poll(() => page.locator('[aria-label="Customers"] .pending').count()).toBe(0);
     expect(await page.getAttribute('.views button >> nth=0', 'data-count')).toBe('0');
   });
 });

@@ -12,7 +12,7 @@ let app: AppHandle;
 beforeAll(async () => {
   service = await startTestService({ customers: 10, seed: 5 });
   app = await launchApp({ serviceUrl: service.url });
-}, 120_000);
+});
 
 afterAll(async () => {
   await app?.close();
@@ -54,9 +54,7 @@ describe('sign in again after the service refuses the saved password', () => {
     await page.fill('#reauth-pass', 'changed-on-the-service');
     await page.click('dialog button[type=submit]');
     await page.waitForSelector('dialog[open]', { state: 'detached' });
-    await expect
-      .poll(() => service.store.customer(USER, target!.id)?.city, { timeout: 30_000 })
-      .toBe('Reauth City');
+    await expect.poll(() => service.store.customer(USER, target!.id)?.city).toBe('Reauth City');
     await expect.poll(async () => (await app.call<unknown[]>('listOps')).length).toBe(0);
     await waitSync(page, 'synced');
     expect(service.store.customers(USER)).toHaveLength(10);

@@ -11,7 +11,7 @@ let app: AppHandle;
 beforeAll(async () => {
   service = await startTestService({ customers: 30, seed: 61 });
   app = await launchApp({ serviceUrl: service.url });
-}, 120_000);
+});
 
 afterAll(async () => {
   await app?.close();
@@ -36,9 +36,7 @@ describe('sign-in', () => {
     await page.fill('#si-url', 'http://example.com');
     await page.fill('#si-pass', 'whatever');
     await page.click('form button[type=submit]');
-    await expect
-      .poll(() => page.textContent('#si-url-msg'), { timeout: 20_000 })
-      .toContain('https://');
+    await expect.poll(() => page.textContent('#si-url-msg')).toContain('https://');
     expect(await page.getAttribute('#si-url', 'aria-invalid')).toBe('true');
     // Refused before anything was sent: the password stays for the corrected address.
     expect(await page.inputValue('#si-pass')).toBe('whatever');
@@ -52,7 +50,7 @@ describe('sign-in', () => {
     await page.fill('#si-pass', 'not-the-password');
     await page.click('form button[type=submit]');
     const alert = page.locator('.form-error[role=alert]');
-    await alert.waitFor({ timeout: 30_000 });
+    await alert.waitFor();
     expect(await alert.textContent()).toContain('Wrong user name or password');
     expect(service.stats().requests).toBeGreaterThan(0);
     expect(await page.inputValue('#si-pass')).toBe('');
@@ -67,9 +65,9 @@ describe('sign-in', () => {
   it('opens the demo with one click and draws its pins', async () => {
     const { page } = app;
     await page.click('text=Try the demo');
-    await page.waitForSelector('.top-bar', { timeout: 90_000 });
-    await expect.poll(() => mapSourceCount(page), { timeout: 90_000 }).toBeGreaterThan(100);
-    await expect.poll(() => renderedCount(page), { timeout: 60_000 }).toBeGreaterThan(100);
+    await page.waitForSelector('.top-bar');
+    await expect.poll(() => mapSourceCount(page)).toBeGreaterThan(100);
+    await expect.poll(() => renderedCount(page)).toBeGreaterThan(100);
     const account = await app.call<{ demo: boolean }>('currentAccount');
     expect(account.demo).toBe(true);
   });
@@ -102,7 +100,7 @@ describe('sign-in', () => {
       (await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name))).filter(
         (n) => n?.startsWith('fieldmap-'),
       );
-    await expect.poll(cacheDatabases, { timeout: 10_000 }).toEqual([]);
+    await expect.poll(cacheDatabases).toEqual([]);
     await page.waitForTimeout(500);
     expect(await cacheDatabases()).toEqual([]);
   });
