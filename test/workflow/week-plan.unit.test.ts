@@ -1,14 +1,13 @@
-// The week planner (src-shared/week-plan*.ts) on seeded instances: every day keeps its hours,
-// every visit its window, a pinned customer its day; the plan is never worse than the greedy
-// baseline; bad input is refused with a message that says what to change; the plan is within 5%
-// of the best of 20 random restarts (test/support/week-gap.ts says how that is read; the same
-// check at 60-300 customers is scripts/week-plan-convergence.ts).
+// The week planner (src-shared/week-plan*.ts) on small seeded instances: every day keeps its
+// hours, every visit its window, every customer is planned once or left over, a pinned customer
+// keeps its day; the plan is never worse than the greedy baseline; bad input is refused with a
+// message that says what to change. How good the plans are (within 5% of the best of 20 random
+// restarts) is measured by `npm run bench -- plan-quality` (scripts/bench/plan-quality.ts).
 import { describe, expect, it } from 'vitest';
 import type { LngLat } from '../../src-shared/geo';
 import { PlanInputError, type WeekPlanInput } from '../../src-shared/week-plan';
 import { planWeek } from '../../src-shared/week-plan-search';
-import { weekGap } from '../support/week-gap';
-import { repWeekInstance, weekInstance as instance } from '../support/week-instances';
+import { weekInstance as instance } from '../support/week-instances';
 
 /** Replays a day from the input alone: travel, waiting, service, windows, hours. */
 function replay(input: WeekPlanInput, day: number, ids: readonly string[]) {
@@ -37,10 +36,10 @@ function replay(input: WeekPlanInput, day: number, ids: readonly string[]) {
 }
 
 describe('plan the week', () => {
-  it('keeps every day inside its hours and every visit inside its window (10 seeded instances)', () => {
-    for (let seed = 1; seed <= 10; seed++) {
-      const input = instance(40 + seed * 5, seed);
-      const { plan } = planWeek(input, { iterations: 300 });
+  it('keeps every day inside its hours and every visit inside its window (4 seeded instances)', () => {
+    for (let seed = 1; seed <= 4; seed++) {
+      const input = instance(15 + seed * 5, seed);
+      const { plan } = planWeek(input, { iterations: 30 });
       const visited = plan.days.flatMap((d) => d.visits.map((v) => v.id));
       expect(new Set(visited).size, 'no customer twice').toBe(visited.length);
       expect(visited.length + plan.leftover.length).toBe(input.stops.length);
@@ -54,22 +53,18 @@ describe('plan the week', () => {
         if (day.visits.length > 0) expect(day.returnMin).toBeCloseTo(back, 6);
       });
     }
-    // CPU only and deterministic: the timeout guards a hang, not speed (25 s on a quiet
-    // 2-core machine, over 60 s when it is shared).
-  }, 300_000);
+  });
 
-  it('is never worse than the greedy baseline (20 seeded instances)', () => {
-    for (let seed = 1; seed <= 20; seed++) {
-      const { score, baselineScore } = planWeek(instance(60, 100 + seed), { iterations: 200 });
+  it('is never worse than the greedy baseline (10 seeded instances)', () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const { score, baselineScore } = planWeek(instance(25, 100 + seed), { iterations: 20 });
       const better =
         score.visited > baselineScore.visited ||
         (score.visited === baselineScore.visited &&
           score.travelMin <= baselineScore.travelMin + 1e-9);
       expect(better, `seed ${seed}: ${JSON.stringify({ score, baselineScore })}`).toBe(true);
     }
-    // CPU only and deterministic: the timeout guards a hang, not speed (25 s on a quiet
-    // 2-core machine, over 60 s when it is shared).
-  }, 300_000);
+  });
 
   it('lists what does not fit, with the reason', () => {
     const input = instance(5, 7);
@@ -88,7 +83,7 @@ describe('plan the week', () => {
   });
 
   it('keeps a pinned customer on its day, in the plan and in the greedy baseline', () => {
-    const input = instance(120, 31);
+    const input = instance(50, 31);
     const pins = new Map<string, number>();
     input.stops = input.stops.map((stop, i) => {
       if (i % 10 !== 0) return stop;
@@ -170,17 +165,4 @@ describe('plan the week', () => {
       expect(() => planWeek({ ...ok, ...patch })).toThrow(message);
     }
   });
-
-  it('is within 5% of the best of 20 random restarts on 20 seeded instances', () => {
-    const misses: string[] = [];
-    for (let seed = 1; seed <= 20; seed++) {
-      // Rep weeks of 40-120 customers over 3-5 days, with windows and more customers than room.
-      const stops = 40 + ((seed * 7) % 11) * 8;
-      const input = repWeekInstance(stops, 3 + (seed % 3), seed);
-      const week = weekGap(planWeek, input);
-      if (!(week.gap <= 0.05 && week.beatsGreedy))
-        misses.push(`week ${seed} (${stops} customers): ${JSON.stringify(week)}`);
-    }
-    expect(misses).toEqual([]);
-  }, 600_000);
 });
