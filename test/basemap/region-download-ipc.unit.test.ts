@@ -13,6 +13,7 @@ import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials'
 import { instantClock } from './region-download-support';
 import { startRangeServer, type RangeServer } from './range-server';
 import { AREA_BOUNDS, DATA_DATE, patchHeader, townArchive } from './streets-fixture';
+import { until } from '../support/until';
 
 const SENDER = { url: `${APP_ORIGIN}/index.html`, isTopFrame: true };
 const area = { kind: 'bbox', bounds: AREA_BOUNDS };
@@ -169,7 +170,7 @@ describe('region download channels', () => {
     const before = server.answered.filter(([s]) => s >= offset).length;
     server.faults = { holdAfter: { offset, answered: before } };
     const started = await ok<Status>('regions:download', { area, name: 'Paused' });
-    while (server.held < 1) await new Promise((r) => setTimeout(r, 20));
+    await until(() => server.held >= 1, 'a range request held');
     const paused = await ok<Status>('regions:pause', { id: started.id });
     expect(paused).toMatchObject({ state: 'paused', doneRanges: 0 });
     server.faults = {};

@@ -20,6 +20,7 @@ import {
   townArchive,
 } from './streets-fixture';
 import { call, luminance, openBasemapPage, type Rgb } from './support';
+import { until } from '../support/until';
 
 const area = { kind: 'bbox' as const, bounds: AREA_BOUNDS };
 let source: Uint8Array;
@@ -123,7 +124,7 @@ describe('region download', () => {
     );
     const exited = new Promise((resolve) => child.once('exit', resolve));
     // The child's four workers each hold a request: everything answered before is journaled.
-    while (server.held < concurrency) await new Promise((r) => setTimeout(r, 50));
+    await until(() => server.held >= concurrency, `${concurrency} range requests held`);
     const answered = server.answered.filter(([s]) => s >= dataOffset).length;
     expect(answered).toBe(6);
     child.kill('SIGKILL');

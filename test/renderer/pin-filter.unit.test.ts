@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { GeoJSONSource } from 'maplibre-gl';
 import { ADD_CHUNK, PinFilter } from '../../src-renderer/src/map/layers/pin-filter';
 import type { PinFeature } from '../../src-renderer/src/map/layers/geojson';
+import { until } from '../support/until';
 
 type Diff = { remove: number[]; add: PinFeature[] };
 
@@ -103,7 +104,7 @@ describe('PinFilter', () => {
     wanted = (fid) => fid !== 7;
     filter.update();
     // The URL is written in slices: wait for it, no diff is sent meanwhile.
-    for (let i = 0; i < 1000 && urls.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await until(() => urls.length > 0, 'the URL written');
     expect(sent).toEqual([]);
     expect(urls).toHaveLength(1);
     const blob = resolveObjectURL(urls[0]!);

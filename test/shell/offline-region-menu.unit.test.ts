@@ -13,6 +13,7 @@ import { startShell } from '../../src-main/shell/start-shell';
 import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
 import { regionArchive } from '../basemap/fixture-tiles';
 import { createFakeElectron, type FakeElectron } from './fake-electron';
+import { until } from '../support/until';
 
 const APP_FRAME = { url: 'app://fieldmap/index.html', parent: null };
 
@@ -83,8 +84,7 @@ function invoke(fake: FakeElectron, channel: string, request?: unknown) {
 async function changedEvents(fake: FakeElectron, count: number) {
   const sent = () =>
     fake.windows[0]!.webContents.sent.filter((s) => s.channel === 'basemap:changed');
-  for (let i = 0; i < 200 && sent().length < count; i++)
-    await new Promise((r) => setTimeout(r, 10));
+  await until(() => sent().length >= count, `${count} basemap:changed events`);
   return sent().map((s) => s.args[0] as { regions: Array<{ name: string }> });
 }
 
@@ -117,8 +117,7 @@ describe('File > Add offline region…', () => {
     await writeFile(bogus, 'not an archive, but long enough to hold a header. '.repeat(5));
     fake.dialogs.answer = bogus;
     item.click!();
-    for (let i = 0; i < 200 && fake.dialogs.errors.length === 0; i++)
-      await new Promise((r) => setTimeout(r, 10));
+    await until(() => fake.dialogs.errors.length > 0, 'an error dialog');
     expect(fake.dialogs.errors).toEqual([
       {
         title: 'Could not add the offline region',

@@ -16,6 +16,7 @@ import { ServiceClient } from '../../src-main/core/service/client';
 import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { normaliseCustomer } from '../../src-main/core/sync/pull';
 import { Harness, USER } from './harness';
+import { testBoundMs } from '../support/until';
 
 let h: Harness | null = null;
 let proxy: Server | null = null;
@@ -73,7 +74,7 @@ describe('a first pull streams its snapshot', () => {
       username: USER,
       getPassword: async () => 'rep-password',
       limiter: new RateLimiter({ limit: 500, marginMs: 5 }),
-      timeoutMs: 10_000,
+      timeoutMs: testBoundMs(),
     });
     await h.close();
     await h.open({ api, emit });

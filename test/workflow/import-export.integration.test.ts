@@ -21,6 +21,7 @@ import { normaliseFields } from '../../src-main/core/sync/merge';
 import { parseCsv, toCsv } from '../../src-renderer/src/features/import-export/csv-io';
 import { startService, type RunningService } from '../../src-service/index';
 import { HAS_KEYCHAIN, startApp, type AppUnderTest } from '../app/app-fixture';
+import { until } from '../support/until';
 
 const REP = { username: 'importer', password: 'import-pw-77' };
 const EMPTY = { username: 'fresh', password: 'fresh-pw-78' };
@@ -79,16 +80,14 @@ function importFile(): string {
 async function waitForImport(
   app: AppUnderTest,
   importId: string,
-  until: (s: ImportStatus) => boolean,
+  done: (s: ImportStatus) => boolean,
 ): Promise<ImportStatus> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const status = (await app.ok('import:list')).find((s) => s.importId === importId);
-    if (status && until(status)) return status;
-    if (Date.now() > deadline)
-      throw new Error(`import not there in time: ${JSON.stringify(status)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  let status: ImportStatus | undefined;
+  await until(async () => {
+    status = (await app.ok('import:list')).find((s) => s.importId === importId);
+    return status !== undefined && done(status);
+  }, `import ${importId} there`);
+  return status!;
 }
 
 async function syncUntilEmpty(app: AppUnderTest): Promise<void> {
