@@ -9,11 +9,18 @@ const guard = (name: string) =>
 // One project per lane (test/support/lanes.ts): `npm run test:unit` etc. run one, `npm test` all
 // three in one run. Each lane's bound is its tests' timeout and the default of every wait inside
 // them (expect.poll here; until and Playwright read FIELDMAP_TEST_BOUND_MS).
-const lane = (name: Lane, extra: { alias?: Record<string, string> } = {}) => ({
+interface LaneExtra {
+  alias?: Record<string, string>;
+  pool?: 'threads' | 'forks';
+  isolate?: boolean;
+}
+const lane = (name: Lane, extra: LaneExtra = {}) => ({
   extends: true as const,
   ...(extra.alias ? { resolve: { alias: extra.alias } } : {}),
   test: {
     name,
+    ...(extra.pool ? { pool: extra.pool } : {}),
+    ...(extra.isolate !== undefined ? { isolate: extra.isolate } : {}),
     include: laneGlobs(name),
     testTimeout: LANE_BOUND_MS[name],
     hookTimeout: LANE_BOUND_MS[name],
@@ -31,9 +38,13 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     reporters: ['default'],
     projects: [
-      // The unit lane has no keychain and no browser: a file that reaches for either fails.
+      // The unit lane has no keychain and no browser: a file that reaches for either fails. Its
+      // files share worker threads and their module cache (a third of the CPU of a fork per
+      // file): a unit test leaves no global behind (spies restored, no process-wide state).
       lane('unit', {
         alias: { keytar: guard('no-keytar'), 'playwright-core': guard('no-browser') },
+        pool: 'threads',
+        isolate: false,
       }),
       lane('integration'),
       lane('e2e'),
