@@ -5,16 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
 import { signIn, waitSync } from './support';
+import { testBoundMs } from '../support/until';
 
 const USER = 'rep';
 const CUSTOMERS = /^\/api\/v1\/customers$/;
 let service: TestService;
 let app: AppHandle;
-/**
- * Deadline of every wait here. A normal run needs a few seconds; in the full suite this file may
- * share the 2 cores with the 100k scenarios, and a 30 s wait for the Changes view once ran out.
- */
-const PATIENCE = 150_000;
+/** Each test's bound is its lane's (test/support/lanes.ts); every wait inside defaults to it. */
+const PATIENCE = testBoundMs();
 
 async function createCustomer(fields: Record<string, string>): Promise<void> {
   const { page } = app;
@@ -65,7 +63,6 @@ beforeAll(async () => {
     variants: { store: 'normalising' },
   });
   app = await launchApp({ serviceUrl: service.url });
-  app.page.setDefaultTimeout(PATIENCE);
 });
 
 afterAll(async () => {
@@ -82,7 +79,7 @@ describe('a create the app cannot tell apart', () => {
       await app.page.click('.views button >> nth=0');
       await app.page.waitForSelector('aside.side-panel.changes');
     },
-    2 * PATIENCE,
+    PATIENCE,
   );
 
   it(
@@ -114,7 +111,7 @@ describe('a create the app cannot tell apart', () => {
         [expect.any(String), 1],
       ]);
     },
-    2 * PATIENCE,
+    PATIENCE,
   );
 
   it(
@@ -136,6 +133,6 @@ describe('a create the app cannot tell apart', () => {
       expect(service.store.customers(USER).filter((c) => c.name === 'Tia Moe')).toHaveLength(2);
       expect(service.store.customers(USER)).toHaveLength(before + 2);
     },
-    2 * PATIENCE,
+    PATIENCE,
   );
 });
