@@ -74,16 +74,16 @@ afterAll(async () => {
 });
 
 describe('an offline session', () => {
-  it('signs in and syncs', async () => {
+  const signInAndSync = async () => {
     await signIn(app, service);
     total = service.store.customers(USER).length;
     await waitRows(app.page, 'Customers', total);
     await waitSync(app.page, 'synced');
     [edited, deleted, stop] = distinctMapped() as [Pick, Pick, Pick];
     expect(stop).toBeDefined();
-  });
+  };
 
-  it('queues creates, edits, a delete and a route while the service is down', async () => {
+  const queueWhileServiceDown = async () => {
     const { page } = app;
     await service.stop();
     await syncNow(page);
@@ -150,9 +150,9 @@ describe('an offline session', () => {
     await page.click('button[data-tab="customers"]');
     await waitRows(page, 'Customers', total + 2);
     await expect.poll(() => page.getAttribute('.views button >> nth=0', 'data-count')).toBe('6');
-  });
+  };
 
-  it('keeps everything, marked pending, across a restart while still offline', async () => {
+  const keepAcrossRestartOffline = async () => {
     await app.restart();
     const { page } = app;
     await page.waitForSelector('.top-bar');
@@ -189,9 +189,9 @@ describe('an offline session', () => {
       ].sort(),
     );
     await screenshot(page, 'changes');
-  });
+  };
 
-  it('sends everything exactly once when the service is back, and the marks clear', async () => {
+  const sendOnceWhenBack = async () => {
     const { page } = app;
     revived = await startService({ port: service.port, store: service.store, rate: 0 });
     await syncNow(page);
@@ -229,5 +229,13 @@ describe('an offline session', () => {
     await waitRows(page, 'Customers', total + 2);
     await expect.poll(() => page.locator('[aria-label="Customers"] .pending').count()).toBe(0);
     expect(await page.getAttribute('.views button >> nth=0', 'data-count')).toBe('0');
+  };
+
+  // One story in steps: each step starts where the one before left the app and the service.
+  it('queues creates, edits, a delete and a route offline; keeps them, pending, across a restart; sends each exactly once when the service is back', async () => {
+    await signInAndSync();
+    await queueWhileServiceDown();
+    await keepAcrossRestartOffline();
+    await sendOnceWhenBack();
   });
 });
