@@ -22,6 +22,7 @@ import {
   tempId,
   updateCustomer,
 } from './fixtures';
+import { testBoundMs } from '../support/until';
 
 const CHILD = fileURLToPath(new URL('./batch-crash-child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -185,7 +186,7 @@ const TRIALS = 12;
 
 it(
   `a batch is wholly in the queue or absent after SIGKILL (${TRIALS} seeded trials)`,
-  { timeout: 300_000 },
+  { timeout: testBoundMs() },
   async () => {
     const rand = mulberry32(15_2);
     const stats = { trials: 0, acked: 0, killedMidBatch: 0, unackedButWritten: 0, torn: 0 };

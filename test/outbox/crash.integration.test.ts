@@ -13,6 +13,7 @@ import type { Op } from '../../src-shared/outbox-types';
 import { applyAction, canonical, CRASH_COMPACT_AFTER, hashOp, type Action } from './crash-workload';
 import { mulberry32 } from '../support/prng';
 import { ACCOUNT, scratch } from './fixtures';
+import { testBoundMs } from '../support/until';
 
 const SEED = 4_2024;
 const TRIALS = 50;
@@ -61,7 +62,7 @@ async function runTrial(trial: number, workMs: number): Promise<string[]> {
 
 it(
   `every acknowledged op survives SIGKILL exactly once (${TRIALS} seeded trials)`,
-  { timeout: 300_000 },
+  { timeout: testBoundMs() },
   async () => {
     const rand = mulberry32(SEED);
     let model: Op[] = [];

@@ -65,7 +65,7 @@ describe('reference service CLI', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { numPins: number }).numPins).toBe(100_000);
     await stopCli(child, 'SIGTERM');
-  }, 180_000);
+  });
 
   it('saves the data file on SIGTERM and applies variant flags', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fieldmap-cli-'));
@@ -111,7 +111,7 @@ describe('reference service CLI', () => {
     const res = await fetch(`${again.url}/api/v1/customers/search/sigterm`, { headers: auth });
     expect(((await res.json()) as unknown[]).length).toBe(1);
     await stopCli(again.child, 'SIGTERM');
-  }, 120_000);
+  });
 
   it('parses every flag and refuses bad values', () => {
     const o = parseCliArgs([

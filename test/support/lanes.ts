@@ -30,6 +30,6 @@ export function lanesOf(file: string): Lane[] {
  */
 export const LANE_BOUND_MS: Record<Lane, number> = {
   unit: 60_000,
-  integration: 180_000,
+  integration: 600_000,
   e2e: 600_000,
 };
