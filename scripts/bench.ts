@@ -71,6 +71,16 @@ const TARGETS: Array<{ file: string; what: string; check: (r: Results) => boolea
     check: (r) => cmp(r.nearby_100k_worker_p95_ms, (v) => v < 20),
   },
   {
+    file: 'plan-quality',
+    what: 'week plans within 5% of the best of 20 restarts, never worse than greedy (20 of 20)',
+    check: (r) => (typeof r.week_plan_met === 'string' ? r.week_plan_met === 'yes' : null),
+  },
+  {
+    file: 'plan-quality',
+    what: 'routes within 1.05 x the best of 50 restarts (30 of 30)',
+    check: (r) => (typeof r.route_opt_met === 'string' ? r.route_opt_met === 'yes' : null),
+  },
+  {
     file: 'scale',
     what: 'first_sync_100k_to_map_ms <= 1.3 x baseline_pull_plus_raw_idb_100k_ms',
     check: (r) => ratio(r.first_sync_100k_to_map_ms, r.baseline_pull_plus_raw_idb_100k_ms, 1.3),

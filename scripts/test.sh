@@ -1,11 +1,40 @@
 #!/usr/bin/env bash
-# `npm test`: makes sure what the suites need is there (Debian packages, keytar's native build),
-# builds the app (the e2e suites drive the built renderer), then runs every suite inside a
-# throwaway D-Bus session with an unlocked gnome-keyring, so the keychain suites talk to a real
-# Secret Service. Ends with one summary line: "tests: N passed, N failed, N skipped"; a full run
-# (no arguments) or any run under CI fails when a single test was skipped.
+# `npm test`: the three lanes (test/support/lanes.ts) in one vitest run. `--lane unit|integration|e2e`
+# (npm run test:unit, test:integration, test:e2e) runs one. Makes sure what the lanes need is there
+# (Debian packages, keytar's native build), builds the app for the e2e lane (it drives the built
+# renderer), then runs the tests inside a throwaway D-Bus session with an unlocked gnome-keyring,
+# so the keychain tests talk to a real Secret Service. The unit lane needs none of that and runs
+# without it (a unit test that reaches for the keychain or a browser fails). Ends with one summary
+# line: "tests: N passed, N failed, N skipped"; a full run (no arguments after the lane) or any
+# run under CI fails when a single test was skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+lane=all
+if [ "${1:-}" = "--lane" ]; then
+  lane="${2:-}"
+  shift 2
+  case "$lane" in
+    unit | integration | e2e) ;;
+    *) echo "scripts/test.sh: --lane takes unit, integration or e2e, not '$lane'" >&2; exit 2 ;;
+  esac
+fi
+projects=()
+if [ "$lane" != all ]; then projects=(--project "$lane"); fi
+
+results="$(pwd)/.vitest-results.json"
+rm -f "$results"
+# A filtered run (`npm test -- <file>` or `-t <name>`) skips tests by design; a full run does not.
+no_skips=0
+if [ $# -eq 0 ] || [ "${CI:-}" = "true" ]; then no_skips=1; fi
+
+if [ "$lane" = unit ]; then
+  status=0
+  env -u DBUS_SESSION_BUS_ADDRESS npx vitest run "${projects[@]}" --reporter=default \
+    --reporter=json --outputFile="$results" "$@" || status=$?
+  FIELDMAP_TEST_NO_SKIPS="$no_skips" node scripts/test-summary.mjs "$results" || status=1
+  exit $status
+fi
 
 # 1. Debian packages: installed when missing and we can (root, or CI through sudo); otherwise
 #    named, with the one command that installs them.
@@ -28,10 +57,8 @@ fi
 #    the build needs the packages of step 1. Built once, here.
 node scripts/ensure-keytar.mjs
 
-npx electron-vite build >/dev/null
+if [ "$lane" = all ] || [ "$lane" = e2e ]; then npx electron-vite build >/dev/null; fi
 
-results="$(pwd)/.vitest-results.json"
-rm -f "$results"
 keyring_home="$(mktemp -d)"
 trap 'rm -rf "$keyring_home"' EXIT
 
@@ -40,10 +67,7 @@ HOME="$keyring_home" FIELDMAP_TEST_REAL_HOME="${HOME:-}" dbus-run-session -- sh 
   eval "$(printf pw | gnome-keyring-daemon --unlock --components=secrets)"
   export GNOME_KEYRING_CONTROL SSH_AUTH_SOCK
   exec npx vitest run --reporter=default --reporter=json --outputFile="$0" "$@"
-' "$results" "$@" || status=$?
+' "$results" "${projects[@]}" "$@" || status=$?
 
-# A filtered run (`npm test -- <file>` or `-t <name>`) skips tests by design; a full run does not.
-no_skips=0
-if [ $# -eq 0 ] || [ "${CI:-}" = "true" ]; then no_skips=1; fi
 FIELDMAP_TEST_NO_SKIPS="$no_skips" node scripts/test-summary.mjs "$results" || status=1
 exit $status

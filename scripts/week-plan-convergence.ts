@@ -4,7 +4,7 @@
 // the default plan (seed 1) against `restarts` (20) runs of the same search from random initial
 // plans (seeds 1001-1020), each with the default rounds: test/support/week-gap.ts defines the
 // gap (strict: as many visits as the best and at most 5% more travel; the scalar reading is
-// printed too). The vitest check (test/workflow/week-plan.test.ts) runs the same at 40-120
+// printed too). The plan-quality bench (scripts/bench/plan-quality.ts) runs the same at 40-120
 // customers. Prints each week and the gap distribution; exits 1 when a week misses the strict
 // reading, which it does at 180+ customers (1-4 visits fewer on 9 of 20 weeks; scalar max 2.1%).
 import { planWeek } from '../src-shared/week-plan-search';

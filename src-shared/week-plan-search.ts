@@ -18,7 +18,7 @@
 //   plan_week_300_ms), up to 20 for small weeks.
 // - Issue 15's "within 5% of the best of 20 random restarts" is read strictly (test/support/
 //   week-gap.ts): as many visits as the best of 20 runs from random initial plans, and at most 5%
-//   more travel (test/workflow/week-plan.test.ts, 20 seeded rep weeks of 40-120 customers: met,
+//   more travel (scripts/bench/plan-quality.ts, 20 seeded rep weeks of 40-120 customers: met,
 //   travel gap max 3.8%). At 180-300 customers, within the 2 s budget, it is not met: 9 of 20
 //   weeks plan 1-4 visits fewer than the best of 20 restarts (scripts/week-plan-convergence.ts);
 //   the scalar reading (week-gap.ts) holds there, max 2.1%.

@@ -44,6 +44,11 @@ export interface LaunchOptions {
   /** Demo service: requests per second (default 3, as the real service). */
   demoRate?: number;
   log?: (line: string) => void;
+  /**
+   * Playwright's default bound on every wait and navigation in the page (its own: 30 s). Tests
+   * give their own bound, so that a loaded machine never fails a wait before the test's limit.
+   */
+  waitLimitMs?: number;
 }
 
 export interface RunningApp {
@@ -102,8 +107,13 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
         args: [...CHROMIUM_ARGS],
         viewport: { width: 1280, height: 800 },
         offline: options.offline ?? false,
+        ...(options.waitLimitMs !== undefined ? { timeout: options.waitLimitMs } : {}),
       },
     );
+    if (options.waitLimitMs !== undefined) {
+      context.setDefaultTimeout(options.waitLimitMs);
+      context.setDefaultNavigationTimeout(options.waitLimitMs);
+    }
     await serveRenderer(
       context,
       rendererCsp(sockets.origin),

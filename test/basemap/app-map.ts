@@ -34,7 +34,7 @@ export async function startDownloadApp(): Promise<DownloadApp> {
   const blocked: string[] = [];
   await blockOutside(app, blocked);
   await signIn(app, service);
-  await app.page.waitForSelector('html[data-ready]', { state: 'attached', timeout: 60_000 });
+  await app.page.waitForSelector('html[data-ready]', { state: 'attached' });
   await app.page.waitForSelector('.top-bar');
   return {
     app,

@@ -4,6 +4,7 @@ import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { isServiceError } from '../../src-main/core/service/errors';
 import type { ErrorInfo } from '../../src-shared/errors';
 import { mulberry32 } from '../support/prng';
+import { testBoundMs } from '../support/until';
 
 export const REP = { username: 'rep', password: 'correct horse battery staple' } as const;
 
@@ -17,7 +18,7 @@ export function clientFor(
     username: REP.username,
     getPassword: async () => REP.password,
     limiter: new RateLimiter({ limit: 1000, windowMs: 1000, marginMs: 0 }),
-    timeoutMs: 5_000,
+    timeoutMs: testBoundMs(),
     backoff: { baseMs: 20, capMs: 200, random: mulberry32(7) },
     ...overrides,
   });

@@ -11,6 +11,7 @@ import { KeytarCredentialStore } from '../../src-main/core/service/credential-st
 import { startService } from '../../src-service/index';
 import type { RunningService, ServiceOptions } from '../../src-service/index';
 import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
+import { testBoundMs } from '../support/until';
 import { launchApp as launchRunner, type RunningApp } from '../../scripts/browser-runner/launch';
 
 export interface HarnessOptions {
@@ -68,6 +69,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       offline,
       demoRate: 0,
       log: () => undefined,
+      waitLimitMs: testBoundMs(),
       ...(options.demo ? { demo: true } : {}),
       ...(options.serviceUrl ? { serviceUrl: options.serviceUrl } : {}),
       ...(options.limiterRate !== undefined ? { limiterRate: options.limiterRate } : {}),

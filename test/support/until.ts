@@ -1,12 +1,28 @@
-// Waiting in tests for something another part does on its own (an engine's timer, an event):
-// polls `check` every 20 ms and THROWS when it never holds, so a test cannot pass by timing out.
+// The one wait of the test tree, for something another part does on its own (an engine's timer,
+// an event, a page's state): polls `check` and THROWS when it never holds, so a test cannot pass
+// by timing out. Its default bound is the test's own (the lane's, test/support/lanes.ts): a
+// loaded machine makes a test slower, never wrong.
 
-/** Resolves once `check()` is true; rejects with "never reached: <what>" after `limitMs`. */
-export async function until(check: () => boolean, what: string, limitMs = 20_000): Promise<void> {
-  const tries = Math.ceil(limitMs / 20);
-  for (let i = 0; i < tries; i++) {
-    if (check()) return;
+/** The running lane's bound per test (vitest.config.ts sets it); 60 s outside a lane. */
+export function testBoundMs(): number {
+  const bound = Number(process.env.FIELDMAP_TEST_BOUND_MS);
+  return Number.isFinite(bound) && bound > 0 ? bound : 60_000;
+}
+
+/**
+ * Resolves once `check()` is true (or resolves true); rejects with "never reached: <what>" after
+ * `limitMs`, by default the test's own bound. Give a shorter limit only where the wait itself is
+ * the subject (a test of `until`), never to make a test fail sooner.
+ */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  limitMs = testBoundMs(),
+): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`never reached: ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
-  throw new Error(`never reached: ${what}`);
 }

@@ -1,5 +1,5 @@
-// Issue 15's "within 5% of the best of 20 random restarts", measured the same way by the vitest
-// check (test/workflow/week-plan.test.ts) and the script at full sizes
+// Issue 15's "within 5% of the best of 20 random restarts", measured the same way by the
+// plan-quality bench (scripts/bench/plan-quality.ts) and the script at full sizes
 // (scripts/week-plan-convergence.ts).
 //
 // A plan is two numbers: visits, then travel minutes. The strict reading, which is the one

@@ -10,6 +10,7 @@ import type { EventChannel, EventOf } from '../../src-shared/ipc-contract';
 import type { SyncState } from '../../src-shared/sync-state';
 import { Outbox } from '../../src-main/core/outbox/outbox';
 import { systemClock, type EmitEvent } from '../../src-main/core/ports';
+import { testBoundMs } from '../support/until';
 import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { ServiceClient } from '../../src-main/core/service/client';
 import { SyncEngine, type SyncEngineOptions } from '../../src-main/core/sync/engine';
@@ -37,7 +38,7 @@ export interface HarnessOptions {
   clientBackoff?: { baseMs: number; capMs: number };
   /** The password the client sends (default: the account's). */
   password?: string;
-  /** The client's timeout per request (default 5 s). */
+  /** The client's timeout per request (default: the test's bound; give one where it is the subject). */
   clientTimeoutMs?: number;
 }
 
@@ -89,7 +90,7 @@ export class Harness {
       username: USER,
       getPassword: async () => this.options.password ?? PASSWORD,
       limiter,
-      timeoutMs: this.options.clientTimeoutMs ?? 5_000,
+      timeoutMs: this.options.clientTimeoutMs ?? testBoundMs(),
       backoff: this.options.clientBackoff ?? { baseMs: 100, capMs: 1_000 },
     });
     this.outbox = await Outbox.open({

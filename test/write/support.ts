@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AppHandle, TestService } from '../e2e/harness';
+import { until } from '../support/until';
 
 export const REPO = resolve(import.meta.dirname, '../..');
 
@@ -29,27 +30,21 @@ export async function signIn(app: AppHandle, service: TestService): Promise<void
   await page.fill('#si-user', service.account.username);
   await page.fill('#si-pass', service.account.password);
   await page.click('form button[type=submit]');
-  await page.waitForSelector('.top-bar', { timeout: 60_000 });
+  await page.waitForSelector('.top-bar');
 }
 
 /** Waits until the list shows `want` rows. */
 export async function waitRows(page: Page, label: string, want: number): Promise<void> {
   await expect
-    .poll(() => page.getAttribute(`[aria-label="${label}"]`, 'data-rows'), { timeout: 60_000 })
+    .poll(() => page.getAttribute(`[aria-label="${label}"]`, 'data-rows'))
     .toBe(String(want));
 }
 
 /** waitRows for a beforeAll (expect.poll belongs in tests): the page's own wait for the count. */
-export async function waitRowsInHook(
-  page: Page,
-  label: string,
-  want: number,
-  timeout = 60_000,
-): Promise<void> {
+export async function waitRowsInHook(page: Page, label: string, want: number): Promise<void> {
   await page.waitForFunction(
     ([l, n]) => document.querySelector(`[aria-label="${l}"]`)?.getAttribute('data-rows') === n,
     [label, String(want)] as const,
-    { timeout },
   );
 }
 
@@ -58,14 +53,45 @@ export async function syncState(page: Page): Promise<string | null> {
 }
 
 export async function waitSync(page: Page, kind: string): Promise<void> {
-  await expect.poll(() => syncState(page), { timeout: 60_000 }).toBe(kind);
+  await expect.poll(() => syncState(page)).toBe(kind);
 }
 
-/** Presses the UI's "Sync now" and waits until the sync is over. */
+/**
+ * Presses the UI's "Sync now" and waits until the sync it started (or joined) is over. Decided
+ * by conditions only, each bounded by the test: the button is pressed in the page in the same
+ * turn that finds it enabled (no sync running), and the wait ends once the status bar has said
+ * "syncing" since that press and no longer does. (It used to wait at most 60 s for the button and
+ * then for "not syncing", which a busy machine failed, and a fast one passed before the sync began.)
+ */
 export async function syncNow(page: Page): Promise<void> {
-  await expect.poll(() => page.isEnabled('button.sync-now'), { timeout: 60_000 }).toBe(true);
-  await page.click('button.sync-now');
-  await expect.poll(() => syncState(page), { timeout: 60_000 }).not.toBe('syncing');
+  await until(
+    () =>
+      page.evaluate(() => {
+        const button = document.querySelector<HTMLButtonElement>('button.sync-now');
+        const bar = document.querySelector('.sync-status');
+        if (!button || button.disabled || !bar) return false;
+        const seen = { syncing: false };
+        (globalThis as unknown as { __syncNowSeen: typeof seen }).__syncNowSeen = seen;
+        new MutationObserver((_, observer) => {
+          if (bar.getAttribute('data-sync') !== 'syncing') return;
+          seen.syncing = true;
+          observer.disconnect();
+        }).observe(bar, { attributes: true, attributeFilter: ['data-sync'] });
+        button.click();
+        return true;
+      }),
+    '"Sync now" enabled',
+  );
+  await until(
+    () =>
+      page.evaluate(
+        () =>
+          (globalThis as unknown as { __syncNowSeen: { syncing: boolean } }).__syncNowSeen
+            .syncing &&
+          document.querySelector('.sync-status')?.getAttribute('data-sync') !== 'syncing',
+      ),
+    'the sync "Sync now" started is over',
+  );
 }
 
 /** Number of customers in the map's GeoJSON source. */

@@ -17,9 +17,11 @@ import { signIn, waitRows } from '../../write/support';
 import { AREA, drawBox, selectedCount } from './bulk-map';
 // The bulk delete of 5,000 runs with these (its own service and app).
 import './bulk-many.suite';
+import { testBoundMs } from '../../support/until';
 
 const USER = 'rep';
-const WAIT = 180_000;
+// Each test's bound is its lane's (test/support/lanes.ts): a busy machine makes it slower, not red.
+const WAIT = testBoundMs();
 const DAY_S = 86_400;
 /** The 50 customers seeded in AREA, on a 10 × 5 grid. */
 const PICKED = 50;
@@ -75,7 +77,7 @@ describe('field day: lasso/box selection and bulk actions', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'fieldmap-bulk-'));
     app = await launch();
     await signIn(app, service);
-  }, WAIT);
+  });
 
   afterAll(async () => {
     await app?.close();
@@ -90,7 +92,7 @@ describe('field day: lasso/box selection and bulk actions', () => {
       const { page } = app;
       await waitRows(page, 'Customers', 80);
       await drawBox(page, AREA);
-      await expect.poll(() => selectedCount(page), { timeout: WAIT }).toBe(String(PICKED));
+      await expect.poll(() => selectedCount(page)).toBe(String(PICKED));
       const ids = await page.$$eval(
         'aside.selection [aria-label="Selected customers"] [data-id]',
         (els) => els.map((e) => e.getAttribute('data-id')),
@@ -140,7 +142,7 @@ describe('field day: lasso/box selection and bulk actions', () => {
       { west: -95.35, south: 38.95, east: -94.9, north: 39.1 },
     );
     await expect
-      .poll(() => page.textContent('aside.selection [data-empty]'), { timeout: WAIT })
+      .poll(() => page.textContent('aside.selection [data-empty]'))
       .toContain('No customers in the drawn area');
     const buttons = page.locator('aside.selection [aria-label="Bulk actions"] button');
     expect(await buttons.count()).toBeGreaterThan(5);
@@ -152,16 +154,16 @@ describe('field day: lasso/box selection and bulk actions', () => {
 
   it(
     'a bulk colour change of 50 made offline, with a restart mid-way through sending, reaches the service exactly once each',
-    { timeout: 2 * WAIT },
+    { timeout: WAIT },
     async () => {
       let { page } = app;
       await app.setOffline(true);
       await drawBox(page, AREA);
-      await expect.poll(() => selectedCount(page), { timeout: WAIT }).toBe(String(PICKED));
+      await expect.poll(() => selectedCount(page)).toBe(String(PICKED));
       await page.selectOption('aside.selection select[aria-label="New colour"]', NEW_COLOR);
       await page.click('aside.selection button:has-text("Set colour")');
       await expect
-        .poll(() => page.textContent('aside.selection .message'), { timeout: WAIT })
+        .poll(() => page.textContent('aside.selection .message'))
         .toContain(`Colour ${NEW_COLOR} queued for 50 customers`);
       // One queued op per customer, none sent: the panel says they wait for the connection.
       const queued = await listOps();
@@ -170,7 +172,7 @@ describe('field day: lasso/box selection and bulk actions', () => {
         true,
       );
       const sending = page.locator('aside.selection .sending');
-      await expect.poll(() => sending.textContent(), { timeout: WAIT }).toContain('no connection');
+      await expect.poll(() => sending.textContent()).toContain('no connection');
       expect(await sending.textContent()).toContain('50 changes of 50 waiting');
       expect(service.customerPuts()).toEqual({});
 
@@ -178,9 +180,9 @@ describe('field day: lasso/box selection and bulk actions', () => {
       await app.setOffline(false);
       const puts = () => Object.values(service.customerPuts()).reduce((a, b) => a + b, 0);
       await expect
-        .poll(() => sending.textContent(), { timeout: WAIT })
+        .poll(() => sending.textContent())
         .toMatch(/Sending [1-9]\d* of 50 changes · about \d+ s left/);
-      await expect.poll(puts, { timeout: WAIT, interval: 20 }).toBeGreaterThanOrEqual(20);
+      await expect.poll(puts, { interval: 20 }).toBeGreaterThanOrEqual(20);
       // The next PUT is held by the service; the app is closed while it waits (a request the
       // crash lost: refused when released), and the service is out of reach until reopening.
       const gate = service.hold('PUT', /^\/api\/v1\/customers\/[^/]+$/);
@@ -196,11 +198,9 @@ describe('field day: lasso/box selection and bulk actions', () => {
 
       app = await launch();
       page = app.page;
-      await page.waitForSelector('.top-bar', { timeout: WAIT });
-      await expect
-        .poll(() => Object.keys(service.customerPuts()).length, { timeout: WAIT })
-        .toBe(PICKED);
-      await expect.poll(async () => (await listOps()).length, { timeout: WAIT }).toBe(0);
+      await page.waitForSelector('.top-bar');
+      await expect.poll(() => Object.keys(service.customerPuts()).length).toBe(PICKED);
+      await expect.poll(async () => (await listOps()).length).toBe(0);
       // Exactly one PUT reached the service for each customer, and each has the new colour.
       expect(Object.keys(service.customerPuts()).sort()).toEqual([...picked].sort());
       expect(Object.values(service.customerPuts()).every((n) => n === 1)).toBe(true);
@@ -215,7 +215,7 @@ describe('field day: lasso/box selection and bulk actions', () => {
       const { page } = app;
       await waitRows(page, 'Customers', 80);
       await drawBox(page, AREA);
-      await expect.poll(() => selectedCount(page), { timeout: WAIT }).toBe(String(PICKED));
+      await expect.poll(() => selectedCount(page)).toBe(String(PICKED));
       await page.click('aside.selection button:has-text("Delete 50 customers…")');
       const dialog = page.locator('dialog[open]');
       expect(await dialog.locator('h2').textContent()).toBe('Delete 50 customers?');
@@ -228,10 +228,10 @@ describe('field day: lasso/box selection and bulk actions', () => {
       await page.click('aside.selection button:has-text("Delete 50 customers…")');
       await page.click('dialog[open] button:has-text("Delete 50 customers")');
       await expect
-        .poll(() => page.textContent('aside.selection .message'), { timeout: WAIT })
+        .poll(() => page.textContent('aside.selection .message'))
         .toContain('50 customers deleted.');
-      await expect.poll(() => service.store.customers(USER).length, { timeout: WAIT }).toBe(30);
-      await expect.poll(async () => (await listOps()).length, { timeout: WAIT }).toBe(0);
+      await expect.poll(() => service.store.customers(USER).length).toBe(30);
+      await expect.poll(async () => (await listOps()).length).toBe(0);
       expect(picked.some((id) => service.store.customer(USER, id))).toBe(false);
     },
   );

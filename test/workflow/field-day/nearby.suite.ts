@@ -13,7 +13,6 @@ import { screenshot, signIn, syncNow, waitRows, waitRowsInHook } from '../../wri
 const USER = 'rep';
 const COUNT = 5_000;
 const LIMIT = 200;
-const WAIT = 180_000;
 
 let service: TestService;
 let app: AppHandle;
@@ -41,15 +40,13 @@ function bruteForce(center: LngLat, radius: number, excludeId?: string): Near[] 
 /** The panel's results once it shows a search with `radiusKm`. */
 async function shownResults(page: Page, radiusKm: number): Promise<Near[]> {
   await expect
-    .poll(
-      () =>
-        page.evaluate(() => {
-          const panel = document.querySelector('aside.nearby');
-          return panel
-            ? `${panel.getAttribute('data-state')}@${panel.getAttribute('data-radius-km')}`
-            : null;
-        }),
-      { timeout: WAIT },
+    .poll(() =>
+      page.evaluate(() => {
+        const panel = document.querySelector('aside.nearby');
+        return panel
+          ? `${panel.getAttribute('data-state')}@${panel.getAttribute('data-radius-km')}`
+          : null;
+      }),
     )
     .toBe(`ready@${radiusKm}`);
   return page.$$eval('aside.nearby li.nearby-row', (rows) =>
@@ -113,9 +110,9 @@ describe('Nearby', () => {
     service = await startTestService({ customers: COUNT, seed: 15 });
     app = await launchApp({ serviceUrl: service.url });
     await signIn(app, service);
-    await waitRowsInHook(app.page, 'Customers', COUNT, WAIT);
+    await waitRowsInHook(app.page, 'Customers', COUNT);
     centre = densest();
-  }, WAIT);
+  });
 
   afterAll(async () => {
     await app?.close();
@@ -163,9 +160,7 @@ describe('Nearby', () => {
           center: of('center').map((f) => f.geometry.coordinates),
         };
       });
-    await expect
-      .poll(drawn, { timeout: WAIT })
-      .toEqual({ hits: LIMIT, circles: 1, center: [centre.at] });
+    await expect.poll(drawn).toEqual({ hits: LIMIT, circles: 1, center: [centre.at] });
     // ...and brings the whole circle into view.
     const inView = () =>
       page.evaluate(([lng, lat]) => {
@@ -185,7 +180,7 @@ describe('Nearby', () => {
         ];
         return !map.isMoving() && edges.every((p) => map.getBounds().contains(p));
       }, centre.at);
-    await expect.poll(inView, { timeout: WAIT }).toBe(true);
+    await expect.poll(inView).toBe(true);
     // Every pin on the map again (the search that found the customer filters the map too).
     await page.fill('input[aria-label="Search customers"]', '');
     await screenshot(page, 'nearby');
@@ -271,7 +266,7 @@ describe('Nearby', () => {
     const want = bruteForce(centre.at, 2_000, centre.id);
     expect(want[0]!.id).toBe(far.id);
     await expect
-      .poll(async () => (await shownResults(page, 2)).map((n) => n.id), { timeout: WAIT })
+      .poll(async () => (await shownResults(page, 2)).map((n) => n.id))
       .toEqual(want.slice(0, LIMIT).map((n) => n.id));
     await page.click('aside.nearby button[aria-label="Close Nearby"]');
   });

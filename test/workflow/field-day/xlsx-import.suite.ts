@@ -16,9 +16,11 @@ import { startService, type RunningService } from '../../../src-service/index';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../../e2e/harness';
 import { buildXlsx, type XlsxCell } from '../../support/xlsx-file';
 import { screenshot, signIn, syncNow, waitRows, waitSync } from '../../write/support';
+import { testBoundMs } from '../../support/until';
 
 const USER = 'rep';
-const WAIT = 180_000;
+// Each test's bound is its lane's (test/support/lanes.ts): a busy machine makes it slower, not red.
+const WAIT = testBoundMs();
 const SEEDED = 20;
 const ROWS = 200;
 const CUSTOMERS = /^\/api\/v1\/customers$/;
@@ -105,7 +107,7 @@ describe('Import from Excel (.xlsx)', () => {
     dir = await mkdtemp(join(tmpdir(), 'fieldmap-xlsx-e2e-'));
     service = await startTestService({ customers: SEEDED, seed: 61 });
     app = await launchApp({ serviceUrl: service.url, limiterRate: 30 });
-  }, WAIT);
+  });
 
   afterAll(async () => {
     await app?.close();
@@ -130,13 +132,13 @@ describe('Import from Excel (.xlsx)', () => {
       const input = 'input[aria-label="CSV or Excel file"]';
       await page.setInputFiles(input, big);
       await expect
-        .poll(() => dialog().locator('[role="alert"]').textContent(), { timeout: 60_000 })
+        .poll(() => dialog().locator('[role="alert"]').textContent())
         .toBe(
           'This spreadsheet is 50 MB; Fieldmap imports files up to 20 MB. Save the customers you need as a smaller file or CSV.',
         );
       await page.setInputFiles(input, damaged);
       await expect
-        .poll(() => dialog().locator('[role="alert"]').textContent(), { timeout: 60_000 })
+        .poll(() => dialog().locator('[role="alert"]').textContent())
         .toBe(
           'This file is not an Excel workbook (.xlsx) Fieldmap can read. Open it in Excel and save it as .xlsx or CSV.',
         );
@@ -161,7 +163,7 @@ describe('Import from Excel (.xlsx)', () => {
       });
       const summary = dialog().locator('p[role="status"]:has-text("to import")');
       await expect
-        .poll(() => summary.textContent(), { timeout: WAIT })
+        .poll(() => summary.textContent())
         .toMatch(/^195 to import, 5 invalid, 0\s+duplicates skipped\.$/);
       // The same reasons as a CSV import, each with the sheet's row number.
       expect(await dialog().locator('details[open] .problems li').allTextContents()).toEqual(
@@ -182,7 +184,7 @@ describe('Import from Excel (.xlsx)', () => {
       const post = service.hold('POST', CUSTOMERS, 'after-commit');
       await dialog().locator('button:has-text("Import 195 customers")').click();
       await post.arrived;
-      await expect.poll(chipText, { timeout: WAIT }).toContain('of 195 on the service');
+      await expect.poll(chipText).toContain('of 195 on the service');
       expect(await chipText()).not.toContain('Imported');
       // ...then the service drops the connection and is gone while the app restarts.
       const postsBefore = service.customerPosts();
@@ -192,9 +194,7 @@ describe('Import from Excel (.xlsx)', () => {
       revived = await startService({ port: service.port, store: service.store, rate: 0 });
       await syncNow(app.page);
       await waitRows(app.page, 'Customers', SEEDED + 195);
-      await expect
-        .poll(chipText, { timeout: WAIT })
-        .toMatch(/^Imported 195 of 195 from customers\.xlsx/);
+      await expect.poll(chipText).toMatch(/^Imported 195 of 195 from customers\.xlsx/);
 
       // Exactly once: 195 new records, every one POSTed once over both service lifetimes.
       const added = service.store.customers(USER).filter((c) => c.name.startsWith('Sheet '));
@@ -222,6 +222,6 @@ describe('Import from Excel (.xlsx)', () => {
       ]);
       expect(await app.call<unknown[]>('listOps')).toEqual([]);
     },
-    WAIT * 2,
+    WAIT,
   );
 });

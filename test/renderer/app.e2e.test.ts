@@ -1,0 +1,332 @@
+// The app's renderer in Chromium at 100k customers, with a stand-in window.fieldmap
+// (test/renderer/pages/app.page.ts): the virtual list, search, sorting, selection between list,
+// panel and map, user text as text, and reopening from the cache with no request to main.
+// The stand-in is used because these checks need 100k customers generated in the page; the
+// e2e tests against the real main services are in test/renderer/e2e-*.test.ts.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { matchesSearch, type EventOf } from '../../src-shared';
+import { splitEvent } from '../../src-shared/data-pieces';
+import { makeCustomers, makeUser } from './pages/fixtures';
+import { launchBrowser, ORIGIN, serveDir, tempDir } from './support/browser';
+import { buildTestPages } from './support/bundle';
+
+const N = 100_000;
+const XSS = '<img src=x onerror=alert(1)>';
+const ROWS = '[aria-label="Customers"] [role=listitem]';
+
+let out: Awaited<ReturnType<typeof tempDir>>;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const dialogs: string[] = [];
+const expected = makeCustomers(N, 1);
+expected[0]!.name = XSS;
+expected[0]!.company = `${XSS} & <b>Co</b>`;
+
+/** Ids in the list's default order: name, lower-cased, ties by position (the index's rule). */
+const byName = expected
+  .map((c, i) => ({ id: c.id, key: c.name.toLowerCase(), i }))
+  .sort((a, b) => (a.key === b.key ? a.i - b.i : a.key < b.key ? -1 : 1))
+  .map((r) => r.id);
+
+async function openApp(): Promise<Page> {
+  const p = await context.newPage();
+  p.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  p.on('pageerror', (e) => console.error('page error:', e));
+  await p.setViewportSize({ width: 1280, height: 800 });
+  await p.goto(`${ORIGIN}/app.html?n=${N}&seed=1&xss=1`);
+  await p.waitForSelector('html[data-ready]', { state: 'attached' });
+  return p;
+}
+
+/**
+ * Local reads of main's own state (offline regions and their downloads, map settings, imports)
+ * are not data requests.
+ */
+const BASEMAP_CALLS = ['listRegions', 'listRegionDownloads', 'basemapSettings', 'listImports'];
+const calls = async (p: Page) =>
+  (
+    await p.evaluate(() => [...(globalThis as unknown as { fake: { calls: string[] } }).fake.calls])
+  ).filter((c) => !BASEMAP_CALLS.includes(c));
+const rowIds = (p: Page) =>
+  p.$$eval(`${ROWS} [data-id]`, (els) => els.map((e) => e.getAttribute('data-id')));
+/** Waits until the list labelled `label` holds `want` rows. */
+async function waitRows(p: Page, label: string, want: number): Promise<void> {
+  await expect
+    .poll(() => p.getAttribute(`[aria-label="${label}"]`, 'data-rows'))
+    .toBe(String(want));
+}
+
+/** Waits until the first row of the customer list is `id`. */
+async function waitFirstRow(p: Page, id: string): Promise<void> {
+  await expect.poll(() => p.getAttribute(`${ROWS} [data-id]`, 'data-id')).toBe(id);
+}
+
+async function search(p: Page, term: string): Promise<void> {
+  await p.fill('input[aria-label="Search customers"]', term);
+  await waitRows(
+    p,
+    'Customers',
+    expected.filter((c) => (term === '' ? true : matchesSearch(c, term))).length,
+  );
+}
+
+beforeAll(async () => {
+  out = await tempDir('fieldmap-app-page-');
+  await buildTestPages(out.path);
+  browser = await launchBrowser();
+  context = await browser.newContext();
+  await serveDir(context, out.path);
+  page = await openApp();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await out?.remove();
+});
+
+describe('renderer with 100k customers', () => {
+  it('asked main once for the sync state, the account and its snapshot, and lists all 100k', async () => {
+    expect(await calls(page)).toEqual(['syncState', 'currentAccount', 'requestSnapshot']);
+    await waitRows(page, 'Customers', N);
+  });
+
+  it('keeps only the visible rows in the DOM and shows the right rows after scrolling', async () => {
+    const first = await rowIds(page);
+    expect(first.length).toBeGreaterThan(5);
+    expect(first.length).toBeLessThan(60);
+    expect(first.slice(0, 5)).toEqual(byName.slice(0, 5));
+
+    await page.$eval('[aria-label="Customers"]', (e) => (e.scrollTop = 50_000 * 44));
+    await page.waitForSelector(`${ROWS}[data-index="50000"]`);
+    const middle = await page.$$eval(`${ROWS}`, (els) =>
+      els.map(
+        (e) =>
+          [
+            Number(e.getAttribute('data-index')),
+            e.querySelector('[data-id]')?.getAttribute('data-id'),
+          ] as const,
+      ),
+    );
+    expect(middle.length).toBeLessThan(60);
+    for (const [index, id] of middle) expect(id).toBe(byName[index]);
+
+    await page.$eval('[aria-label="Customers"]', (e) => (e.scrollTop = e.scrollHeight));
+    await page.waitForSelector(`${ROWS}[data-index="${N - 1}"]`);
+    expect((await rowIds(page)).at(-1)).toBe(byName[N - 1]);
+  });
+
+  it('searches as you type with the service rule, and filters by color and group', async () => {
+    for (const term of ['berlin', 'GMBH', 'ü', '10 ', 'c1@example']) {
+      await search(page, term); // waits for exactly the matchesSearch count
+    }
+    await search(page, 'kraków');
+    const wanted = expected.filter(
+      (c) => matchesSearch(c, 'kraków') && c.color === 'teal' && c.groups.includes('Partner'),
+    );
+    await page.selectOption('select[aria-label="Filter by color"]', 'teal');
+    await page.selectOption('select[aria-label="Filter by group"]', 'Partner');
+    await waitRows(page, 'Customers', wanted.length);
+    await page.selectOption('select[aria-label="Filter by color"]', '');
+    await page.selectOption('select[aria-label="Filter by group"]', '');
+    await search(page, '');
+  });
+
+  it('sorts by city and by last visit', async () => {
+    await page.$eval('[aria-label="Customers"]', (e) => (e.scrollTop = 0));
+    await page.click('button[data-sort="city"]');
+    // Ties keep the cache's order: by id, as IndexedDB orders primary keys.
+    const inIdOrder = [...expected].sort((a, b) => (a.id < b.id ? -1 : 1));
+    const cities = [...new Set(expected.map((c) => c.city))].sort((a, b) =>
+      a.toLowerCase() < b.toLowerCase() ? -1 : 1,
+    );
+    await waitFirstRow(page, inIdOrder.find((c) => c.city === cities[0])!.id);
+    await page.click('button[data-sort="lastVisit"]');
+    const latest = inIdOrder.reduce((a, b) => ((b.lastVisit ?? 0) > (a.lastVisit ?? 0) ? b : a));
+    await waitFirstRow(page, latest.id);
+    await page.click('button[data-sort="name"]');
+  });
+
+  it('renders user text as text in the list and the panel', async () => {
+    await search(page, 'onerror');
+    const row = page.locator(`${ROWS} [data-id="c0"]`);
+    expect(await row.locator('.name').textContent()).toBe(XSS);
+    await row.click();
+    const panel = page.locator('aside[aria-label="Customer details"]');
+    await panel.waitFor();
+    expect(await panel.locator('h2').textContent()).toBe(XSS);
+    expect(await panel.locator('dd[data-field="company"]').textContent()).toBe(
+      `${XSS} & <b>Co</b>`,
+    );
+    expect(await panel.locator('.chip').first().textContent()).toBe(XSS);
+    // No element was made from the text, and nothing ran.
+    expect(await page.locator('.side img, aside img, .side b, aside b').count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    await search(page, '');
+  });
+
+  it('selects between list and panel, and a selection from elsewhere (the map) scrolls the list', async () => {
+    await page.locator(`${ROWS} [data-id="${byName[2]}"]`).click();
+    const panel = page.locator('aside[aria-label="Customer details"]');
+    await expect.poll(() => panel.getAttribute('data-id')).toBe(byName[2]);
+    expect(await page.getAttribute(`${ROWS} [data-id="${byName[2]}"]`, 'aria-pressed')).toBe(
+      'true',
+    );
+    // The map calls onSelect(id) -> selection.select(id); do the same.
+    const far = byName[77_777]!;
+    await page.evaluate(
+      (id) =>
+        (
+          globalThis as unknown as { fake: { app: { selection: { select(id: string): void } } } }
+        ).fake.app.selection.select(id),
+      far,
+    );
+    await page.waitForSelector(`${ROWS} [data-id="${far}"][aria-pressed="true"]`);
+    await expect.poll(() => panel.getAttribute('data-id')).toBe(far);
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+  });
+
+  it('lists unmapped customers: exactly those without a valid position', async () => {
+    await page.click('button[data-tab="unmapped"]');
+    const unmapped = expected.filter((c) => c.latitude === null).length;
+    await waitRows(page, 'Unmapped customers', unmapped);
+    await page.click('button[data-tab="routes"]');
+    expect(await page.locator('[aria-label="Routes"] button').count()).toBe(3);
+    await page.click('button[data-tab="territories"]');
+    expect(await page.locator('[aria-label="Territories"] button').count()).toBe(2);
+    await page.click('button[data-tab="customers"]');
+  });
+
+  it('marks a queued edit as pending in the list and the panel', async () => {
+    const id = byName[0]!;
+    await page.evaluate((target) => {
+      const { fake } = globalThis as unknown as {
+        fake: { emit(e: string, p: unknown): void; account: { accountKey: string } };
+      };
+      fake.emit('outbox:changed', {
+        accountKey: fake.account.accountKey,
+        ops: [
+          {
+            opId: 'o1',
+            accountKey: fake.account.accountKey,
+            kind: 'updateCustomer',
+            target,
+            payload: { city: 'Pendingville' },
+            base: null,
+            createdAt: 1,
+            attempts: 0,
+            lastError: null,
+            state: 'pending',
+          },
+        ],
+      });
+    }, id);
+    await page.waitForSelector(`${ROWS} [data-id="${id}"] .pending`);
+    await page.locator(`${ROWS} [data-id="${id}"]`).click();
+    const address = page.locator('aside dd[data-field="address"]');
+    await expect.poll(() => address.textContent()).toContain('Pendingville');
+    expect(await address.getAttribute('class')).toContain('pending-field');
+    await page.keyboard.press('Escape');
+  });
+
+  it('reopens from the cache without asking main for data', async () => {
+    await page.close();
+    page = await openApp();
+    // Who is signed in, the sync state, and a snapshot only if main's is newer than the cache's:
+    // it is not (the same pulledAt), so main sends none and the list comes from the cache alone.
+    await expect
+      .poll(() => calls(page))
+      .toEqual(['syncState', 'currentAccount', 'requestSnapshot']);
+    expect(
+      await page.evaluate(
+        () => (globalThis as unknown as { fake: { snapshotsSent: number } }).fake.snapshotsSent,
+      ),
+    ).toBe(0);
+    await waitRows(page, 'Customers', N);
+    expect((await rowIds(page)).slice(0, 3)).toEqual(byName.slice(0, 3));
+  });
+
+  it('asks main once for the snapshot again when a stream of pieces could not be saved', async () => {
+    // A snapshot in pieces whose last piece repeats an id: its one transaction fails whole.
+    const customers = makeCustomers(4_001, 5);
+    customers[4_000]!.id = customers[0]!.id;
+    const payload = {
+      accountKey: await page.evaluate(
+        () =>
+          (globalThis as unknown as { fake: { account: { accountKey: string } } }).fake.account
+            .accountKey,
+      ),
+      pulledAt: 1_700_000_000_001,
+      user: makeUser(),
+      customers,
+      routes: [],
+      territories: [],
+    };
+    /** Main's events, in order, as the fake main emits them. */
+    const emit = (events: ReadonlyArray<readonly [string, unknown]>) =>
+      page.evaluate((sent) => {
+        const fake = (globalThis as unknown as { fake: { emit(e: string, p: unknown): void } })
+          .fake;
+        for (const [e, p] of sent) fake.emit(e, p);
+      }, events);
+    const send = (stream: string) =>
+      emit(
+        splitEvent(stream, 'data:snapshot', payload satisfies EventOf<'data:snapshot'>)!.map(
+          (piece) => ['data:piece', piece] as const,
+        ),
+      );
+    const requests = async () => (await calls(page)).filter((c) => c === 'requestSnapshot').length;
+    const idle = () =>
+      page.evaluate(() =>
+        (globalThis as unknown as { fake: { app: { idle(): Promise<unknown> } } }).fake.app.idle(),
+      );
+    await waitRows(page, 'Customers', N);
+    await idle();
+    const before = await requests();
+    await send('broken-1');
+    await idle();
+    await expect.poll(requests).toBe(before + 1);
+    await waitRows(page, 'Customers', N);
+    // A second failure before any stream was saved asks nothing more (no resend loop).
+    await send('broken-2');
+    await idle();
+    expect(await requests()).toBe(before + 1);
+    await waitRows(page, 'Customers', N);
+
+    // An announced stream whose pieces come out of order while its save runs: the worker's save
+    // fails, and the page asks main once more, not again for the pieces after it nor for the
+    // failed save the worker reports, and the status bar does not stay on "Receiving".
+    const disordered = splitEvent('disordered', 'data:snapshot', {
+      ...payload,
+      customers: makeCustomers(6_000, 6),
+    } satisfies EventOf<'data:snapshot'>)!;
+    expect(disordered).toHaveLength(3);
+    const [first, second, third] = disordered;
+    const { stream, event, accountKey, count, total } = first!;
+    const asked = await requests();
+    // Main is done: the status bar reads the stream, then "Synced" once it is over. The page
+    // opens the stream with its first piece in: the worker's save is running.
+    await emit([
+      ['sync:state', { kind: 'synced', at: 1_700_000_000_002 }],
+      ['data:stream', { stream, event, accountKey, count, total }],
+      ['data:piece', first],
+    ]);
+    await idle();
+    await emit([
+      ['data:piece', third],
+      ['data:piece', second],
+    ]);
+    await expect.poll(requests).toBe(asked + 1);
+    await expect.poll(() => page.getAttribute('.sync-status', 'data-sync')).toBe('synced');
+    await idle();
+    expect(await requests()).toBe(asked + 1);
+    await waitRows(page, 'Customers', N);
+  });
+});

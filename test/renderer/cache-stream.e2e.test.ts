@@ -1,0 +1,168 @@
+// A large snapshot saved while its pieces arrive (cache/piece-save.ts), on Chromium's real
+// IndexedDB through the cache writer: one transaction from the first piece to the last, so a
+// liveQuery never sees part of it, and a stream that breaks leaves the cache as it was.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, tempDir } from './support/browser';
+import { buildTestPages } from './support/bundle';
+import { openCachePage } from './support/pages';
+
+let out: Awaited<ReturnType<typeof tempDir>>;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  out = await tempDir('fieldmap-cache-stream-');
+  await buildTestPages(out.path);
+  browser = await launchBrowser();
+  page = await openCachePage(await browser.newContext(), out.path);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await out?.remove();
+});
+
+type Seen = { count: number; prefixes: string[]; c1: string | null; pending: number };
+
+function call<T>(name: string, ...args: unknown[]): Promise<T> {
+  return page.evaluate(
+    ([n, a]) => {
+      const all = (
+        globalThis as unknown as {
+          streamScenarios: Record<string, (...x: unknown[]) => unknown>;
+        }
+      ).streamScenarios;
+      return all[n as string]!(...(a as unknown[]));
+    },
+    [name, args] as const,
+  ) as Promise<T>;
+}
+
+/** A (2,000) under the three ops: c1 renamed, c2 deleted, one created. */
+const A = { count: 2_000, prefixes: ['A:'], c1: 'Local' };
+
+describe('A snapshot saved as its pieces arrive', () => {
+  it('main gives a streamed snapshot up: its save rolls back, a waiting opening goes on, the next one saves whole', async () => {
+    const r = await call<{
+      metas: Array<{ stream: string; index: number; dropped: boolean; aborted?: boolean }>;
+      seen: Seen[];
+      afterCut: Seen | null;
+      afterEmpty: number | null;
+      count: number | null;
+      last: Seen | null;
+    }>('aborted');
+    const streams = [...new Set(r.metas.map((m) => m.stream))];
+    expect(streams).toHaveLength(3);
+    const of = (s: string) => r.metas.filter((m) => m.stream === s);
+    // Two pieces, then the abort, told to the page as a dropped stream main gave up.
+    expect(of(streams[0]!).map((m) => [m.index, m.dropped, !!m.aborted])).toEqual([
+      [0, false, false],
+      [1, false, false],
+      [2, true, true],
+    ]);
+    expect(of(streams[1]!).map((m) => [m.index, m.dropped, !!m.aborted])).toEqual([
+      [0, true, true],
+    ]);
+    // The cache kept A under its ops: nothing of B was ever seen.
+    expect(r.afterCut).toMatchObject({ count: 2_000, prefixes: ['A:'], pending: 3 });
+    expect(r.seen.filter((s) => s.prefixes.includes('B:'))).toEqual([]);
+    expect(r.afterEmpty).toBe(2_000);
+    // The whole stream: 4 customer pieces of 1,500 re-cut to 2,000 (3), routes, territories.
+    expect(of(streams[2]!).map((m) => m.index)).toEqual([0, 1, 2, 3, 4]);
+    expect(r.count).toBe(6_000);
+    expect(r.last).toMatchObject({ count: 6_000, prefixes: ['C:'], c1: 'Local' });
+  });
+
+  it('is written before its last piece, in one transaction over a non-empty cache: no read sees a mix', async () => {
+    const n = 20_000;
+    const r = await call<{
+      seen: Seen[];
+      count: number | null;
+      readBeforeLast: number;
+      last: Seen | null;
+      progressEnd: number | undefined;
+    }>('overNonEmpty', n);
+    const B = { count: n, prefixes: ['B:'], c1: 'Local', pending: 3 };
+    expect(r.count).toBe(n);
+    expect(r.last).toEqual(B);
+    expect(r.progressEnd).toBe(n);
+    // The save had begun before the last piece: a read started then waited for its commit.
+    expect(r.readBeforeLast).toBe(n);
+    // Every state seen is the empty cache, A (with or before its ops), or all of B with the ops.
+    const whole = (s: Seen) =>
+      s.count === 0 ||
+      (s.count === 2_000 && s.prefixes.join() === 'A:') ||
+      (s.count === n && s.prefixes.join() === 'B:' && s.c1 === 'Local' && s.pending === 3);
+    expect(r.seen.filter((s) => !whole(s))).toEqual([]);
+  });
+
+  it('adds a piece that arrives while the pieces before it are still being written, without waiting for them', async () => {
+    const r = await call<{ pieces: number; count: number; firstAddAt: number[]; stored: number }>(
+      'pipelined',
+    );
+    expect(r.pieces).toBe(5); // three of customers, then routes and territories
+    expect(r.count).toBe(6_000);
+    expect(r.stored).toBe(6_000);
+    expect(r.firstAddAt).toHaveLength(3);
+    // Piece 1 was added while most of piece 0's puts were pending (before: only after all 2,000
+    // had succeeded, when Dexie.waitFor's keep-alive request behind them came back).
+    expect(r.firstAddAt[0]).toBe(0);
+    expect(r.firstAddAt[1]).toBeLessThan(2_000);
+    expect(r.firstAddAt[2]).toBeLessThan(4_000);
+  });
+
+  it('starts a save when the page opens the stream, not at its first piece: writes apply in the order the page asked', async () => {
+    const r = await call<{
+      before: number | null;
+      seenBefore: Seen | null;
+      count: number | null;
+      afterCount: number | null;
+      last: Seen | null;
+      seen: Seen[];
+    }>('orderedByPage');
+    // Asked before the opening, though two pieces were already in: applied on A at once.
+    expect(r.before).toBe(2_000);
+    expect(r.seenBefore).toEqual({ count: 2_000, prefixes: ['A:'], c1: 'Local', pending: 1 });
+    // Then the whole stream, and the write asked after the opening on top of it (c2 deleted).
+    expect(r.count).toBe(9_999);
+    expect(r.afterCount).toBe(9_999);
+    expect(r.last).toEqual({ count: 9_999, prefixes: ['B:'], c1: 'Local', pending: 2 });
+    const whole = (s: Seen) =>
+      s.count === 0 ||
+      (s.count === 2_000 && s.prefixes.join() === 'A:') ||
+      (s.count >= 9_999 && s.prefixes.join() === 'B:' && s.c1 === 'Local');
+    expect(r.seen.filter((s) => !whole(s))).toEqual([]);
+  });
+
+  it('answers at once an opening that comes after its stream was taken, or of a stream that broke', async () => {
+    const r = await call<{ takenCount: number | null; after: number | null }>('lateOpenings');
+    expect(r.takenCount).toBe(3_000 - 1 + 1); // c2 deleted and one created by the queued ops
+    expect(r.after).toBe(3_000);
+  });
+
+  it('leaves the cache as it was when a stream stops or breaks, and takes the next one whole', async () => {
+    const r = await call<{
+      seen: Seen[];
+      behind: number | null;
+      lostCount: number | null;
+      badCount: number | null;
+      goodCount: number | null;
+      last: Seen | null;
+      unsaved: string[];
+    }>('broken');
+    // The write queued behind the lost stream ran once its deadline passed, on A.
+    expect(r.behind).toBe(2_000);
+    expect(r.lostCount).toBeNull();
+    expect(r.badCount).toBeNull();
+    expect(r.goodCount).toBe(6_000);
+    // The worker told the page of each save that failed (the lost tail is told by nothing else).
+    expect(r.unsaved).toEqual(['lost', 'bad']);
+    expect(r.last).toEqual({ count: 6_000, prefixes: ['B:'], c1: 'Local', pending: 1 });
+    const whole = (s: Seen) =>
+      s.count === 0 ||
+      (s.count === A.count && s.prefixes.join() === 'A:') ||
+      (s.count === 6_000 && s.prefixes.join() === 'B:' && s.pending === 1);
+    expect(r.seen.filter((s) => !whole(s))).toEqual([]);
+  });
+});
