@@ -156,11 +156,15 @@ describe.each(FS_PLATFORMS)('on %s files', (platform) => {
     });
   });
 
-  /** Runs the child until READY, lets it work `workMs`, kills it; its stdout lines after READY. */
+  /**
+   * Runs the child until READY and `acksFirst` acknowledged batches (so every trial sees work,
+   * however loaded the machine), lets it work `workMs` more, kills it; its lines after READY.
+   */
   async function runChild(
     dir: string,
     platform: FsPlatform,
     trial: number,
+    acksFirst: number,
     workMs: number,
   ): Promise<string[]> {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, String(trial), ACCOUNT], {
@@ -176,7 +180,8 @@ describe.each(FS_PLATFORMS)('on %s files', (platform) => {
     await new Promise<void>((resolve, reject) => {
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString('utf8');
-        if (out.startsWith('READY\n')) resolve();
+        const acks = out.split('\nACK ').length - 1;
+        if (out.startsWith('READY\n') && acks >= acksFirst) resolve();
       });
       child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
       void closed.then((how) => reject(new Error(`child ended before READY (${how}): ${err}`)));
@@ -200,7 +205,8 @@ describe.each(FS_PLATFORMS)('on %s files', (platform) => {
       const stats = { trials: 0, acked: 0, killedMidBatch: 0, unackedButWritten: 0, torn: 0 };
       for (let trial = 1; trial <= TRIALS; trial += 1) {
         await rm(box.dir, { recursive: true, force: true });
-        const lines = await runChild(box.dir, platform, trial, 20 + Math.floor(rand() * 400));
+        const workMs = 20 + Math.floor(rand() * 400);
+        const lines = await runChild(box.dir, platform, trial, trial % 4, workMs);
         const acked = lines.filter((l) => l.startsWith('ACK ')).map((l) => Number(l.slice(4)));
         const intents = lines.filter((l) => l.startsWith('INTENT ')).map((l) => Number(l.slice(7)));
         const unacked = intents.find((b) => !acked.includes(b)) ?? null;
