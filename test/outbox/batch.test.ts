@@ -3,7 +3,6 @@
 // crash is wholly in the queue or not at all: a torn last record (cut by hand, and by SIGKILL in
 // seeded trials of a child process enqueueing batches) loses the whole batch and nothing else.
 // All of it on this machine's files and on Windows' as test/support/windows-fs.ts plays them.
-import { spawn } from 'node:child_process';
 import { readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +11,8 @@ import { JOURNAL_FILE } from '../../src-main/core/outbox/journal';
 import { OutboxError } from '../../src-main/core/outbox/outbox';
 import { OUTBOX_BATCH_MAX, type NewOp, type Op } from '../../src-shared/outbox-types';
 import { mulberry32 } from '../support/prng';
-import { FS_PLATFORM_ENV, FS_PLATFORMS, type FsPlatform } from '../support/windows-fs';
+import { FS_PLATFORMS } from '../support/windows-fs';
+import { runUntilKilled } from './kill-child';
 import { batchOps, BATCH_COMPACT_AFTER, OWN, ownId, SHARED, sharedId } from './batch-workload';
 import {
   ACCOUNT,
@@ -26,7 +26,6 @@ import {
 } from './fixtures';
 
 const CHILD = fileURLToPath(new URL('./batch-crash-child.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe.each(FS_PLATFORMS)('on %s files', (platform) => {
   let box: Awaited<ReturnType<typeof scratch>>;
@@ -156,45 +155,6 @@ describe.each(FS_PLATFORMS)('on %s files', (platform) => {
     });
   });
 
-  /**
-   * Runs the child until READY and `acksFirst` acknowledged batches (so every trial sees work,
-   * however loaded the machine), lets it work `workMs` more, kills it; its lines after READY.
-   */
-  async function runChild(
-    dir: string,
-    platform: FsPlatform,
-    trial: number,
-    acksFirst: number,
-    workMs: number,
-  ): Promise<string[]> {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, String(trial), ACCOUNT], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, [FS_PLATFORM_ENV]: platform },
-    });
-    let out = '';
-    let err = '';
-    const closed = new Promise<number | string | null>((resolve) =>
-      child.once('close', (code, signal) => resolve(signal ?? code)),
-    );
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString('utf8');
-        const acks = out.split('\nACK ').length - 1;
-        if (out.startsWith('READY\n') && acks >= acksFirst) resolve();
-      });
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-      void closed.then((how) => reject(new Error(`child ended before READY (${how}): ${err}`)));
-    });
-    await new Promise((resolve) => setTimeout(resolve, workMs));
-    child.kill('SIGKILL');
-    const how = await closed;
-    if (how !== 'SIGKILL') throw new Error(`child ended by itself (${how}): ${err}`);
-    const lines = out.split('\n');
-    lines.pop();
-    return lines.slice(1);
-  }
-
   const TRIALS = 12;
 
   it(
@@ -206,7 +166,14 @@ describe.each(FS_PLATFORMS)('on %s files', (platform) => {
       for (let trial = 1; trial <= TRIALS; trial += 1) {
         await rm(box.dir, { recursive: true, force: true });
         const workMs = 20 + Math.floor(rand() * 400);
-        const lines = await runChild(box.dir, platform, trial, trial % 4, workMs);
+        // Each trial first waits for trial % 4 acknowledged batches: it does work at any load.
+        const after = { acks: trial % 4, workMs };
+        const lines = await runUntilKilled(
+          CHILD,
+          [box.dir, String(trial), ACCOUNT],
+          platform,
+          after,
+        );
         const acked = lines.filter((l) => l.startsWith('ACK ')).map((l) => Number(l.slice(4)));
         const intents = lines.filter((l) => l.startsWith('INTENT ')).map((l) => Number(l.slice(7)));
         const unacked = intents.find((b) => !acked.includes(b)) ?? null;

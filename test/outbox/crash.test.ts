@@ -5,7 +5,6 @@
 // lives through all trials, so recovery runs on top of recovered state and compactions. The
 // trials run on this machine's files and again on Windows' as played by test/support/windows-fs.ts
 // (no directory fsync, renames and deletes held by a scanner before they pass).
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,51 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Op } from '../../src-shared/outbox-types';
 import { applyAction, canonical, CRASH_COMPACT_AFTER, hashOp, type Action } from './crash-workload';
 import { mulberry32 } from '../support/prng';
-import { FS_PLATFORM_ENV, FS_PLATFORMS, type FsPlatform } from '../support/windows-fs';
+import { FS_PLATFORMS } from '../support/windows-fs';
+import { runUntilKilled } from './kill-child';
 import { ACCOUNT, scratch } from './fixtures';
 
 const SEED = 4_2024;
 const TRIALS = 50;
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/** Runs one child until READY, lets it work `workMs`, kills it, returns its stdout lines. */
-async function runTrial(
-  dir: string,
-  platform: FsPlatform,
-  trial: number,
-  workMs: number,
-): Promise<string[]> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', CHILD, dir, String(SEED), String(trial), ACCOUNT],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, [FS_PLATFORM_ENV]: platform },
-    },
-  );
-  let out = '';
-  let err = '';
-  const closed = new Promise<number | string | null>((resolve) =>
-    child.once('close', (code, signal) => resolve(signal ?? code)),
-  );
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      if (out.startsWith('READY\n')) resolve();
-    });
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-    void closed.then((how) => reject(new Error(`child ended before READY (${how}): ${err}`)));
-  });
-  await new Promise((resolve) => setTimeout(resolve, workMs));
-  child.kill('SIGKILL');
-  const how = await closed;
-  if (how !== 'SIGKILL') throw new Error(`child ended by itself (${how}): ${err}`);
-  const lines = out.split('\n');
-  lines.pop(); // a partial last line (or the empty string after the final newline)
-  return lines.slice(1);
-}
 
 describe.each(FS_PLATFORMS)('on %s files', (platform) => {
   let box: Awaited<ReturnType<typeof scratch>>;
@@ -86,7 +47,9 @@ describe.each(FS_PLATFORMS)('on %s files', (platform) => {
       };
       for (let trial = 1; trial <= TRIALS; trial += 1) {
         const started = Date.now();
-        const lines = await runTrial(box.dir, platform, trial, 20 + Math.floor(rand() * 280));
+        const args = [box.dir, String(SEED), String(trial), ACCOUNT];
+        const workMs = 20 + Math.floor(rand() * 280);
+        const lines = await runUntilKilled(CHILD, args, platform, { workMs });
         if (process.env.CRASH_DEBUG)
           console.log(`trial ${trial}: ${lines.length} lines, ${Date.now() - started} ms`);
         let unacked: Action | null = null;

@@ -126,16 +126,13 @@ describe('the outbox on Windows', () => {
     const snapshot = join(dir, SNAPSHOT_FILE);
     const held = playWindows(dir, { holdsForever: (path) => path === snapshot });
     // A snapshot exists, so every compaction must replace it (held), not create it.
-    const first = await Outbox.open({ dir, accountKey: ACCOUNT, compactAfterRecords: 2 });
+    const open = (fs: DurableFs, compactAfterRecords = 5) =>
+      Outbox.open({ dir, accountKey: ACCOUNT, compactAfterRecords, fs });
+    const first = await open(playWindows(dir).fs, 2);
     for (let i = 0; i < 2; i += 1) await first.enqueue(updateCustomer(`s${i}`, { city: 'a' }));
     await first.close();
 
-    const outbox = await Outbox.open({
-      dir,
-      accountKey: ACCOUNT,
-      compactAfterRecords: 5,
-      fs: held.fs,
-    });
+    const outbox = await open(held.fs);
     const opened = held.sleeps.length; // the lock's temp file, held twice
     const acked = [];
     for (let i = 0; i < 12; i += 1)
@@ -145,25 +142,14 @@ describe('the outbox on Windows', () => {
     await outbox.close();
 
     // Reopened with the file still held: the compaction due on open fails quietly too.
-    const again = await Outbox.open({
-      dir,
-      accountKey: ACCOUNT,
-      compactAfterRecords: 5,
-      fs: held.fs,
-    });
+    const again = await open(held.fs);
     const ids = again.list().map((op) => op.opId);
     await again.close();
     expect(ids.slice(2)).toEqual(acked);
     expect(new Set(ids).size).toBe(14);
 
     // Once the scanner lets go, the next open compacts and still holds exactly the same queue.
-    const free = playWindows(dir);
-    const last = await Outbox.open({
-      dir,
-      accountKey: ACCOUNT,
-      compactAfterRecords: 5,
-      fs: free.fs,
-    });
+    const last = await open(playWindows(dir).fs);
     expect(last.list().map((op) => op.opId)).toEqual(ids);
     expect(last.recovery.journalRecords).toBe(12);
     await last.close();
