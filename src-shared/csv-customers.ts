@@ -270,10 +270,16 @@ export function dataRows(table: readonly (readonly string[])[]): string[][] {
     .map((r) => [...r]);
 }
 
+/**
+ * An import's id: a UUID the renderer picks, lower-cased, since it names the import's files and
+ * Windows and macOS would take two ids differing only by case for the same files.
+ */
+export const ImportIdSchema = v.pipe(v.string(), v.uuid(), v.toLowerCase());
+
 /** An import handed to main: checked rows, queued as creates in this order. */
 export const StartImportRequestSchema = v.strictObject({
-  /** A UUID the renderer picks; the same id twice is the same import (idempotent). */
-  importId: v.pipe(v.string(), v.uuid()),
+  /** The same id twice is the same import (idempotent). */
+  importId: ImportIdSchema,
   fileName: v.pipe(v.string(), v.maxLength(500)),
   rows: v.pipe(v.array(CustomerFieldsSchema), v.minLength(1), v.maxLength(MAX_IMPORT_ROWS)),
 });

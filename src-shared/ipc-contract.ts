@@ -19,7 +19,7 @@ import {
   TILE_CACHE_MAX_BYTES,
   TILE_CACHE_MIN_BYTES,
 } from './basemap';
-import { ImportStatusSchema, StartImportRequestSchema } from './csv-customers';
+import { ImportIdSchema, ImportStatusSchema, StartImportRequestSchema } from './csv-customers';
 import { DataPieceSchema, DataStreamSchema } from './data-pieces';
 import { ReadSpreadsheetRequestSchema, SheetTableSchema } from './spreadsheet';
 import { ERROR_MESSAGES, ErrorInfoSchema, TaxonomyError } from './errors';
@@ -158,7 +158,7 @@ export const invokeChannels = {
   /** Forgets a finished import. */
   'import:dismiss': {
     method: 'dismissImport',
-    request: v.strictObject({ importId: v.pipe(v.string(), v.uuid()) }),
+    request: v.strictObject({ importId: ImportIdSchema }),
     response: v.boolean(),
   },
   /**

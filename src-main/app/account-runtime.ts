@@ -3,6 +3,7 @@
 // changes to the renderer. The only module that knows how the core services are constructed.
 import { join } from 'node:path';
 import { validateBaseUrl } from '../core/service/base-url';
+import type { DurableFs } from '../core/durable-fs';
 import { Outbox } from '../core/outbox/outbox';
 import type { Clock, EmitEvent } from '../core/ports';
 import { RateLimiter } from '../core/service/rate-limiter';
@@ -17,10 +18,12 @@ export interface RuntimeFactoryOptions {
   fetch?: typeof globalThis.fetch;
   limiterRate?: number;
   syncPeriodMs?: number;
+  fs?: DurableFs;
 }
 
 export function createRuntimeFactory(options: RuntimeFactoryOptions): RuntimeFactory {
   const { emit, clock } = options;
+  const fs = options.fs ? { fs: options.fs } : {};
   return {
     validateBaseUrl: (input) => {
       const checked = validateBaseUrl(input);
@@ -37,9 +40,10 @@ export function createRuntimeFactory(options: RuntimeFactoryOptions): RuntimeFac
         clock,
         ...(options.fetch ? { fetch: options.fetch } : {}),
       }),
-    openOutbox: ({ dir, accountKey }) => Outbox.open({ dir: outboxDir(dir), accountKey, clock }),
+    openOutbox: ({ dir, accountKey }) =>
+      Outbox.open({ dir: outboxDir(dir), accountKey, clock, ...fs }),
     open: async ({ dir, accountKey, client }): Promise<AccountRuntime> => {
-      const outbox = await Outbox.open({ dir: outboxDir(dir), accountKey, clock });
+      const outbox = await Outbox.open({ dir: outboxDir(dir), accountKey, clock, ...fs });
       const unsubscribe = outbox.onChange((ops) => emit('outbox:changed', { accountKey, ops }));
       const engine = new SyncEngine({
         accountKey,
@@ -48,6 +52,7 @@ export function createRuntimeFactory(options: RuntimeFactoryOptions): RuntimeFac
         emit,
         clock,
         stateDir: join(dir, 'sync'),
+        ...fs,
         ratePerSecond: options.limiterRate ?? 3,
         ...(options.syncPeriodMs !== undefined ? { periodMs: options.syncPeriodMs } : {}),
       });

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { readJsonFile, writeFileAtomic } from '../core/atomic-file';
+import { nodeDurableFs, type DurableFs } from '../core/durable-fs';
 
 const IndexEntrySchema = v.object({
   accountKey: v.string(),
@@ -16,7 +16,11 @@ export type AccountIndexEntry = v.InferOutput<typeof IndexEntrySchema>;
 
 const IndexFileSchema = v.object({ version: v.literal(1), accounts: v.array(IndexEntrySchema) });
 
-/** Per-account data dir: a hash, so user names and URLs never shape paths. */
+/**
+ * Per-account data dir: a hash in lower-case hex, so user names and URLs never shape paths: no
+ * name Windows refuses or reserves, a short path, and two accounts that differ only by case
+ * get two folders on a case-insensitive disk (Windows, macOS) too.
+ */
 export function accountDirOf(dataDir: string, accountKey: string): string {
   const hash = createHash('sha256').update(accountKey).digest('hex').slice(0, 32);
   return join(dataDir, 'accounts', hash);
@@ -26,13 +30,16 @@ export class AccountsIndex {
   private readonly file: string;
   private entries: AccountIndexEntry[] = [];
 
-  private constructor(dataDir: string) {
+  private constructor(
+    dataDir: string,
+    private readonly fs: DurableFs,
+  ) {
     this.file = join(dataDir, 'accounts.json');
   }
 
-  static async open(dataDir: string): Promise<AccountsIndex> {
-    const index = new AccountsIndex(dataDir);
-    const raw = await readJsonFile(index.file);
+  static async open(dataDir: string, fs: DurableFs = nodeDurableFs): Promise<AccountsIndex> {
+    const index = new AccountsIndex(dataDir, fs);
+    const raw = await fs.readJson(index.file);
     // A damaged index only forgets which accounts exist; the keychain and outboxes are intact.
     const parsed = raw === undefined ? undefined : v.safeParse(IndexFileSchema, raw);
     index.entries = parsed?.success ? parsed.output.accounts : [];
@@ -62,7 +69,7 @@ export class AccountsIndex {
   }
 
   private async save(): Promise<void> {
-    await writeFileAtomic(
+    await this.fs.writeFileAtomic(
       this.file,
       JSON.stringify({ version: 1, accounts: this.entries }, null, 2),
     );

@@ -3,12 +3,11 @@
 // generated once and kept in the keychain; the service's port is remembered so the demo
 // account's URL (and so its account key and outbox) stays the same across runs.
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { startService } from '../../src-service/index';
 import type { CredentialStore } from '../core/ports';
-import { readJsonFile, writeFileAtomic } from '../core/atomic-file';
+import { nodeDurableFs, type DurableFs } from '../core/durable-fs';
 import type { DemoLauncher } from './session-manager';
 
 /** The keychain slot of the demo password: stable even if the demo's port has to change. */
@@ -25,11 +24,13 @@ export interface DemoLauncherOptions {
   /** Requests per second, as the real service (3). */
   rate?: number;
   customers?: number;
+  fs?: DurableFs;
 }
 
 export function createDemoLauncher(options: DemoLauncherOptions): DemoLauncher {
   const stateFile = join(options.dataDir, 'demo.json');
   const serviceFile = join(options.dataDir, 'demo-service.json');
+  const fs = options.fs ?? nodeDurableFs;
   let running: Promise<{ url: string; stop: () => Promise<void> }> | null = null;
 
   async function password(): Promise<string> {
@@ -37,14 +38,14 @@ export function createDemoLauncher(options: DemoLauncherOptions): DemoLauncher {
     if (saved !== null) return saved;
     // The service's data file keeps the password it was created with; without that password
     // (keychain reset) its data cannot be signed into again, so the demo starts afresh.
-    await rm(serviceFile, { force: true });
+    await fs.remove(serviceFile);
     const fresh = randomBytes(18).toString('base64url');
     await options.credentialStore.save(DEMO_KEYCHAIN_URL, DEMO_USERNAME, fresh);
     return fresh;
   }
 
   async function launch(pw: string): Promise<{ url: string; stop: () => Promise<void> }> {
-    const raw = await readJsonFile(stateFile);
+    const raw = await fs.readJson(stateFile);
     const saved = v.safeParse(DemoStateSchema, raw);
     const base = {
       rate: options.rate ?? 3,
@@ -61,7 +62,7 @@ export function createDemoLauncher(options: DemoLauncherOptions): DemoLauncher {
       // The remembered port is taken: the demo starts on a new one (a new demo account URL).
       service = await startService({ ...base, port: 0 });
     }
-    await writeFileAtomic(stateFile, JSON.stringify({ port: service.port }));
+    await fs.writeJson(stateFile, { port: service.port });
     return { url: service.url, stop: () => service.stop() };
   }
 

@@ -10,7 +10,6 @@
 // whether a customer with the row's name and address exists, since the import refused rows
 // that duplicated an existing customer. Only proven-absent rows are queued again.
 import { createHash } from 'node:crypto';
-import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import {
@@ -24,7 +23,7 @@ import { CustomerFieldsSchema, type CustomerFields } from '../../src-shared/doma
 import type { Clock } from '../core/ports';
 import { accountDirOf } from './accounts-index';
 import { AppError } from './app-error';
-import { readJsonFile, writeFileAtomic } from '../core/atomic-file';
+import { nodeDurableFs, type DurableFs } from '../core/durable-fs';
 import type { CurrentSession } from './session-manager';
 
 /** Rows handed to the outbox between two progress writes. */
@@ -65,6 +64,7 @@ export interface ImportJobsOptions {
   /** The account's request rate, for the time left. */
   ratePerSecond: number;
   clock: Clock;
+  fs?: DurableFs;
 }
 
 interface Job {
@@ -78,11 +78,13 @@ interface Job {
 
 export class ImportJobs {
   readonly #o: ImportJobsOptions;
+  readonly #fs: DurableFs;
   readonly #jobs = new Map<string, Job>();
   #disposed = false;
 
   constructor(options: ImportJobsOptions) {
     this.#o = options;
+    this.#fs = options.fs ?? nodeDurableFs;
   }
 
   /** Starts an import (the same import id again answers its status). */
@@ -101,11 +103,8 @@ export class ImportJobs {
       };
       const progress: Progress = { version: 1, queued: 0, intent: 0 };
       const dir = this.#dir(session.account.accountKey);
-      await writeFileAtomic(join(dir, `${request.importId}.rows.json`), JSON.stringify(file));
-      await writeFileAtomic(
-        join(dir, `${request.importId}.progress.json`),
-        JSON.stringify(progress),
-      );
+      await this.#fs.writeJson(join(dir, `${request.importId}.rows.json`), file);
+      await this.#fs.writeJson(join(dir, `${request.importId}.progress.json`), progress);
       job = this.#add(session.account.accountKey, file, progress);
     }
     this.#run(job, session);
@@ -135,8 +134,8 @@ export class ImportJobs {
     if (this.#status(job, session).state !== 'done') return false;
     this.#jobs.delete(importId);
     const dir = this.#dir(job.accountKey);
-    await rm(join(dir, `${importId}.rows.json`), { force: true });
-    await rm(join(dir, `${importId}.progress.json`), { force: true });
+    await this.#fs.remove(join(dir, `${importId}.rows.json`));
+    await this.#fs.remove(join(dir, `${importId}.progress.json`));
     return true;
   }
 
@@ -175,17 +174,17 @@ export class ImportJobs {
     const dir = this.#dir(accountKey);
     let names: string[];
     try {
-      names = await readdir(dir);
+      names = await this.#fs.ops.readdir(dir);
     } catch {
       return;
     }
     for (const name of names.filter((n) => n.endsWith('.rows.json'))) {
       const importId = name.slice(0, -'.rows.json'.length);
       if (this.#jobs.has(importId)) continue;
-      const file = v.safeParse(RowsFileSchema, await readJsonFile(join(dir, name)));
+      const file = v.safeParse(RowsFileSchema, await this.#fs.readJson(join(dir, name)));
       const progress = v.safeParse(
         ProgressSchema,
-        await readJsonFile(join(dir, `${importId}.progress.json`)),
+        await this.#fs.readJson(join(dir, `${importId}.progress.json`)),
       );
       // A rows file without progress was never started: nothing of it was queued.
       if (file.success) {
@@ -281,9 +280,9 @@ export class ImportJobs {
   }
 
   async #write(job: Job, progress: Progress): Promise<void> {
-    await writeFileAtomic(
+    await this.#fs.writeJson(
       join(this.#dir(job.accountKey), `${job.file.importId}.progress.json`),
-      JSON.stringify(progress),
+      progress,
     );
     job.progress = progress;
   }

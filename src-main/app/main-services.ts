@@ -2,6 +2,7 @@
 // the handler table for every IPC channel. The Electron shell and the browser runner both call
 // this, so the app and its tests run the same code.
 import { BasemapService } from '../core/basemap/service';
+import type { DurableFs } from '../core/durable-fs';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
 import { adminRegionSourceOf } from './admin-defaults';
@@ -31,6 +32,8 @@ export interface MainServicesOptions {
   pickFile?: PickFile;
   /** Where the administrator's defaults are read (admin-defaults.ts); default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The seam of every file main writes (default: the real file system, this platform's rules). */
+  fs?: DurableFs;
 }
 
 export interface MainServices {
@@ -45,7 +48,9 @@ export interface MainServices {
 
 export async function createMainServices(options: MainServicesOptions): Promise<MainServices> {
   const clock = options.clock ?? systemClock;
+  const fs = options.fs ? { fs: options.fs } : {};
   const factory = createRuntimeFactory({
+    ...fs,
     emit: options.emit,
     clock,
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -58,6 +63,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     credentialStore: options.credentialStore,
     clock,
     factory,
+    ...fs,
     ...(options.demo !== false
       ? {
           demo:
@@ -65,6 +71,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
             createDemoLauncher({
               dataDir: options.dataDir,
               credentialStore: options.credentialStore,
+              ...fs,
             }),
         }
       : {}),
@@ -82,10 +89,12 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     session: () => sessions.session,
     ratePerSecond: options.limiterRate ?? 3,
     clock,
+    ...fs,
   });
   const basemap = await BasemapService.open({
     dataDir: options.dataDir,
     clock,
+    ...fs,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     adminRegionSource: adminRegionSourceOf(options.env ?? process.env),
   });

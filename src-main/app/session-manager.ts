@@ -1,6 +1,5 @@
 // Keeps the current account: sign in (credentials checked before anything is stored), switch,
 // sign out, demo, and reopening the last account at start-up without the network.
-import { rm } from 'node:fs/promises';
 import type { AccountSummary } from '../../src-shared/ipc-contract';
 import type {
   Clock,
@@ -10,6 +9,7 @@ import type {
   ServiceApi,
   SyncEnginePort,
 } from '../core/ports';
+import { nodeDurableFs, type DurableFs } from '../core/durable-fs';
 import { accountKeyOf } from '../core/service/credential-store';
 import { AccountsIndex, accountDirOf, type AccountIndexEntry } from './accounts-index';
 import { AppError } from './app-error';
@@ -45,6 +45,8 @@ export interface SessionManagerOptions {
   clock: Clock;
   factory: RuntimeFactory;
   demo?: DemoLauncher;
+  /** The files' seam (default: the real file system with this platform's rules). */
+  fs?: DurableFs;
 }
 
 export interface CurrentSession {
@@ -62,7 +64,7 @@ export class SessionManager {
 
   static async create(options: SessionManagerOptions): Promise<SessionManager> {
     const manager = new SessionManager(options);
-    manager.index = await AccountsIndex.open(options.dataDir);
+    manager.index = await AccountsIndex.open(options.dataDir, options.fs);
     return manager;
   }
 
@@ -161,7 +163,7 @@ export class SessionManager {
       if (isCurrent) await this.closeCurrent();
       else await outbox.close();
       await this.options.credentialStore.delete(entry.baseUrl, entry.username);
-      await rm(dir, { recursive: true, force: true });
+      await (this.options.fs ?? nodeDurableFs).remove(dir, { recursive: true });
       await this.index.remove(accountKey);
       // Announced only once the account is gone, so the sign-in screen never lists it.
       if (isCurrent) {

@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BasemapService } from '../../src-main/core/basemap/service';
 import { TileCache } from '../../src-main/core/basemap/tile-cache';
+import { fsFor, FS_PLATFORMS } from '../support/windows-fs';
 import { PALETTES } from '../../src-renderer/src/map/style/palette';
 import { launchBrowser } from '../renderer/support/browser';
 import { ONLINE_SQUARE_CENTER, onlineTiles } from './fixture-tiles';
@@ -99,16 +100,26 @@ describe('online style through the tile cache', () => {
   });
 });
 
-describe('TileCache', () => {
+// On this machine's files and on Windows' as test/support/windows-fs.ts plays them.
+describe.each(FS_PLATFORMS)('TileCache on %s files', (platform) => {
+  const fs = () => {
+    const played = fsFor(platform, dataDir);
+    return played ? { fs: played } : {};
+  };
+
   it('keeps to its size cap, evicting the least recently used, and survives a reopen', async () => {
     const server = await startStyleServer({ background: '#000000' });
-    const dir = join(dataDir, 'lru');
+    const dir = join(dataDir, `lru-${platform}`);
     const urls = onlineTiles(MAX_ZOOM)
       .filter((t) => t.z === MAX_ZOOM)
       .slice(0, 4)
       .map((t) => `${server.url}/tiles/${t.z}/${t.x}/${t.y}.pbf`);
     const sizes: number[] = [];
-    const probe = await TileCache.open({ dir: join(dataDir, 'probe'), capacityBytes: 1e9 });
+    const probe = await TileCache.open({
+      dir: join(dataDir, `probe-${platform}`),
+      capacityBytes: 1e9,
+      ...fs(),
+    });
     for (const url of urls) {
       const r = await probe.fetchThroughCache(url);
       if (r.kind === 'miss') throw new Error('fixture tile missing');
@@ -117,7 +128,7 @@ describe('TileCache', () => {
     // Room for the three largest tiles but never for all four.
     const sorted = [...sizes].sort((a, b) => b - a);
     const capacity = sorted[0]! + sorted[1]! + sorted[2]!;
-    const cache = await TileCache.open({ dir, capacityBytes: capacity });
+    const cache = await TileCache.open({ dir, capacityBytes: capacity, ...fs() });
     const [a, b, c, d] = urls as [string, string, string, string];
     for (const url of [a, b, c]) expect((await cache.fetchThroughCache(url)).kind).toBe('fetched');
     expect((await cache.fetchThroughCache(a)).kind).toBe('hit'); // a is now more recent than b
@@ -129,7 +140,7 @@ describe('TileCache', () => {
     await cache.flush();
 
     await server.stop();
-    const reopened = await TileCache.open({ dir, capacityBytes: capacity });
+    const reopened = await TileCache.open({ dir, capacityBytes: capacity, ...fs() });
     expect(reopened.usage()).toEqual(cache.usage());
     expect((await reopened.fetchThroughCache(a)).kind).toBe('hit');
     expect(await reopened.fetchThroughCache(b)).toEqual({ kind: 'miss', status: 504 });
@@ -148,8 +159,9 @@ describe('TileCache', () => {
     const server = await startStyleServer({ background: '#000000' });
     let now = 1_000_000;
     const cache = await TileCache.open({
-      dir: join(dataDir, 'stale'),
+      dir: join(dataDir, `stale-${platform}`),
       capacityBytes: 1e6,
+      ...fs(),
       maxAgeMs: 1000,
       now: () => now,
     });

@@ -5,6 +5,7 @@
 // Usage: node --import tsx test/outbox/batch-crash-child.ts <dir> <trial> <accountKey>
 import { writeSync } from 'node:fs';
 import { Outbox } from '../../src-main/core/outbox/outbox';
+import { fsFor, platformFromEnv } from '../support/windows-fs';
 import { BATCH_COMPACT_AFTER, batchOps, MAX_BATCHES } from './batch-workload';
 
 const [dir, trialText, accountKey] = process.argv.slice(2);
@@ -13,12 +14,15 @@ if (!dir || !trialText || !accountKey)
 const trial = Number(trialText);
 let opCount = 0;
 
+const fs = fsFor(platformFromEnv(), dir);
 const outbox = await Outbox.open({
   dir,
   accountKey,
   clock: { now: () => 0, sleep: () => Promise.resolve() },
   newOpId: () => `t${trial}-${(opCount += 1)}`,
   compactAfterRecords: BATCH_COMPACT_AFTER,
+  // The platform the test runs this trial for (FIELDMAP_TEST_FS): win32 plays Windows' files.
+  ...(fs ? { fs } : {}),
 });
 writeSync(1, 'READY\n');
 for (let b = trial * 1000; b < trial * 1000 + MAX_BATCHES; b += 1) {

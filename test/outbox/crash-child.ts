@@ -4,6 +4,7 @@
 // Usage: node --import tsx test/outbox/crash-child.ts <dir> <seed> <trial> <accountKey>
 import { writeSync } from 'node:fs';
 import { Outbox } from '../../src-main/core/outbox/outbox';
+import { fsFor, platformFromEnv } from '../support/windows-fs';
 import type { Op } from '../../src-shared/outbox-types';
 import { mulberry32 } from '../support/prng';
 import { CRASH_COMPACT_AFTER, hashOp, nextAction } from './crash-workload';
@@ -33,12 +34,15 @@ function say(line: string): void {
   }
 }
 
+const fs = fsFor(platformFromEnv(), dir);
 const outbox = await Outbox.open({
   dir,
   accountKey,
   clock: { now: () => now, sleep: () => Promise.resolve() },
   newOpId: () => `t${trial}-${(opCount += 1)}`,
   compactAfterRecords: CRASH_COMPACT_AFTER,
+  // The platform the test runs this trial for (FIELDMAP_TEST_FS): win32 plays Windows' files.
+  ...(fs ? { fs } : {}),
 });
 say('READY');
 for (;;) {

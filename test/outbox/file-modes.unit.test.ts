@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccountsIndex, accountDirOf } from '../../src-main/app/accounts-index';
-import { writeFileAtomic } from '../../src-main/core/atomic-file';
+import { nodeDurableFs } from '../../src-main/core/durable-fs';
 import { Journal, JOURNAL_FILE, SNAPSHOT_FILE } from '../../src-main/core/outbox/journal';
 
 let base: string;
@@ -58,7 +58,7 @@ describe('file modes', () => {
     });
     expect(await modeOf(join(base, 'accounts.json'))).toBe(0o600);
     const accountDir = accountDirOf(base, 'k');
-    await writeFileAtomic(join(accountDir, 'ledger.json'), '{}');
+    await nodeDurableFs.writeFileAtomic(join(accountDir, 'ledger.json'), '{}');
     expect(await modeOf(join(accountDir, 'ledger.json'))).toBe(0o600);
     expect(await modeOf(accountDir)).toBe(0o700);
     expect(await modeOf(join(base, 'accounts'))).toBe(0o700);

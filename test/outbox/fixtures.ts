@@ -10,6 +10,7 @@ import {
 } from '../../src-shared/domain';
 import type { NewOp } from '../../src-shared/outbox-types';
 import { Outbox, type OutboxOptions } from '../../src-main/core/outbox/outbox';
+import { fsFor, type FsPlatform } from '../support/windows-fs';
 
 export const ACCOUNT = 'http://127.0.0.1:1#demo';
 
@@ -52,13 +53,17 @@ export function updateCustomFields(payload: CustomFieldsBody): NewOp {
   return { kind: 'updateCustomFields', target: 'user', payload, base: null };
 }
 
-/** A fresh temp dir and the outboxes opened in it, all cleaned up by `cleanup`. */
-export async function scratch(): Promise<{
+/**
+ * A fresh temp dir and the outboxes opened in it, all cleaned up by `cleanup`; on `platform`
+ * 'win32' the outboxes' files go through the player of Windows (test/support/windows-fs.ts).
+ */
+export async function scratch(platform: FsPlatform = 'posix'): Promise<{
   dir: string;
   open(options?: Partial<OutboxOptions>): Promise<Outbox>;
   cleanup(): Promise<void>;
 }> {
   const dir = await mkdtemp(join(tmpdir(), 'fieldmap-outbox-'));
+  const fs = fsFor(platform, dir);
   const opened: Outbox[] = [];
   let counter = 0;
   return {
@@ -68,6 +73,7 @@ export async function scratch(): Promise<{
         dir,
         accountKey: ACCOUNT,
         newOpId: () => `op-${(counter += 1)}`,
+        ...(fs ? { fs } : {}),
         ...options,
       });
       opened.push(outbox);

@@ -6,6 +6,8 @@ import { ConflictLog } from '../../src-main/core/sync/conflict-log';
 import { Backoff, stateAfterError } from '../../src-main/core/sync/connectivity';
 import { SyncLedger } from '../../src-main/core/sync/creates/ledger';
 import { SyncProgress } from '../../src-main/core/sync/progress';
+import type { DurableFs } from '../../src-main/core/durable-fs';
+import { fsFor, FS_PLATFORMS } from '../support/windows-fs';
 
 let dir: string;
 beforeEach(async () => {
@@ -15,86 +17,100 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('ConflictLog', () => {
-  it('persists conflicts and resolutions across reopen', async () => {
-    const log = await ConflictLog.open(dir, 'acct');
-    const [c] = await log.add([
-      {
+// The engine's state files on this machine's files and on Windows' as windows-fs.ts plays them.
+describe.each(FS_PLATFORMS)('on %s files', (platform) => {
+  let fs: DurableFs | undefined;
+  beforeEach(() => {
+    fs = fsFor(platform, dir);
+  });
+
+  describe('ConflictLog', () => {
+    it('persists conflicts and resolutions across reopen', async () => {
+      const log = await ConflictLog.open(dir, 'acct', fs);
+      const [c] = await log.add([
+        {
+          customerId: 'id1',
+          customerName: 'Acme',
+          field: 'name',
+          baseValue: 'a',
+          repValue: 'b',
+          serverValue: 'c',
+          at: 1,
+        },
+      ]);
+      await log.resolve(c!.conflictId, 'server');
+      const reopened = await ConflictLog.open(dir, 'acct', fs);
+      expect(reopened.list()).toEqual([{ ...c, resolution: 'server' }]);
+      expect(await readdir(dir)).toEqual(['conflicts.json']);
+    });
+
+    it('replaces an undecided conflict on the same field by the newer one', async () => {
+      const log = await ConflictLog.open(dir, 'acct', fs);
+      const entry = {
         customerId: 'id1',
         customerName: 'Acme',
-        field: 'name',
+        field: 'city',
         baseValue: 'a',
         repValue: 'b',
-        serverValue: 'c',
         at: 1,
-      },
-    ]);
-    await log.resolve(c!.conflictId, 'server');
-    const reopened = await ConflictLog.open(dir, 'acct');
-    expect(reopened.list()).toEqual([{ ...c, resolution: 'server' }]);
-    expect(await readdir(dir)).toEqual(['conflicts.json']);
+      };
+      await log.add([{ ...entry, serverValue: 'c' }]);
+      await log.add([{ ...entry, serverValue: 'd' }]);
+      expect(log.list().map((c) => c.serverValue)).toEqual(['d']);
+    });
+
+    it('keeps every decision when the rep answers two conflicts at once', async () => {
+      const log = await ConflictLog.open(dir, 'acct', fs);
+      const entry = {
+        customerId: 'id1',
+        customerName: 'Acme',
+        baseValue: 'a',
+        repValue: 'b',
+        at: 1,
+      };
+      const [phone, notes] = await log.add([
+        { ...entry, field: 'phone', serverValue: 'c' },
+        { ...entry, field: 'notes', serverValue: 'd' },
+      ]);
+      await Promise.all([
+        log.resolve(phone!.conflictId, 'server'),
+        log.resolve(notes!.conflictId, 'rep'),
+      ]);
+      const expected = { phone: 'server', notes: 'rep' };
+      const byField = (l: ConflictLog) =>
+        Object.fromEntries(l.list().map((c) => [c.field, c.resolution]));
+      expect(byField(log)).toEqual(expected);
+      expect(byField(await ConflictLog.open(dir, 'acct', fs))).toEqual(expected);
+    });
   });
 
-  it('replaces an undecided conflict on the same field by the newer one', async () => {
-    const log = await ConflictLog.open(dir, 'acct');
-    const entry = {
-      customerId: 'id1',
-      customerName: 'Acme',
-      field: 'city',
-      baseValue: 'a',
-      repValue: 'b',
-      at: 1,
-    };
-    await log.add([{ ...entry, serverValue: 'c' }]);
-    await log.add([{ ...entry, serverValue: 'd' }]);
-    expect(log.list().map((c) => c.serverValue)).toEqual(['d']);
-  });
+  describe('SyncLedger', () => {
+    it('remembers known ids, sent creates and resolutions across reopen', async () => {
+      const ledger = await SyncLedger.open(dir, fs);
+      await ledger.beforeSend(
+        { customerIds: ['a', 'b'], routeIds: ['r'] },
+        ['op1', 'op2'],
+        new Set(['op1', 'op2']),
+      );
+      await ledger.settle(new Map([['op1', 'c']]), new Map());
+      const again = await SyncLedger.open(dir, fs);
+      expect(again.wasSent('op1')).toBe(false);
+      expect(again.wasSent('op2')).toBe(true);
+      expect(again.resolvedId('op1')).toBe('c');
+      expect([...again.excludedCustomerIds()].sort()).toEqual(['a', 'b', 'c']);
+      expect(
+        JSON.parse(await readFile(path.join(dir, 'sync-ledger.json'), 'utf8')).knownRouteIds,
+      ).toEqual(['r']);
+    });
 
-  it('keeps every decision when the rep answers two conflicts at once', async () => {
-    const log = await ConflictLog.open(dir, 'acct');
-    const entry = { customerId: 'id1', customerName: 'Acme', baseValue: 'a', repValue: 'b', at: 1 };
-    const [phone, notes] = await log.add([
-      { ...entry, field: 'phone', serverValue: 'c' },
-      { ...entry, field: 'notes', serverValue: 'd' },
-    ]);
-    await Promise.all([
-      log.resolve(phone!.conflictId, 'server'),
-      log.resolve(notes!.conflictId, 'rep'),
-    ]);
-    const expected = { phone: 'server', notes: 'rep' };
-    const byField = (l: ConflictLog) =>
-      Object.fromEntries(l.list().map((c) => [c.field, c.resolution]));
-    expect(byField(log)).toEqual(expected);
-    expect(byField(await ConflictLog.open(dir, 'acct'))).toEqual(expected);
-  });
-});
-
-describe('SyncLedger', () => {
-  it('remembers known ids, sent creates and resolutions across reopen', async () => {
-    const ledger = await SyncLedger.open(dir);
-    await ledger.beforeSend(
-      { customerIds: ['a', 'b'], routeIds: ['r'] },
-      ['op1', 'op2'],
-      new Set(['op1', 'op2']),
-    );
-    await ledger.settle(new Map([['op1', 'c']]), new Map());
-    const again = await SyncLedger.open(dir);
-    expect(again.wasSent('op1')).toBe(false);
-    expect(again.wasSent('op2')).toBe(true);
-    expect(again.resolvedId('op1')).toBe('c');
-    expect([...again.excludedCustomerIds()].sort()).toEqual(['a', 'b', 'c']);
-    expect(
-      JSON.parse(await readFile(path.join(dir, 'sync-ledger.json'), 'utf8')).knownRouteIds,
-    ).toEqual(['r']);
-  });
-
-  it('keeps applied resolutions excluded after their ops leave the outbox', async () => {
-    const ledger = await SyncLedger.open(dir);
-    await ledger.beforeSend({ customerIds: ['a'] }, ['op1'], new Set(['op1']));
-    await ledger.settle(new Map([['op1', 'c']]), new Map());
-    await ledger.beforeSend({}, ['op2'], new Set(['op2']));
-    expect(ledger.resolvedId('op1')).toBeUndefined();
-    expect(ledger.excludedCustomerIds().has('c')).toBe(true);
+    it('keeps applied resolutions excluded after their ops leave the outbox', async () => {
+      const ledger = await SyncLedger.open(dir, fs);
+      await ledger.beforeSend({ customerIds: ['a'] }, ['op1'], new Set(['op1']));
+      await ledger.settle(new Map([['op1', 'c']]), new Map());
+      await ledger.beforeSend({}, ['op2'], new Set(['op2']));
+      expect(ledger.resolvedId('op1')).toBeUndefined();
+      expect(ledger.excludedCustomerIds().has('c')).toBe(true);
+    });
   });
 });
 

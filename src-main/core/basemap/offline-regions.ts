@@ -3,12 +3,12 @@
 // download folder) goes away, and main only ever serves files of its own folder. The registry is
 // <dataDir>/regions.json, written atomically. serveRange answers the renderer's HTTP range reads.
 import { randomUUID } from 'node:crypto';
-import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bytesToHeader, TileType } from 'pmtiles';
 import * as v from 'valibot';
 import { OfflineRegionSchema, type OfflineRegion } from '../../../src-shared/basemap';
-import { readJsonFile, writeFileAtomic } from '../atomic-file';
+import { nodeDurableFs, type DurableFs } from '../durable-fs';
 import { textResponse, type BasemapResponse } from './files';
 
 // The registry's record is the one the IPC contract sends (src-shared/basemap.ts).
@@ -52,14 +52,16 @@ export class OfflineRegions {
   readonly #registry: string;
   readonly #now: () => number;
   readonly #maxRangeBytes: number;
+  readonly #fs: DurableFs;
   #regions: OfflineRegion[] = [];
   #queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(dataDir: string, now: () => number, maxRangeBytes: number) {
+  private constructor(dataDir: string, now: () => number, maxRangeBytes: number, fs: DurableFs) {
     this.#dir = join(dataDir, 'regions');
     this.#registry = join(dataDir, 'regions.json');
     this.#now = now;
     this.#maxRangeBytes = maxRangeBytes;
+    this.#fs = fs;
   }
 
   static async open(options: {
@@ -67,13 +69,16 @@ export class OfflineRegions {
     now?: () => number;
     /** Cap of one read's span (default DEFAULT_MAX_RANGE_BYTES). */
     maxRangeBytes?: number;
+    fs?: DurableFs;
   }): Promise<OfflineRegions> {
+    const fs = options.fs ?? nodeDurableFs;
     const regions = new OfflineRegions(
       options.dataDir,
       options.now ?? Date.now,
       options.maxRangeBytes ?? DEFAULT_MAX_RANGE_BYTES,
+      fs,
     );
-    const parsed = v.safeParse(RegistrySchema, await readJsonFile(regions.#registry));
+    const parsed = v.safeParse(RegistrySchema, await fs.readJson(regions.#registry));
     // A region whose file went missing is dropped rather than served as errors.
     if (parsed.success) {
       for (const region of parsed.output.regions) {
@@ -97,11 +102,12 @@ export class OfflineRegions {
     return this.#serial(async () => {
       const header = await readHeader(sourcePath);
       const id = randomUUID();
-      await mkdir(this.#dir, { recursive: true });
+      await this.#fs.mkdir(this.#dir);
       const file = this.fileOf(id);
       const tmp = `${file}.tmp`;
-      await copyFile(sourcePath, tmp);
-      await rename(tmp, file);
+      await this.#fs.ops.copyFile(sourcePath, tmp);
+      await this.#fs.rename(tmp, file);
+      await this.#fs.syncDir(this.#dir);
       const region: OfflineRegion = {
         id,
         name,
@@ -121,8 +127,9 @@ export class OfflineRegions {
   adopt(file: string, fields: Omit<OfflineRegion, 'id' | 'sizeBytes' | 'addedAt'>) {
     return this.#serial(async () => {
       const id = randomUUID();
-      await mkdir(this.#dir, { recursive: true });
-      await rename(file, this.fileOf(id));
+      await this.#fs.mkdir(this.#dir);
+      await this.#fs.rename(file, this.fileOf(id));
+      await this.#fs.syncDir(this.#dir);
       const sizeBytes = (await stat(this.fileOf(id))).size;
       const region: OfflineRegion = { ...fields, id, sizeBytes, addedAt: this.#now() };
       this.#regions.push(region);
@@ -137,7 +144,7 @@ export class OfflineRegions {
       this.#regions = this.#regions.filter((r) => r.id !== id);
       if (this.#regions.length === before) return false;
       await this.#save();
-      await rm(this.fileOf(id), { force: true });
+      await this.#fs.remove(this.fileOf(id));
       return true;
     });
   }
@@ -201,7 +208,7 @@ export class OfflineRegions {
   }
 
   async #save(): Promise<void> {
-    await writeFileAtomic(this.#registry, JSON.stringify({ version: 1, regions: this.#regions }));
+    await this.#fs.writeJson(this.#registry, { version: 1, regions: this.#regions });
   }
 
   #serial<T>(task: () => Promise<T>): Promise<T> {

@@ -6,10 +6,10 @@
 // A kill at any instant loses at most the ranges in flight (at most `concurrency`, one batch):
 // the journal only names ranges already on disk. The finished file is checked for its planned
 // size and handed over for an atomic rename into the regions folder.
-import { mkdir, open, readFile, rm, statfs, type FileHandle } from 'node:fs/promises';
+import { statfs, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { readJsonFile, writeJsonAtomic } from '../atomic-file';
+import { nodeDurableFs, type DurableFs } from '../durable-fs';
 import { HEADER_BYTES } from './pmtiles-format';
 import type { DownloadPlan } from './region-plan';
 import { RegionDownloadError, type RangeReader } from './region-source';
@@ -49,8 +49,11 @@ export const partFile = (dir: string) => join(dir, 'region.part');
 const journalFile = (dir: string) => join(dir, 'journal');
 
 /** The plan of an interrupted download in `dir`, or null when there is none (or it is torn). */
-export async function readPlan<T extends DownloadPlan>(dir: string): Promise<T | null> {
-  const parsed = v.safeParse(PlanSchema, await readJsonFile(planFile(dir)));
+export async function readPlan<T extends DownloadPlan>(
+  dir: string,
+  fs: DurableFs = nodeDurableFs,
+): Promise<T | null> {
+  const parsed = v.safeParse(PlanSchema, await fs.readJson(planFile(dir)));
   return parsed.success ? (parsed.output as unknown as T) : null;
 }
 
@@ -59,23 +62,24 @@ export async function prepareDownload(
   dir: string,
   plan: DownloadPlan,
   freeSpace: FreeSpace = systemFreeSpace,
+  fs: DurableFs = nodeDurableFs,
 ): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await fs.mkdir(dir);
   const free = await freeSpace(dir);
   if (free < plan.totalBytes + DISK_MARGIN_BYTES)
     throw new RegionDownloadError(
       'disk-full',
       `Not enough free disk space: the area needs ${mb(plan.totalBytes + DISK_MARGIN_BYTES)} MB and ${mb(free)} MB are free.`,
     );
-  const handle = await open(partFile(dir), 'w', 0o600);
+  const handle = await fs.ops.open(partFile(dir), 'w', 0o600);
   try {
     await writeAll(handle, Buffer.from(plan.head, 'base64'), 0);
     await handle.sync();
   } finally {
     await handle.close();
   }
-  await (await open(journalFile(dir), 'w', 0o600)).close();
-  await writeJsonAtomic(planFile(dir), plan);
+  await (await fs.ops.open(journalFile(dir), 'w', 0o600)).close();
+  await fs.writeJson(planFile(dir), plan);
 }
 
 const mb = (bytes: number) => Math.ceil(bytes / 1024 ** 2);
@@ -99,8 +103,11 @@ async function writeAll(handle: FileHandle, bytes: Uint8Array, position: number)
   }
 }
 
-async function doneRanges(dir: string): Promise<Set<number>> {
-  const text = await readFile(journalFile(dir), 'utf8').catch(() => '');
+async function doneRanges(fs: DurableFs, dir: string): Promise<Set<number>> {
+  const text = await fs.ops
+    .readFile(journalFile(dir))
+    .then((bytes) => bytes.toString('utf8'))
+    .catch(() => '');
   const done = new Set<number>();
   // A line is complete only with its newline: a torn last line names no range.
   for (const line of text.split('\n').slice(0, -1)) {
@@ -117,11 +124,13 @@ export interface RunOptions {
   onProgress?: (progress: DownloadProgress) => void;
   /** True when the download was interrupted before: the source header is compared first. */
   resumed?: boolean;
+  fs?: DurableFs;
 }
 
 /** Fetches every range not yet journaled; resolves with the finished part file's path. */
 export async function runDownload(dir: string, plan: DownloadPlan, options: RunOptions) {
   const { reader } = options;
+  const fs = options.fs ?? nodeDurableFs;
   reader.etag = plan.etag;
   if (options.resumed) {
     const header = await reader.read(0, HEADER_BYTES);
@@ -131,7 +140,7 @@ export async function runDownload(dir: string, plan: DownloadPlan, options: RunO
         'The map source changed since the download started (a new build was published). Start the download again to get the new build.',
       );
   }
-  const done = await doneRanges(dir);
+  const done = await doneRanges(fs, dir);
   const tileDataOffset = Buffer.from(plan.head, 'base64').length;
   const progress: DownloadProgress = {
     doneBytes: plan.ranges.reduce((sum, r, i) => sum + (done.has(i) ? r.length : 0), 0),
@@ -141,8 +150,8 @@ export async function runDownload(dir: string, plan: DownloadPlan, options: RunO
   };
   options.onProgress?.({ ...progress });
   const queue = plan.ranges.map((_, i) => i).filter((i) => !done.has(i));
-  const part = await open(partFile(dir), 'r+');
-  const journal = await open(journalFile(dir), 'a');
+  const part = await fs.ops.open(partFile(dir), 'r+');
+  const journal = await fs.ops.open(journalFile(dir), 'a');
   let journalWrites: Promise<unknown> = Promise.resolve();
   const worker = async () => {
     for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
@@ -191,6 +200,6 @@ function stopped(signal: AbortSignal): RegionDownloadError {
     : new RegionDownloadError('cancelled', 'The download was stopped.');
 }
 
-export async function discardDownload(dir: string): Promise<void> {
-  await rm(dir, { recursive: true, force: true });
+export async function discardDownload(dir: string, fs: DurableFs = nodeDurableFs): Promise<void> {
+  await fs.remove(dir, { recursive: true });
 }

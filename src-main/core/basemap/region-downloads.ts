@@ -3,9 +3,9 @@
 // becomes an offline region by one atomic rename; a failed or cancelled one leaves nothing
 // behind, and existing regions are never touched until an update's new file is in place.
 import { randomUUID } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RegionAreaInput } from '../../../src-shared/basemap';
+import { DurableWriteError, nodeDurableFs, type DurableFs } from '../durable-fs';
 import type { Clock } from '../ports';
 import type { OfflineRegions } from './offline-regions';
 import {
@@ -53,6 +53,7 @@ export interface RegionDownloadsOptions {
   concurrency?: number;
   /** Every status change and progress step. */
   onChange?: (status: DownloadStatus) => void;
+  fs?: DurableFs;
 }
 
 interface Job {
@@ -65,21 +66,24 @@ interface Job {
 export class RegionDownloads {
   readonly #dir: string;
   readonly #options: RegionDownloadsOptions;
+  readonly #fs: DurableFs;
   readonly #jobs = new Map<string, Job>();
 
   private constructor(options: RegionDownloadsOptions) {
     this.#dir = join(options.dataDir, 'region-downloads');
     this.#options = options;
+    this.#fs = options.fs ?? nodeDurableFs;
   }
 
   /** Finds the downloads a restart interrupted: each is paused until the rep resumes it. */
   static async open(options: RegionDownloadsOptions): Promise<RegionDownloads> {
     const downloads = new RegionDownloads(options);
-    const ids = await readdir(downloads.#dir).catch(() => [] as string[]);
+    const fs = downloads.#fs;
+    const ids = await fs.ops.readdir(downloads.#dir).catch(() => [] as string[]);
     for (const id of ids) {
-      const plan = await readPlan<StoredPlan>(join(downloads.#dir, id));
+      const plan = await readPlan<StoredPlan>(join(downloads.#dir, id), fs);
       if (!plan) {
-        await discardDownload(join(downloads.#dir, id)); // torn before its plan was written
+        await discardDownload(join(downloads.#dir, id), fs); // torn before its plan was written
         continue;
       }
       downloads.#jobs.set(id, {
@@ -152,9 +156,9 @@ export class RegionDownloads {
     const id = randomUUID();
     const dir = join(this.#dir, id);
     try {
-      await prepareDownload(dir, plan, this.#options.freeSpace ?? systemFreeSpace);
+      await prepareDownload(dir, plan, this.#options.freeSpace ?? systemFreeSpace, this.#fs);
     } catch (error) {
-      await discardDownload(dir);
+      await discardDownload(dir, this.#fs);
       throw error;
     }
     const job: Job = {
@@ -188,7 +192,7 @@ export class RegionDownloads {
     job.controller?.abort(new RegionDownloadError('cancelled', 'Cancelled.'));
     await job.settled;
     this.#jobs.delete(id);
-    await discardDownload(join(this.#dir, id));
+    await discardDownload(join(this.#dir, id), this.#fs);
     this.#options.onChange?.({ ...job.status, state: 'failed', error: 'Cancelled.' });
   }
 
@@ -265,6 +269,7 @@ export class RegionDownloads {
         signal: controller.signal,
         onProgress,
         resumed,
+        fs: this.#fs,
         ...(this.#options.concurrency ? { concurrency: this.#options.concurrency } : {}),
       });
       const region = await this.#options.regions.adopt(file, {
@@ -275,7 +280,7 @@ export class RegionDownloads {
         download: { url: job.plan.sourceUrl, dataDate: job.plan.dataDate, area: job.plan.area },
       });
       if (job.plan.replaces) await this.#options.regions.remove(job.plan.replaces);
-      await discardDownload(dir);
+      await discardDownload(dir, this.#fs);
       return region.id;
     };
     job.settled = work().then(
@@ -290,11 +295,11 @@ export class RegionDownloads {
         if (controller.signal.aborted) {
           job.status = { ...job.status, state: 'paused', secondsLeft: null };
         } else {
-          const message =
-            error instanceof RegionDownloadError ? error.message : 'The download failed.';
+          const told = error instanceof RegionDownloadError || error instanceof DurableWriteError;
+          const message = told ? error.message : 'The download failed.';
           job.status = { ...job.status, state: 'failed', error: message };
           this.#jobs.delete(id);
-          await discardDownload(dir);
+          await discardDownload(dir, this.#fs).catch(() => undefined);
         }
         emit();
       },

@@ -3,7 +3,7 @@
 // the app-origin paths regions/<id>.pmtiles and tiles?url=<remote url>.
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { readJsonFile, writeFileAtomic } from '../atomic-file';
+import { nodeDurableFs, type DurableFs } from '../durable-fs';
 import { textResponse, type BasemapResponse } from './files';
 import { OfflineRegions } from './offline-regions';
 import { RegionDownloads, type DownloadStatus } from './region-downloads';
@@ -30,6 +30,7 @@ export interface BasemapServiceOptions {
   clock?: Clock;
   /** The administrator's default map source, used while the rep has set none (unchecked). */
   adminRegionSource?: string | undefined;
+  fs?: DurableFs;
 }
 
 /** The administrator's default map source: its checked URL, or why it is refused. */
@@ -53,23 +54,23 @@ export class BasemapService {
   readonly downloads: RegionDownloads;
   readonly #downloadListeners: Set<(status: DownloadStatus) => void>;
   readonly #settingsFile: string;
+  readonly #fs: DurableFs;
   readonly #admin: AdminRegionSource | null;
   #settings: BasemapSettings;
   /** Origins main fetches for the renderer: the style's own, then those its sources name. */
   #origins = new Set<string>();
 
   private constructor(
-    regions: OfflineRegions,
-    tiles: TileCache,
-    downloads: RegionDownloads,
+    parts: { regions: OfflineRegions; tiles: TileCache; downloads: RegionDownloads; fs: DurableFs },
     downloadListeners: Set<(status: DownloadStatus) => void>,
     settingsFile: string,
     settings: BasemapSettings,
     admin: AdminRegionSource | null,
   ) {
-    this.regions = regions;
-    this.tiles = tiles;
-    this.downloads = downloads;
+    this.regions = parts.regions;
+    this.tiles = parts.tiles;
+    this.downloads = parts.downloads;
+    this.#fs = parts.fs;
     this.#downloadListeners = downloadListeners;
     this.#settingsFile = settingsFile;
     this.#settings = settings;
@@ -79,17 +80,20 @@ export class BasemapService {
 
   static async open(options: BasemapServiceOptions): Promise<BasemapService> {
     const settingsFile = join(options.dataDir, 'basemap-settings.json');
-    const parsed = v.safeParse(SettingsSchema, await readJsonFile(settingsFile));
+    const fs = options.fs ?? nodeDurableFs;
+    const parsed = v.safeParse(SettingsSchema, await fs.readJson(settingsFile));
     const settings = parsed.success
       ? parsed.output
       : { onlineStyleUrl: null, tileCacheBytes: DEFAULT_TILE_CACHE_BYTES, regionSourceUrl: null };
     const regions = await OfflineRegions.open({
       dataDir: options.dataDir,
+      fs,
       ...(options.now ? { now: options.now } : {}),
     });
     const tiles = await TileCache.open({
       dir: join(options.dataDir, 'tile-cache'),
       capacityBytes: settings.tileCacheBytes,
+      fs,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.now ? { now: options.now } : {}),
     });
@@ -97,12 +101,19 @@ export class BasemapService {
     const downloads = await RegionDownloads.open({
       dataDir: options.dataDir,
       regions,
+      fs,
       clock: options.clock ?? systemClock,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       onChange: (status) => listeners.forEach((listener) => listener(status)),
     });
     const admin = adminSource(options.adminRegionSource);
-    return new BasemapService(regions, tiles, downloads, listeners, settingsFile, settings, admin);
+    return new BasemapService(
+      { regions, tiles, downloads, fs },
+      listeners,
+      settingsFile,
+      settings,
+      admin,
+    );
   }
 
   /** Subscribes to every download's progress and end; returns the unsubscribe function. */
@@ -131,7 +142,7 @@ export class BasemapService {
     if (next.onlineStyleUrl !== null) next.onlineStyleUrl = checkStyleUrl(next.onlineStyleUrl);
     if (next.regionSourceUrl) next.regionSourceUrl = checkSourceUrl(next.regionSourceUrl);
     this.#settings = v.parse(SettingsSchema, next);
-    await writeFileAtomic(this.#settingsFile, JSON.stringify(this.#settings));
+    await this.#fs.writeJson(this.#settingsFile, this.#settings);
     if (changes.tileCacheBytes !== undefined)
       await this.tiles.setCapacity(this.#settings.tileCacheBytes);
     this.#resetOrigins();

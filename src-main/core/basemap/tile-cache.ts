@@ -3,10 +3,9 @@
 // fetchThroughCache serves a fresh copy from disk, else fetches and stores; when the fetch fails
 // (offline, off the network, server down) it serves whatever copy it has, however old.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { readJsonFile, writeFileAtomic } from '../atomic-file';
+import { nodeDurableFs, type DurableFs } from '../durable-fs';
 import { readBodyCapped } from '../service/responses';
 
 const EntrySchema = v.object({
@@ -35,6 +34,7 @@ export interface TileCacheOptions {
   timeoutMs?: number;
   /** Largest resource fetched (default 32 MiB): a bigger one is neither served nor stored. */
   maxResourceBytes?: number;
+  fs?: DurableFs;
 }
 
 export type TileCacheResult =
@@ -57,6 +57,7 @@ export class TileCache {
   readonly #maxAgeMs: number;
   readonly #timeoutMs: number;
   readonly #maxResourceBytes: number;
+  readonly #fs: DurableFs;
   #capacity: number;
   #entries = new Map<string, Entry>();
   #used = 0;
@@ -73,13 +74,16 @@ export class TileCache {
     this.#timeoutMs = options.timeoutMs ?? 15_000;
     this.#maxResourceBytes = options.maxResourceBytes ?? 32 * 1024 * 1024;
     this.#capacity = options.capacityBytes;
+    this.#fs = options.fs ?? nodeDurableFs;
   }
 
   static async open(options: TileCacheOptions): Promise<TileCache> {
     const cache = new TileCache(options);
-    await mkdir(cache.#dir, { recursive: true });
-    const parsed = v.safeParse(IndexSchema, await readJsonFile(cache.#indexFile));
-    const files = new Set((await readdir(cache.#dir)).filter((f) => f.endsWith('.tile')));
+    await cache.#fs.mkdir(cache.#dir);
+    const parsed = v.safeParse(IndexSchema, await cache.#fs.readJson(cache.#indexFile));
+    const files = new Set(
+      (await cache.#fs.ops.readdir(cache.#dir)).filter((f) => f.endsWith('.tile')),
+    );
     if (parsed.success) {
       cache.#tick = parsed.output.tick;
       for (const entry of parsed.output.entries) {
@@ -91,7 +95,7 @@ export class TileCache {
     // Files without an index entry (a crash between the file and the index write) are removed.
     for (const file of files) {
       if (!cache.#entries.has(file.slice(0, -'.tile'.length)))
-        await rm(join(cache.#dir, file), { force: true });
+        await cache.#fs.remove(join(cache.#dir, file));
     }
     await cache.#evict();
     return cache;
@@ -159,7 +163,7 @@ export class TileCache {
   }
 
   async clear(): Promise<void> {
-    for (const key of this.#entries.keys()) await rm(this.#fileOf(key), { force: true });
+    for (const key of this.#entries.keys()) await this.#fs.remove(this.#fileOf(key));
     this.#entries.clear();
     this.#used = 0;
     await this.#save();
@@ -175,7 +179,7 @@ export class TileCache {
 
   async #read(entry: Entry): Promise<Uint8Array | null> {
     try {
-      const data = new Uint8Array(await readFile(this.#fileOf(entry.key)));
+      const data = new Uint8Array(await this.#fs.ops.readFile(this.#fileOf(entry.key)));
       entry.lastUsed = ++this.#tick;
       this.#scheduleSave();
       return data;
@@ -188,7 +192,7 @@ export class TileCache {
 
   async #store(key: string, url: string, data: Uint8Array, contentType: string): Promise<void> {
     if (data.length > this.#capacity) return; // never fits: serve it, keep nothing
-    await writeFileAtomic(this.#fileOf(key), data);
+    await this.#fs.writeFileAtomic(this.#fileOf(key), data);
     const previous = this.#entries.get(key);
     if (previous) this.#used -= previous.size;
     this.#entries.set(key, {
@@ -211,7 +215,7 @@ export class TileCache {
       if (this.#used <= this.#capacity) break;
       this.#entries.delete(entry.key);
       this.#used -= entry.size;
-      await rm(this.#fileOf(entry.key), { force: true });
+      await this.#fs.remove(this.#fileOf(entry.key));
     }
   }
 
@@ -232,10 +236,11 @@ export class TileCache {
   /** Writes the index as it is when the write starts; writes never overlap. */
   #save(): Promise<void> {
     const write = this.#saving.then(() =>
-      writeFileAtomic(
-        this.#indexFile,
-        JSON.stringify({ version: 1, tick: this.#tick, entries: [...this.#entries.values()] }),
-      ),
+      this.#fs.writeJson(this.#indexFile, {
+        version: 1,
+        tick: this.#tick,
+        entries: [...this.#entries.values()],
+      }),
     );
     this.#saving = write.catch(() => undefined);
     return write;

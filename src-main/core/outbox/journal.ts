@@ -5,10 +5,10 @@
 // length cover the JSON bytes. JSON.stringify never emits a raw newline, so a line is one record.
 // A kill mid-append leaves at most one torn last line: recovery detects it (bad length, bad crc or
 // no newline), drops it and truncates the file back to the last whole record before appending.
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { nodeDurableFs, type DurableFs } from '../durable-fs';
 import { outboxInternal } from './errors';
 
 export const JOURNAL_FILE = 'outbox.journal';
@@ -82,24 +82,6 @@ export interface RecoveredFiles {
   corruptLines: number;
 }
 
-async function fsyncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function readIfExists(path: string): Promise<Buffer | null> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
-
 async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
   let offset = 0;
   while (offset < data.length) {
@@ -114,19 +96,23 @@ export class Journal {
 
   private constructor(
     private readonly dir: string,
+    private readonly fs: DurableFs,
     private handle: FileHandle,
     private size: number,
   ) {}
 
   /** Opens (creating) the files under `dir`, recovers their records and cuts a torn tail. */
-  static async open(dir: string): Promise<{ journal: Journal; recovered: RecoveredFiles }> {
-    // Queued changes are the rep's only: folder 0700, files 0600 (atomic-file.ts does the same).
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+  static async open(
+    dir: string,
+    fs: DurableFs = nodeDurableFs,
+  ): Promise<{ journal: Journal; recovered: RecoveredFiles }> {
+    // Queued changes are the rep's only: folder 0700 (DurableFs.mkdir), files 0600.
+    await fs.mkdir(dir);
     // A temp snapshot is a compaction that died before its rename: the journal still holds it all.
-    await rm(join(dir, SNAPSHOT_TEMP), { force: true });
+    await fs.remove(join(dir, SNAPSHOT_TEMP));
 
     let snapshot: unknown = null;
-    const snapshotBuf = await readIfExists(join(dir, SNAPSHOT_FILE));
+    const snapshotBuf = await fs.readIfExists(join(dir, SNAPSHOT_FILE));
     if (snapshotBuf) {
       const decoded = decodeJournal(snapshotBuf);
       if (decoded.records.length !== 1 || decoded.tornTailBytes !== 0) {
@@ -137,21 +123,21 @@ export class Journal {
         );
       }
       snapshot = decoded.records[0];
-      await chmod(join(dir, SNAPSHOT_FILE), 0o600);
+      await fs.ops.chmod(join(dir, SNAPSHOT_FILE), 0o600);
     }
 
     const journalPath = join(dir, JOURNAL_FILE);
-    const existed = (await readIfExists(journalPath)) !== null;
-    const handle = await open(journalPath, 'a+', 0o600);
+    const existed = (await fs.readIfExists(journalPath)) !== null;
+    const handle = await fs.ops.open(journalPath, 'a+', 0o600);
     try {
       await handle.chmod(0o600); // a journal an older version created 0644
-      if (!existed) await fsyncDir(dir);
-      const decoded = decodeJournal(await readFile(journalPath));
+      if (!existed) await fs.syncDir(dir);
+      const decoded = decodeJournal(await fs.ops.readFile(journalPath));
       if (decoded.tornTailBytes > 0) {
         await handle.truncate(decoded.goodLength);
         await handle.datasync();
       }
-      const journal = new Journal(dir, handle, decoded.goodLength);
+      const journal = new Journal(dir, fs, handle, decoded.goodLength);
       return {
         journal,
         recovered: {
@@ -195,21 +181,27 @@ export class Journal {
   }
 
   /**
-   * Replaces the snapshot by `record` atomically (temp file, fsync, rename, fsync dir), then
-   * empties the journal. A crash between the two leaves old journal records that the caller
-   * must recognise as already in the snapshot (the outbox uses sequence numbers).
+   * Replaces the snapshot by `record` atomically (temp file, fsync, rename, fsync dir where the
+   * platform can), then empties the journal. A crash between the two leaves old journal records
+   * that the caller must recognise as already in the snapshot (the outbox uses sequence
+   * numbers). A failure before the rename leaves the snapshot and the journal as they were.
    */
   async compact(record: unknown): Promise<void> {
     const tempPath = join(this.dir, SNAPSHOT_TEMP);
-    const temp = await open(tempPath, 'w', 0o600);
+    const temp = await this.fs.ops.open(tempPath, 'w', 0o600);
     try {
       await writeAll(temp, encodeLine(record));
       await temp.sync();
     } finally {
       await temp.close();
     }
-    await rename(tempPath, join(this.dir, SNAPSHOT_FILE));
-    await fsyncDir(this.dir);
+    try {
+      await this.fs.rename(tempPath, join(this.dir, SNAPSHOT_FILE));
+    } catch (error) {
+      await this.fs.remove(tempPath).catch(() => undefined);
+      throw error;
+    }
+    await this.fs.syncDir(this.dir);
     await this.handle.truncate(0);
     await this.handle.datasync();
     this.size = 0;

@@ -5,7 +5,6 @@
 // Recovery on open (./recovery.ts): snapshot, then the journal's records after it, minus a torn
 // last line; ops that were in flight stay in flight, for the engine to reconcile.
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import * as v from 'valibot';
 import { ServerIdSchema } from '../../../src-shared/domain';
 import {
@@ -16,6 +15,7 @@ import {
   type Op,
   type OpState,
 } from '../../../src-shared/outbox-types';
+import { nodeDurableFs, type DurableFs } from '../durable-fs';
 import { systemClock, type Clock, type OutboxPort } from '../ports';
 import {
   dropCreate,
@@ -41,6 +41,8 @@ export interface OutboxOptions {
   newOpId?: () => string;
   /** Journal records after which the queue is compacted into a snapshot (default 500). */
   compactAfterRecords?: number;
+  /** The files' seam (default: the real file system with this platform's rules). */
+  fs?: DurableFs;
 }
 
 export type { RecoveryReport } from './recovery';
@@ -78,11 +80,18 @@ export class Outbox implements OutboxPort {
     if (typeof options.accountKey !== 'string' || options.accountKey.length === 0) {
       throw invalidRequest('An outbox needs a non-empty account key.');
     }
-    await mkdir(options.dir, { recursive: true });
-    const lock = await acquireOutboxLock(options.dir);
+    const fs = options.fs ?? nodeDurableFs;
+    await fs.mkdir(options.dir);
+    const lock = await acquireOutboxLock(options.dir, fs);
     try {
-      const { journal, recovered } = await Journal.open(options.dir);
-      const state = recover(recovered, options.accountKey);
+      const { journal, recovered } = await Journal.open(options.dir, fs);
+      let state: Recovered;
+      try {
+        state = recover(recovered, options.accountKey);
+      } catch (error) {
+        await journal.close(); // an open handle would keep the folder busy on Windows
+        throw error;
+      }
       const outbox = new Outbox(
         options.accountKey,
         journal,
@@ -92,7 +101,7 @@ export class Outbox implements OutboxPort {
         options.compactAfterRecords ?? 500,
         state,
       );
-      if (outbox.recordsSinceSnapshot >= outbox.compactAfterRecords) await outbox.compact();
+      if (outbox.recordsSinceSnapshot >= outbox.compactAfterRecords) await outbox.tryCompact();
       return outbox;
     } catch (error) {
       await lock.release();
@@ -133,10 +142,7 @@ export class Outbox implements OutboxPort {
     }
     this.apply(record);
     this.recordsSinceSnapshot += 1;
-    if (this.recordsSinceSnapshot >= this.compactAfterRecords) {
-      // The change is already durable; a failed compaction only postpones the next one.
-      await this.compact().catch(() => undefined);
-    }
+    if (this.recordsSinceSnapshot >= this.compactAfterRecords) await this.tryCompact();
     const ops = this.list();
     for (const listener of this.listeners) {
       try {
@@ -147,8 +153,17 @@ export class Outbox implements OutboxPort {
     }
   }
 
-  private async compact(): Promise<void> {
-    await this.journal.compact({ format: 1, seq: this.seq, entries: this.ordered() });
+  /**
+   * Folds the journal into a snapshot. Every change is already durable in the journal, so a
+   * failed compaction (a file held for good on Windows) is no error of the change that asked for
+   * it: it is tried again after as many records more, not at every change.
+   */
+  private async tryCompact(): Promise<void> {
+    try {
+      await this.journal.compact({ format: 1, seq: this.seq, entries: this.ordered() });
+    } catch {
+      // The journal still holds every record; the snapshot is the old one or the new one.
+    }
     this.recordsSinceSnapshot = 0;
   }
 

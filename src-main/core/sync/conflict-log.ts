@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import * as v from 'valibot';
 import { ConflictSchema, type Conflict } from '../../../src-shared/outbox-types';
-import { readJsonStrict, writeJsonAtomic } from '../atomic-file';
+import { nodeDurableFs, type DurableFs } from '../durable-fs';
 
 export type NewConflict = Omit<Conflict, 'conflictId' | 'resolution' | 'accountKey'>;
 
@@ -17,14 +17,21 @@ export class ConflictLog {
   #conflicts: Conflict[] = [];
   #queue: Promise<unknown> = Promise.resolve();
 
-  private constructor(file: string, accountKey: string) {
+  readonly #fs: DurableFs;
+
+  private constructor(file: string, accountKey: string, fs: DurableFs) {
     this.#file = file;
     this.#accountKey = accountKey;
+    this.#fs = fs;
   }
 
-  static async open(stateDir: string, accountKey: string): Promise<ConflictLog> {
-    const log = new ConflictLog(path.join(stateDir, 'conflicts.json'), accountKey);
-    const raw = await readJsonStrict(log.#file);
+  static async open(
+    stateDir: string,
+    accountKey: string,
+    fs: DurableFs = nodeDurableFs,
+  ): Promise<ConflictLog> {
+    const log = new ConflictLog(path.join(stateDir, 'conflicts.json'), accountKey, fs);
+    const raw = await fs.readJsonStrict(log.#file);
     if (raw !== undefined) log.#conflicts = v.parse(v.array(ConflictSchema), raw);
     return log;
   }
@@ -79,7 +86,7 @@ export class ConflictLog {
     const run = this.#queue.then(async () => {
       const next = change(this.#conflicts);
       if (next === this.#conflicts) return;
-      await writeJsonAtomic(this.#file, next);
+      await this.#fs.writeJson(this.#file, next);
       this.#conflicts = next;
     });
     this.#queue = run.catch(() => undefined);

@@ -28,6 +28,7 @@ import { SyncLedger } from './creates/ledger';
 import { createCandidates, decideCreate } from './creates/decide';
 import type { Customer } from '../../../src-shared/domain';
 import type { OpenSnapshotStream } from '../../../src-shared/data-pieces';
+import { nodeDurableFs, type DurableFs } from '../durable-fs';
 import { SyncProgress } from './progress';
 import { pullAll, SnapshotKeeper } from './pull';
 import { DEFAULT_ABSENCE_GRACE_MS, push, type PushOptions } from './push';
@@ -40,6 +41,8 @@ export interface SyncEngineOptions {
   emit: EmitEvent;
   /** The account's data dir: conflict log and reconciliation ledger live here. */
   stateDir: string;
+  /** The seam their files are written through (default: the real file system). */
+  fs?: DurableFs;
   /** Auto-sync period while reachable (default 5 min). */
   periodMs?: number;
   /** Probe delays while offline or off-network. */
@@ -84,14 +87,16 @@ export class SyncEngine implements SyncEnginePort {
       retryBackoff: { initialMs: 5_000, maxMs: 5 * 60_000, factor: 2 },
       ratePerSecond: 3,
       push: {},
+      fs: nodeDurableFs,
       ...options,
     };
     this.#snapshot = new SnapshotKeeper(options.accountKey);
     this.#probe = new Backoff(this.#o.probeBackoff);
     this.#retry = new Backoff(this.#o.retryBackoff);
+    const fs = this.#o.fs;
     this.#ready = (async () => {
-      const ledger = await SyncLedger.open(options.stateDir);
-      const conflicts = await ConflictLog.open(options.stateDir, options.accountKey);
+      const ledger = await SyncLedger.open(options.stateDir, fs);
+      const conflicts = await ConflictLog.open(options.stateDir, options.accountKey, fs);
       this.#conflictLog = conflicts;
       return { ledger, conflicts };
     })();

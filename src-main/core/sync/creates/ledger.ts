@@ -5,7 +5,7 @@
 import path from 'node:path';
 import * as v from 'valibot';
 import { CustomerSchema, type Customer } from '../../../../src-shared/domain';
-import { readJsonStrict, writeJsonAtomic } from '../../atomic-file';
+import { nodeDurableFs, type DurableFs } from '../../durable-fs';
 
 const LedgerSchema = v.object({
   version: v.literal(1),
@@ -51,13 +51,16 @@ export class SyncLedger {
   #knownCustomers = new Set<string>();
   #knownRoutes = new Set<string>();
 
-  private constructor(file: string) {
+  readonly #fs: DurableFs;
+
+  private constructor(file: string, fs: DurableFs) {
     this.#file = file;
+    this.#fs = fs;
   }
 
-  static async open(stateDir: string): Promise<SyncLedger> {
-    const ledger = new SyncLedger(path.join(stateDir, 'sync-ledger.json'));
-    const raw = await readJsonStrict(ledger.#file);
+  static async open(stateDir: string, fs: DurableFs = nodeDurableFs): Promise<SyncLedger> {
+    const ledger = new SyncLedger(path.join(stateDir, 'sync-ledger.json'), fs);
+    const raw = await fs.readJsonStrict(ledger.#file);
     if (raw !== undefined) ledger.#set(v.parse(LedgerSchema, raw));
     return ledger;
   }
@@ -180,7 +183,7 @@ export class SyncLedger {
   }
 
   async #write(next: LedgerData): Promise<void> {
-    await writeJsonAtomic(this.#file, next);
+    await this.#fs.writeJson(this.#file, next);
     this.#set(next);
   }
 
