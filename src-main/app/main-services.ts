@@ -2,6 +2,7 @@
 // the handler table for every IPC channel. The Electron shell and the browser runner both call
 // this, so the app and its tests run the same code.
 import { BasemapService } from '../core/basemap/service';
+import { noLog, type AppLogPort } from '../core/log/app-log';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
 import { adminRegionSourceOf } from './admin-defaults';
@@ -10,6 +11,13 @@ import { createDemoLauncher } from './demo';
 import { createHandlers, type AppHandlers } from './handlers';
 import { ImportJobs } from './import-jobs';
 import { SessionManager, type DemoLauncher } from './session-manager';
+import {
+  accountAbout,
+  loggedEmit,
+  loggedHandlers,
+  rendererErrorLog,
+  type AccountAbout,
+} from './support';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -31,6 +39,8 @@ export interface MainServicesOptions {
   pickFile?: PickFile;
   /** Where the administrator's defaults are read (admin-defaults.ts); default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Main's log file (core/log): session, sync and failure events, the page's errors. */
+  log?: AppLogPort;
 }
 
 export interface MainServices {
@@ -40,13 +50,17 @@ export interface MainServices {
   readonly basemap: BasemapService;
   /** The shell's online/resume events. */
   nudge(reason: 'online' | 'resume' | 'start'): void;
+  /** The signed-in account and its queued changes, for Help > About. */
+  about(): AccountAbout;
   dispose(): Promise<void>;
 }
 
 export async function createMainServices(options: MainServicesOptions): Promise<MainServices> {
   const clock = options.clock ?? systemClock;
+  const log = options.log ?? noLog;
+  const emit = loggedEmit(options.emit, log, options.dataDir);
   const factory = createRuntimeFactory({
-    emit: options.emit,
+    emit,
     clock,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.limiterRate !== undefined ? { limiterRate: options.limiterRate } : {}),
@@ -54,7 +68,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
   });
   const sessions = await SessionManager.create({
     dataDir: options.dataDir,
-    emit: options.emit,
+    emit,
     credentialStore: options.credentialStore,
     clock,
     factory,
@@ -89,21 +103,26 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     ...(options.fetch ? { fetch: options.fetch } : {}),
     adminRegionSource: adminRegionSourceOf(options.env ?? process.env),
   });
-  const handlers = createHandlers({
-    sessions,
-    imports,
-    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
-    basemap: {
-      basemap,
-      emit: options.emit,
-      ...(options.pickFile ? { pickFile: options.pickFile } : {}),
-    },
-  });
+  const handlers = loggedHandlers(
+    createHandlers({
+      sessions,
+      imports,
+      ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+      basemap: {
+        basemap,
+        emit,
+        ...(options.pickFile ? { pickFile: options.pickFile } : {}),
+      },
+      reportError: rendererErrorLog(log, clock),
+    }),
+    log,
+  );
   return {
     handlers,
     sessions,
     basemap,
     nudge: (reason) => sessions.session?.runtime.engine.nudge(reason),
+    about: () => accountAbout(sessions),
     dispose: async () => {
       // Imports stop between rows first, so their progress on disk is exact.
       await imports.dispose();
