@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppLog } from '../../src-main/core/log/app-log';
 import { logLine } from '../../src-main/core/log/events';
 import { RotatingLogFile } from '../../src-main/core/log/log-file';
-import { appStackFrames } from '../../src-shared/support';
+import { appStackFrames, type RendererErrorReport } from '../../src-shared/support';
+import { RENDERER_ERRORS_PER_MINUTE, rendererErrorLog } from '../../src-main/app/support';
 
 let dir: string;
 beforeEach(async () => {
@@ -132,5 +133,28 @@ describe('a renderer error’s frames', () => {
       { file: 'index-Bx3.js', line: 12, column: 345 },
       { file: 'worker-9.js', line: 7, column: 8 },
     ]);
+  });
+});
+
+describe('the page’s errors into the log', () => {
+  it('writes at most 20 a minute, then one line counting the ones refused', async () => {
+    const log = new AppLog({ dir, clock: { now: () => 0 } });
+    let now = 0;
+    const report = rendererErrorLog(log, { now: () => now });
+    const error: RendererErrorReport = { source: 'error', name: 'TypeError', frames: [] };
+    const answers = Array.from({ length: 25 }, () => report(error));
+    expect(answers.filter(Boolean)).toHaveLength(RENDERER_ERRORS_PER_MINUTE);
+    now = 59_999;
+    expect(report(error)).toBe(false);
+    now = 60_000;
+    expect(report(error)).toBe(true);
+    await log.flush();
+    const events = (await lines(join(dir, 'fieldmap.log'))).map((l) => l.event);
+    expect(events).toEqual([
+      ...Array<string>(RENDERER_ERRORS_PER_MINUTE).fill('renderer.error'),
+      'renderer.errorsDropped',
+      'renderer.error',
+    ]);
+    expect((await lines(join(dir, 'fieldmap.log')))[20]).toMatchObject({ count: 6 });
   });
 });
