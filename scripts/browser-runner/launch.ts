@@ -8,6 +8,7 @@ import type { EventChannel } from '../../src-shared/ipc-contract';
 import { PIECE_ITEMS, sendInPieces, type DataPiece } from '../../src-shared/data-pieces';
 import { createDemoLauncher } from '../../src-main/app/demo';
 import { createMainServices, type MainServices } from '../../src-main/app/main-services';
+import { AppLog } from '../../src-main/core/log/app-log';
 import type { CredentialStore, EmitEvent } from '../../src-main/core/ports';
 import {
   createIpcRouter,
@@ -76,6 +77,8 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
   const services = await createMainServices({
     dataDir: options.dataDir,
     emit,
+    // Main's log, as the Electron shell keeps it in its logs folder.
+    log: new AppLog({ dir: join(options.dataDir, 'logs'), clock: { now: () => Date.now() } }),
     credentialStore: options.credentialStore,
     fetch: network.fetch,
     demo: createDemoLauncher({
