@@ -74,11 +74,15 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
   const sockets = await startDataSockets(RUNNER_ORIGIN);
   const emit = eventDelivery(() => context, sockets);
   const network = networkSwitch(globalThis.fetch, options.offline ?? false);
+  // Main's log, as the Electron shell keeps it in its logs folder.
+  const appLog = new AppLog({
+    dir: join(options.dataDir, 'logs'),
+    clock: { now: () => Date.now() },
+  });
   const services = await createMainServices({
     dataDir: options.dataDir,
     emit,
-    // Main's log, as the Electron shell keeps it in its logs folder.
-    log: new AppLog({ dir: join(options.dataDir, 'logs'), clock: { now: () => Date.now() } }),
+    log: appLog,
     credentialStore: options.credentialStore,
     fetch: network.fetch,
     demo: createDemoLauncher({
@@ -150,6 +154,8 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
         await services.dispose();
         await opened.close();
         await sockets.close();
+        // Its last lines are on disk before a caller removes the data dir.
+        await appLog.flush();
       },
     };
   } catch (error) {

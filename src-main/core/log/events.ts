@@ -68,7 +68,6 @@ export const LOG_EVENTS = {
     accepted: v.boolean(),
   }),
   'updates.failed': v.strictObject({ name: ErrorNameSchema, code: v.optional(Code) }),
-  'main.error': v.strictObject({ name: ErrorNameSchema }),
   /** Lines lost to a full queue or a failed write, told before the next line that was not. */
   'log.dropped': v.strictObject({ count: Count }),
 } as const;
