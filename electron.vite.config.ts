@@ -8,8 +8,9 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
-      // keytar is a native addon and electron is the runtime: both stay outside the bundle.
-      externalizeDeps: { include: ['keytar', 'electron'] },
+      // keytar is a native addon and electron is the runtime: both stay outside the bundle;
+      // electron-updater is loaded from the packaged node_modules (a runtime dependency).
+      externalizeDeps: { include: ['keytar', 'electron', 'electron-updater'] },
       rollupOptions: { input: { index: resolve(root, 'src-main/shell/main.ts') } },
     },
   },

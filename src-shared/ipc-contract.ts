@@ -30,6 +30,7 @@ import {
   NewOpSchema,
   OpSchema,
 } from './outbox-types';
+import { RendererErrorReportSchema, ShellNoticeSchema } from './support';
 import { SyncStateSchema } from './sync-state';
 
 /** A remembered account. Never carries the password. */
@@ -268,6 +269,18 @@ export const invokeChannels = {
       userActivated: v.optional(v.boolean()),
     }),
     response: v.boolean(),
+  },
+  /** An uncaught error of the page, for main's log (rate-limited there); true when written. */
+  'log:renderer-error': {
+    method: 'reportError',
+    request: RendererErrorReportSchema,
+    response: v.boolean(),
+  },
+  /** Why main reloaded this page (a crash, a hang), told once; null when it did not. */
+  'shell:take-notice': {
+    method: 'takeNotice',
+    request: Empty,
+    response: v.nullable(ShellNoticeSchema),
   },
 } as const;
 

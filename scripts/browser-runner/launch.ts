@@ -8,6 +8,7 @@ import type { EventChannel } from '../../src-shared/ipc-contract';
 import { PIECE_ITEMS, sendInPieces, type DataPiece } from '../../src-shared/data-pieces';
 import { createDemoLauncher } from '../../src-main/app/demo';
 import { createMainServices, type MainServices } from '../../src-main/app/main-services';
+import { AppLog } from '../../src-main/core/log/app-log';
 import type { CredentialStore, EmitEvent } from '../../src-main/core/ports';
 import {
   createIpcRouter,
@@ -78,9 +79,15 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
   const sockets = await startDataSockets(RUNNER_ORIGIN);
   const emit = eventDelivery(() => context, sockets);
   const network = networkSwitch(globalThis.fetch, options.offline ?? false);
+  // Main's log, as the Electron shell keeps it in its logs folder.
+  const appLog = new AppLog({
+    dir: join(options.dataDir, 'logs'),
+    clock: { now: () => Date.now() },
+  });
   const services = await createMainServices({
     dataDir: options.dataDir,
     emit,
+    log: appLog,
     credentialStore: options.credentialStore,
     fetch: network.fetch,
     demo: createDemoLauncher({
@@ -157,6 +164,8 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
         await services.dispose();
         await opened.close();
         await sockets.close();
+        // Its last lines are on disk before a caller removes the data dir.
+        await appLog.flush();
       },
     };
   } catch (error) {

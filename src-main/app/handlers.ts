@@ -1,6 +1,7 @@
 // The handler of every invoke channel. The router (src-main/ipc/handle.ts) has already checked
 // the sender and validated the request against the contract before a handler runs.
 import type { Op } from '../../src-shared/outbox-types';
+import type { RendererErrorReport } from '../../src-shared/support';
 import type { IpcHandlers } from '../ipc/handle';
 import { createOpenExternalHandler } from './open-external';
 import { AppError } from './app-error';
@@ -19,6 +20,8 @@ export interface HandlerDeps {
   imports?: ImportJobs;
   /** Offline regions and basemap settings (basemap-handlers.ts). */
   basemap: BasemapHandlerDeps;
+  /** The page's error reports into main's log (support.ts rendererErrorLog). */
+  reportError?: (report: RendererErrorReport) => boolean;
 }
 
 export function createHandlers({
@@ -26,6 +29,7 @@ export function createHandlers({
   openExternal,
   imports,
   basemap,
+  reportError,
 }: HandlerDeps): AppHandlers {
   const needImports = (): ImportJobs => {
     if (!imports) throw new AppError('Internal', { detail: 'imports are not available' });
@@ -117,6 +121,10 @@ export function createHandlers({
       : async () => {
           throw new AppError('InvalidRequest', { message: 'Refused: links cannot be opened here' });
         },
+
+    'log:renderer-error': async (report) => reportError?.(report) ?? false,
+    // Only the Electron shell reloads a page (its renderer watch answers this channel instead).
+    'shell:take-notice': async () => null,
   };
 }
 

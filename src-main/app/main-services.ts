@@ -3,6 +3,7 @@
 // this, so the app and its tests run the same code.
 import { BasemapService } from '../core/basemap/service';
 import type { DurableFs } from '../core/durable-fs';
+import { noLog, type AppLogPort } from '../core/log/app-log';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
 import { adminRegionSourceOf } from './admin-defaults';
@@ -11,6 +12,13 @@ import { createDemoLauncher } from './demo';
 import { createHandlers, type AppHandlers } from './handlers';
 import { ImportJobs } from './import-jobs';
 import { SessionManager, type DemoLauncher } from './session-manager';
+import {
+  accountAbout,
+  loggedEmit,
+  loggedHandlers,
+  rendererErrorLog,
+  type AccountAbout,
+} from './support';
 
 export interface MainServicesOptions {
   dataDir: string;
@@ -34,6 +42,8 @@ export interface MainServicesOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The seam of every file main writes (default: the real file system, this platform's rules). */
   fs?: DurableFs;
+  /** Main's log file (core/log): session, sync and failure events, the page's errors. */
+  log?: AppLogPort;
 }
 
 export interface MainServices {
@@ -43,15 +53,19 @@ export interface MainServices {
   readonly basemap: BasemapService;
   /** The shell's online/resume events. */
   nudge(reason: 'online' | 'resume' | 'start'): void;
+  /** The signed-in account and its queued changes, for Help > About. */
+  about(): AccountAbout;
   dispose(): Promise<void>;
 }
 
 export async function createMainServices(options: MainServicesOptions): Promise<MainServices> {
   const clock = options.clock ?? systemClock;
   const fs = options.fs ? { fs: options.fs } : {};
+  const log = options.log ?? noLog;
+  const emit = loggedEmit(options.emit, log, options.dataDir);
   const factory = createRuntimeFactory({
     ...fs,
-    emit: options.emit,
+    emit,
     clock,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.limiterRate !== undefined ? { limiterRate: options.limiterRate } : {}),
@@ -59,7 +73,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
   });
   const sessions = await SessionManager.create({
     dataDir: options.dataDir,
-    emit: options.emit,
+    emit,
     credentialStore: options.credentialStore,
     clock,
     factory,
@@ -98,21 +112,26 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     ...(options.fetch ? { fetch: options.fetch } : {}),
     adminRegionSource: adminRegionSourceOf(options.env ?? process.env),
   });
-  const handlers = createHandlers({
-    sessions,
-    imports,
-    ...(options.openExternal ? { openExternal: options.openExternal } : {}),
-    basemap: {
-      basemap,
-      emit: options.emit,
-      ...(options.pickFile ? { pickFile: options.pickFile } : {}),
-    },
-  });
+  const handlers = loggedHandlers(
+    createHandlers({
+      sessions,
+      imports,
+      ...(options.openExternal ? { openExternal: options.openExternal } : {}),
+      basemap: {
+        basemap,
+        emit,
+        ...(options.pickFile ? { pickFile: options.pickFile } : {}),
+      },
+      reportError: rendererErrorLog(log, clock),
+    }),
+    log,
+  );
   return {
     handlers,
     sessions,
     basemap,
     nudge: (reason) => sessions.session?.runtime.engine.nudge(reason),
+    about: () => accountAbout(sessions),
     dispose: async () => {
       // Imports stop between rows first, so their progress on disk is exact.
       await imports.dispose();

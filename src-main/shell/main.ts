@@ -15,6 +15,8 @@ import {
   type MessagePortMain,
   type WebContents,
 } from 'electron';
+// electron-updater is CommonJS: its named exports are not visible to an ES module import.
+import electronUpdater from 'electron-updater';
 import { createMainServices } from '../app/main-services';
 import { KeytarCredentialStore } from '../core/service/credential-store';
 import { startShell } from './start-shell';
@@ -40,17 +42,24 @@ startShell(
       // The shell only hands back windows it made with this BrowserWindow class.
       showOpenDialog: (window, options) => dialog.showOpenDialog(window as BrowserWindow, options),
       showErrorBox: (title, content) => dialog.showErrorBox(title, content),
+      showMessageBox: (window, options) =>
+        window
+          ? dialog.showMessageBox(window as BrowserWindow, options)
+          : dialog.showMessageBox(options),
     },
+    shellFiles: shell,
+    autoUpdater: electronUpdater.autoUpdater,
   },
   {
     // Bundled to out/main/index.js: the renderer and preload builds sit beside it.
     rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
     preloadPath: fileURLToPath(new URL('../preload/index.cjs', import.meta.url)),
-    async createServices({ dataDir, emit, pickFile, openExternal }) {
+    async createServices({ dataDir, emit, pickFile, openExternal, log }) {
       const services = await createMainServices({
         dataDir,
         emit,
         openExternal,
+        log,
         ...(pickFile ? { pickFile } : {}),
         credentialStore: new KeytarCredentialStore(),
       });
@@ -66,6 +75,7 @@ startShell(
         handlers: services.handlers,
         onOnline: () => services.nudge('online'),
         onResume: () => services.nudge('resume'),
+        about: () => services.about(),
         dispose: () => services.dispose(),
         handleAppRequest: (url, range) => services.basemap.handleRequest(url, range),
       };

@@ -14,9 +14,24 @@ export interface ShellWebContents {
   ): unknown;
   on(event: 'will-attach-webview', listener: (event: PreventableEvent) => void): unknown;
   on(event: 'did-start-loading' | 'did-finish-load', listener: () => void): unknown;
+  on(event: 'unresponsive' | 'responsive', listener: () => void): unknown;
+  on(
+    event: 'render-process-gone',
+    listener: (event: unknown, details: RenderProcessGoneDetails) => void,
+  ): unknown;
+  /** Reloads the page; right after forcefullyCrashRenderer, in a new process. */
+  reload(): void;
+  /** Ends a hung renderer (emits 'render-process-gone' with reason 'killed'). */
+  forcefullyCrashRenderer(): void;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
   send(channel: string, ...args: unknown[]): void;
   isDestroyed(): boolean;
+}
+
+/** Electron's RenderProcessGoneDetails. */
+export interface RenderProcessGoneDetails {
+  reason: string;
+  exitCode: number;
 }
 
 /** Electron's MessagePortMain, the parts the data channel uses. */
@@ -83,7 +98,8 @@ export interface ShellApp {
   requestSingleInstanceLock(): boolean;
   quit(): void;
   whenReady(): Promise<unknown>;
-  getPath(name: 'userData'): string;
+  getPath(name: 'userData' | 'logs'): string;
+  getVersion(): string;
   on(event: 'second-instance' | 'window-all-closed' | 'activate', listener: () => void): unknown;
   on(event: 'will-quit', listener: (event: PreventableEvent) => void): unknown;
   on(
@@ -160,6 +176,48 @@ export interface ShellDialog {
     options: ShellOpenDialogOptions,
   ): Promise<{ canceled: boolean; filePaths: string[] }>;
   showErrorBox(title: string, content: string): void;
+  /** Resolves with the index of the button the user pressed (Electron's showMessageBox). */
+  showMessageBox(
+    window: ShellBrowserWindow | null,
+    options: ShellMessageBoxOptions,
+  ): Promise<{ response: number }>;
+}
+
+/** Electron's MessageBoxOptions, the parts used. */
+export interface ShellMessageBoxOptions {
+  type: 'info' | 'warning' | 'error' | 'question';
+  title: string;
+  message: string;
+  detail?: string;
+  buttons: string[];
+  defaultId: number;
+  cancelId: number;
+  noLink?: boolean;
+}
+
+/** Electron's shell module's file functions (Help > Show logs). */
+export interface ShellFiles {
+  /** Opens a path with the desktop's default app; resolves with an error message, '' on success. */
+  openPath(path: string): Promise<string>;
+  showItemInFolder(fullPath: string): void;
+}
+
+/** electron-updater's autoUpdater, the parts the shell uses (updates.ts). */
+export interface ShellAutoUpdater {
+  autoDownload: boolean;
+  autoInstallOnAppQuit: boolean;
+  /** electron-updater logs to the console unless told otherwise; the shell logs typed events. */
+  logger: unknown;
+  setFeedURL(options: { provider: 'generic'; url: string }): void;
+  checkForUpdates(): Promise<unknown>;
+  downloadUpdate(): Promise<unknown>;
+  quitAndInstall(): void;
+  on(event: 'checking-for-update' | 'update-not-available', listener: () => void): unknown;
+  on(
+    event: 'update-available' | 'update-downloaded',
+    listener: (info: { version: string }) => void,
+  ): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** The menu roles the application menu uses (Electron's MenuItemConstructorOptions['role']). */
@@ -194,4 +252,8 @@ export interface ShellDialogDeps {
   Menu?: ShellMenu;
   /** The data channel to the cache worker (data-channel.ts); without it data goes over IPC. */
   dataPorts?: ShellDataPorts;
+  /** Help > Show logs opens the logs folder with these. */
+  shellFiles?: ShellFiles;
+  /** Updates from the administrator's feed (updates.ts); without it, none. */
+  autoUpdater?: ShellAutoUpdater;
 }

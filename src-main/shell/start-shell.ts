@@ -1,8 +1,12 @@
 // Composes the Electron shell: process-wide security switches, the app:// protocol, the IPC
 // router, the window, and the connectivity signals the sync engine listens to. Every Electron
 // API arrives through ShellDeps, so tests drive this with a fake electron module.
+import { adminUpdateFeedOf } from '../app/admin-defaults';
 import type { PickFile } from '../app/basemap-handlers';
+import type { AccountAbout } from '../app/support';
+import { AppLog } from '../core/log/app-log';
 import type { EmitEvent } from '../core/ports';
+import type { ShellNotice } from '../../src-shared/support';
 import { PIECE_ITEMS, sendInPieces } from '../../src-shared/data-pieces';
 import { attachDataChannel, type DataChannel } from './data-channel';
 import { APP_ORIGIN, createIpcRouter, topFrameOfOrigins, type IpcHandlers } from '../ipc/handle';
@@ -18,6 +22,9 @@ import { registerIpcHandlers } from './ipc-wiring';
 import type { ShellBrowserWindow, ShellDeps, ShellDialog } from './shell-deps';
 import { hardenWebContents } from './web-contents-guard';
 import { createMainWindow } from './window';
+import { showAbout, showLogs, type HelpContext } from './help';
+import { realWatchTimers, watchRenderer, type WatchTimers } from './renderer-watch';
+import { startUpdates, type Updates } from './updates';
 
 export type { EmitEvent };
 
@@ -29,6 +36,8 @@ export interface MainServices {
   dispose(): Promise<void> | void;
   /** Dynamic app:// paths (the basemap's regions and tile cache); null falls through to files. */
   handleAppRequest?: AppRequestHandler;
+  /** The signed-in account and its queued changes, for Help > About. */
+  about?(): AccountAbout;
 }
 
 export interface PollTimers {
@@ -53,12 +62,18 @@ export interface ShellOptions {
     pickFile?: PickFile;
     /** Electron's shell.openExternal; app/open-external.ts checks the URL and the click first. */
     openExternal: (url: string) => Promise<void>;
+    /** Main's log file, in Electron's logs folder. */
+    log: AppLog;
   }): Promise<MainServices> | MainServices;
   csp?: CspOptions;
   /** How often to ask net.isOnline(); Electron has no online event in main. */
   onlinePollMs?: number;
   timers?: PollTimers;
   log?: (message: string) => void;
+  /** The clock and one-shot timers of the renderer watch and the update checks. */
+  watchTimers?: WatchTimers;
+  /** Where the administrator's settings are read (the update feed); default process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface ShellHandle {
@@ -67,6 +82,8 @@ export interface ShellHandle {
   window(): ShellBrowserWindow | null;
   /** One connectivity check, as the poll timer runs it. */
   checkOnline(): void;
+  /** Main's log (once ready). */
+  appLog(): AppLog | null;
 }
 
 /** Returns null when another instance owns the lock (this one quits and focuses that one). */
@@ -74,6 +91,7 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
   const { app } = deps;
   const log = options.log ?? ((message: string) => console.warn(message));
   const timers = options.timers ?? realTimers;
+  const watchTimers = options.watchTimers ?? realWatchTimers;
 
   // Sandbox every renderer, before any is created (must precede 'ready').
   app.enableSandbox();
@@ -91,6 +109,10 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
   let services: MainServices | null = null;
   let wasOnline = true;
   let poll: unknown = null;
+  let appLog: AppLog | null = null;
+  let updates: Updates | null = null;
+  /** Why the window's page was reloaded, until the new page asks (shell:take-notice). */
+  let notice: ShellNotice | null = null;
 
   const focusWindow = () => {
     if (!window || window.isDestroyed()) return;
@@ -100,6 +122,18 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
   const openWindow = () => {
     window = createMainWindow(deps.BrowserWindow, options.preloadPath, log);
     data = attachDataChannel(window.webContents, deps.dataPorts);
+    if (appLog) {
+      watchRenderer(window, {
+        log: appLog,
+        dialog: deps.dialog,
+        timers: watchTimers,
+        notify: (next) => {
+          notice = next;
+        },
+        quit: () => app.quit(),
+        say: log,
+      });
+    }
     window.on('closed', () => {
       window = null;
       data = null;
@@ -123,6 +157,9 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
 
   const ready = (async () => {
     await app.whenReady();
+    const mainLog = new AppLog({ dir: app.getPath('logs'), clock: watchTimers });
+    appLog = mainLog;
+    mainLog.record('app.started', { version: app.getVersion() });
     const session = deps.session.defaultSession;
     // The app needs no camera, location, notifications, USB...: every request and check is no.
     session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
@@ -158,8 +195,16 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
       ...(pickFile ? { pickFile } : {}),
       // The handler (app/open-external.ts) opens only https URLs without credentials, on a click.
       openExternal: (url) => deps.shell.openExternal(url) /* eng-disable OPEN_EXTERNAL_JS_CHECK */,
+      log: mainLog,
     });
-    const handlers: IpcHandlers = services.handlers;
+    const handlers: IpcHandlers = {
+      ...services.handlers,
+      'shell:take-notice': async () => {
+        const told = notice;
+        notice = null;
+        return told;
+      },
+    };
     registerIpcHandlers(
       deps.ipcMain,
       createIpcRouter(handlers, { isTrustedSender: topFrameOfOrigins([APP_ORIGIN]), log }),
@@ -167,7 +212,21 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
 
     if (deps.Menu) {
       const addRegion = () => void addRegionFromMenu(handlers, dialog, log);
-      const template = applicationMenuTemplate(deps.platform ?? process.platform, { addRegion });
+      const about = services.about?.bind(services);
+      const help: HelpContext = {
+        version: app.getVersion(),
+        dataDir: app.getPath('userData'),
+        logsDir: mainLog.dir,
+        logFile: mainLog.paths()[0]!,
+        about,
+        flushLog: () => mainLog.flush(),
+      };
+      const openLogs = () => showLogs(deps.shellFiles, help, log);
+      const template = applicationMenuTemplate(deps.platform ?? process.platform, {
+        addRegion,
+        showLogs: () => void openLogs(),
+        about: () => void showAbout(dialog, window, help, openLogs),
+      });
       deps.Menu.setApplicationMenu(deps.Menu.buildFromTemplate(template));
     }
 
@@ -185,6 +244,7 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
     let disposed = false;
     app.on('will-quit', (event) => {
       if (poll !== null) timers.clearInterval(poll);
+      updates?.stop();
       if (disposed || !services) return;
       // Hold the quit until the services have closed their files, then quit for real.
       event.preventDefault();
@@ -194,6 +254,14 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
         .finally(() => app.quit());
     });
     openWindow();
+    updates = startUpdates({
+      updater: deps.autoUpdater,
+      feed: adminUpdateFeedOf(options.env ?? process.env),
+      dialog,
+      window: () => window,
+      log: mainLog,
+      timers: watchTimers,
+    });
   })();
   ready.catch((error: unknown) => {
     log(
@@ -202,7 +270,7 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
     app.quit();
   });
 
-  return { ready, window: () => window, checkOnline };
+  return { ready, window: () => window, checkOnline, appLog: () => appLog };
 }
 
 /** File > Add offline region…: the same pick as the renderer's, with failures shown in a box. */

@@ -44,10 +44,16 @@ async function openApp(): Promise<Page> {
 }
 
 /**
- * Local reads of main's own state (offline regions and their downloads, map settings, imports)
- * are not data requests.
+ * Local reads of main's own state (offline regions and their downloads, map settings, imports,
+ * why main reloaded the page) are not data requests.
  */
-const BASEMAP_CALLS = ['listRegions', 'listRegionDownloads', 'basemapSettings', 'listImports'];
+const BASEMAP_CALLS = [
+  'listRegions',
+  'listRegionDownloads',
+  'basemapSettings',
+  'listImports',
+  'takeNotice',
+];
 const calls = async (p: Page) =>
   (
     await p.evaluate(() => [...(globalThis as unknown as { fake: { calls: string[] } }).fake.calls])

@@ -2,12 +2,21 @@
 // no Electron binary can be installed or started here (its download host is unreachable), so
 // the shell's security settings are asserted on what it asks this stand-in to do. It mimics the
 // Electron rules that matter: enableSandbox and registerSchemesAsPrivileged throw after 'ready',
-// and creating a BrowserWindow emits app 'web-contents-created'.
+// and creating a BrowserWindow emits app 'web-contents-created'. Support (Help, the renderer
+// watch, updates) plays the documented behaviour of webContents' 'render-process-gone',
+// 'unresponsive' and 'responsive' events and forcefullyCrashRenderer, dialog.showMessageBox
+// (resolves with the pressed button's index), shell.openPath ('' on success) and
+// showItemInFolder, app.getVersion, and electron-updater's autoUpdater and its events.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type {
   CustomSchemePrivileges,
   PreventableEvent,
+  ShellAutoUpdater,
   ShellDeps,
   ShellMenuItem,
+  ShellMessageBoxOptions,
   ShellOpenDialogOptions,
   ShellSenderFrame,
   WindowOptions,
@@ -52,6 +61,75 @@ export class FakeWebContents extends Emitter {
   isDestroyed(): boolean {
     return false;
   }
+  /** Page reloads asked (webContents.reload) and renderers ended (forcefullyCrashRenderer). */
+  reloads = 0;
+  ended = 0;
+  reload(): void {
+    this.reloads += 1;
+  }
+  forcefullyCrashRenderer(): void {
+    this.ended += 1;
+    // Electron: the process ends, then 'render-process-gone' comes with reason 'killed'.
+    setImmediate(() => this.emit('render-process-gone', {}, { reason: 'killed', exitCode: 9 }));
+  }
+}
+
+/**
+ * electron-updater's autoUpdater as its docs describe it: checkForUpdates emits
+ * 'checking-for-update', then 'update-available' (downloading at once when autoDownload is
+ * true, its default) or 'update-not-available', or 'error' and rejects; downloadUpdate emits
+ * 'update-downloaded'; without a feed, a check fails. `next` is what the feed answers.
+ */
+export class FakeAutoUpdater extends Emitter implements ShellAutoUpdater {
+  autoDownload = true;
+  autoInstallOnAppQuit = true;
+  logger: unknown = console;
+  feeds: Array<{ provider: 'generic'; url: string }> = [];
+  next: { version: string } | null | Error = null;
+  checks = 0;
+  downloads = 0;
+  installs = 0;
+  constructor(private readonly quitApp: () => void) {
+    super();
+  }
+  setFeedURL(options: { provider: 'generic'; url: string }): void {
+    this.feeds.push(options);
+  }
+  async checkForUpdates(): Promise<unknown> {
+    this.checks += 1;
+    this.emit('checking-for-update');
+    const answer = this.feeds.length === 0 ? new Error('No feed') : this.next;
+    if (answer instanceof Error) {
+      this.emit('error', answer);
+      throw answer;
+    }
+    if (answer === null) {
+      this.emit('update-not-available', { version: '0.1.0' });
+      return { isUpdateAvailable: false };
+    }
+    this.emit('update-available', answer);
+    if (this.autoDownload) await this.downloadUpdate();
+    return { isUpdateAvailable: true, updateInfo: answer };
+  }
+  async downloadUpdate(): Promise<unknown> {
+    this.downloads += 1;
+    const info = this.next;
+    if (info instanceof Error || info === null) throw new Error('nothing to download');
+    this.emit('download-progress', { percent: 100 });
+    this.emit('update-downloaded', info);
+    return [];
+  }
+  quitAndInstall(): void {
+    this.installs += 1;
+    this.quitApp();
+  }
+}
+
+/** A message box on screen until the test presses one of its buttons. */
+export interface FakeMessageBox {
+  window: unknown;
+  options: ShellMessageBoxOptions;
+  press(button: number): void;
 }
 
 export type IpcListener = (
@@ -60,9 +138,14 @@ export type IpcListener = (
 ) => Promise<unknown>;
 
 export function createFakeElectron(
-  options: { lock?: boolean; online?: boolean; dataDir?: string } = {},
+  options: { lock?: boolean; online?: boolean; dataDir?: string; logsDir?: string } = {},
 ) {
   const calls: string[] = [];
+  // Electron's logs folder: beside the fake's data dir, or a temp dir of its own.
+  let logs: string | null =
+    options.logsDir ?? (options.dataDir ? join(options.dataDir, 'logs') : null);
+  const logsDir = () => (logs ??= mkdtempSync(join(tmpdir(), 'fieldmap-fake-logs-')));
+  const version = { current: '0.1.0' };
   let ready = false;
   let fireReady: () => void = () => {};
   const readyPromise = new Promise<void>((resolve) => {
@@ -90,8 +173,12 @@ export function createFakeElectron(
     whenReady(): Promise<void> {
       return readyPromise;
     }
-    getPath(name: 'userData'): string {
+    getPath(name: 'userData' | 'logs'): string {
+      if (name === 'logs') return logsDir();
       return options.dataDir ?? `/fake/${name}`;
+    }
+    getVersion(): string {
+      return version.current;
     }
   })();
 
@@ -186,6 +273,14 @@ export function createFakeElectron(
     answer: null as string | null,
   };
   const menu = { template: null as ShellMenuItem[] | null };
+  const boxes: FakeMessageBox[] = [];
+  const files = {
+    opened: [] as string[],
+    shown: [] as string[],
+    /** What openPath resolves with: '' (opened) or the desktop's error message. */
+    openPathResult: '',
+  };
+  const autoUpdater = new FakeAutoUpdater(() => app.quit());
 
   const deps: ShellDeps = {
     app,
@@ -211,6 +306,19 @@ export function createFakeElectron(
       showErrorBox: (title, content) => {
         dialogs.errors.push({ title, content });
       },
+      showMessageBox: (window, options) =>
+        new Promise<{ response: number }>((resolve) => {
+          boxes.push({ window, options, press: (response) => resolve({ response }) });
+        }),
+    },
+    shellFiles: {
+      openPath: async (path) => {
+        files.opened.push(path);
+        return files.openPathResult;
+      },
+      showItemInFolder: (path) => {
+        files.shown.push(path);
+      },
     },
     Menu: {
       buildFromTemplate: (template) => ({ template }),
@@ -235,6 +343,10 @@ export function createFakeElectron(
     network,
     dialogs,
     menu,
+    boxes,
+    files,
+    autoUpdater,
+    version,
   };
 }
 

@@ -1,5 +1,6 @@
 // Starting the Electron shell on the fake electron module (fake-electron.ts: no Electron binary
 // can be installed or started here) with stand-in services, and calling its IPC as the page would.
+import { join } from 'node:path';
 import type { IpcResult } from '../../src-shared/ipc-contract';
 import { createOpenExternalHandler } from '../../src-main/app/open-external';
 import { startShell, type MainServices, type ShellHandle } from '../../src-main/shell/start-shell';
@@ -20,14 +21,61 @@ export interface Started {
   };
   log: string[];
   poll: { callback: (() => void) | null; ms: number | null; cleared: boolean };
+  /** The renderer watch's and the update checks' clock and timers, moved by the test. */
+  clock: FakeClock;
+}
+
+/** A clock and one-shot timers that move only when the test says. */
+export class FakeClock {
+  now = Date.UTC(2026, 10, 2, 9);
+  readonly timers: Array<{ at: number; callback: () => void; ms: number; cleared: boolean }> = [];
+  readonly api = {
+    now: () => this.now,
+    setTimeout: (callback: () => void, ms: number) => {
+      const timer = { at: this.now + ms, callback, ms, cleared: false };
+      this.timers.push(timer);
+      return timer;
+    },
+    clearTimeout: (handle: unknown) => {
+      (handle as { cleared: boolean }).cleared = true;
+    },
+  };
+  /** Timers still waiting. */
+  pending() {
+    return this.timers.filter((t) => !t.cleared);
+  }
+  /** Moves the clock by `ms`, running every timer that falls due, in order. */
+  advance(ms: number): void {
+    const until = this.now + ms;
+    for (;;) {
+      const due = this.pending()
+        .filter((t) => t.at <= until)
+        .sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      due.cleared = true;
+      this.now = due.at;
+      due.callback();
+    }
+    this.now = until;
+  }
 }
 
 /** Starts the shell on the fake electron module, serving `rendererDir`, and fires ready. */
 export async function startWithFake(
   rendererDir: string,
-  options: { lock?: boolean; online?: boolean; platform?: string; dataPorts?: ShellDataPorts } = {},
+  options: {
+    lock?: boolean;
+    online?: boolean;
+    platform?: string;
+    dataPorts?: ShellDataPorts;
+    env?: Record<string, string | undefined>;
+    /** Before ready: e.g. give the deps the fake autoUpdater. */
+    prepare?: (fake: FakeElectron) => void;
+  } = {},
 ): Promise<Started> {
-  const fake = createFakeElectron(options);
+  const fake = createFakeElectron({ logsDir: join(rendererDir, 'logs'), ...options });
+  options.prepare?.(fake);
+  const clock = new FakeClock();
   if (options.platform) fake.deps.platform = options.platform;
   if (options.dataPorts) fake.deps.dataPorts = options.dataPorts;
   const log: string[] = [];
@@ -57,6 +105,8 @@ export async function startWithFake(
       return services;
     },
     log: (message) => log.push(message),
+    watchTimers: clock.api,
+    env: options.env ?? {},
     timers: {
       setInterval: (callback, ms) => {
         poll.callback = callback;
@@ -68,10 +118,12 @@ export async function startWithFake(
       },
     },
   });
-  if (!handle) return { fake, handle: null as unknown as ShellHandle, services, log, poll };
+  if (!handle) return { fake, handle: null as unknown as ShellHandle, services, log, poll, clock };
   fake.fireReady();
   await handle.ready;
-  return { fake, handle, services, log, poll };
+  // The log's first line is written by now, so a test's clean-up does not race its write.
+  await handle.appLog()?.flush();
+  return { fake, handle, services, log, poll, clock };
 }
 
 /** Calls an IPC channel as the page would, from `frame` (default: the app's main frame). */

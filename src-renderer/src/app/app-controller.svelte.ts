@@ -25,6 +25,7 @@ import { weekPlanOf } from '../features/plan/week-plan-state.svelte';
 import { Panels } from './panels.svelte';
 import { SelectionState } from './selection.svelte';
 import { SessionState } from './session.svelte';
+import { SupportState } from '../features/support/support-state.svelte';
 
 const LAST_ACCOUNT_KEY = 'fieldmap:lastAccount';
 
@@ -39,6 +40,8 @@ export class AppController {
   readonly basemap: BasemapState;
   /** The open account's CSV imports as main runs them. */
   readonly imports: ImportStatusState;
+  /** The page's errors to main's log, and why main reloaded the page. */
+  readonly support: SupportState;
   /** The visit filter of the list and the map. */
   #accounts = $state.raw<AccountSummary[]>([]);
   #data = $state.raw<AccountData | null>(null);
@@ -70,6 +73,7 @@ export class AppController {
     );
     this.basemap = new BasemapState(api);
     this.imports = new ImportStatusState(api);
+    this.support = new SupportState(api);
   }
 
   /** Remembered accounts (loaded by `loadAccounts`). */
@@ -97,6 +101,7 @@ export class AppController {
 
   start(): void {
     const on = this.api.on.bind(this.api);
+    this.#unsubscribe.push(this.support.start());
     this.#writer.onPiece((p, json) => {
       try {
         this.#stage.add(p, json);

@@ -32,6 +32,8 @@ const account: AccountSummary = {
 
 const listeners = new Map<string, Set<(payload: unknown) => void>>();
 const calls: string[] = [];
+/** The page's error reports, as main would receive them. */
+const reports: unknown[] = [];
 /** Snapshots main sent on request ('data:resend'). */
 let snapshotsSent = 0;
 
@@ -73,6 +75,13 @@ const answers: { [C in InvokeChannel]?: (request: RequestOf<C>) => ResponseOf<C>
   'regions:list': () => [],
   'import:list': () => [],
   'basemap:settings': () => basemapSettings,
+  // ?notice=crashed: main reloaded this page after a crash (the shell's renderer watch).
+  'shell:take-notice': () =>
+    params.get('notice') === 'crashed' ? { kind: 'crashed', at: 1_700_000_000_000 } : null,
+  'log:renderer-error': (report) => {
+    reports.push(report);
+    return true;
+  },
   // As main's engine: the snapshot goes only when it is newer than what the page says it holds.
   'data:resend': (request) => {
     const sending = snapshot();
@@ -108,6 +117,7 @@ const api: FieldmapApi = buildFieldmapApi(
 const app = new AppController(api);
 (globalThis as unknown as { fake: unknown }).fake = {
   calls,
+  reports,
   emit,
   app,
   account,
