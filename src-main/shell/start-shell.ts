@@ -16,6 +16,7 @@ import { applicationMenuTemplate } from './app-menu';
 import { buildContentSecurityPolicy, type CspOptions } from './csp';
 import { registerIpcHandlers } from './ipc-wiring';
 import type { ShellBrowserWindow, ShellDeps, ShellDialog } from './shell-deps';
+import { shellFetch } from './network';
 import { hardenWebContents } from './web-contents-guard';
 import { createMainWindow } from './window';
 
@@ -53,6 +54,8 @@ export interface ShellOptions {
     pickFile?: PickFile;
     /** Electron's shell.openExternal; app/open-external.ts checks the URL and the click first. */
     openExternal: (url: string) => Promise<void>;
+    /** Chromium's network (shell/network.ts): every request main's services make. */
+    fetch: typeof globalThis.fetch;
   }): Promise<MainServices> | MainServices;
   csp?: CspOptions;
   /** How often to ask net.isOnline(); Electron has no online event in main. */
@@ -158,6 +161,7 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
       ...(pickFile ? { pickFile } : {}),
       // The handler (app/open-external.ts) opens only https URLs without credentials, on a click.
       openExternal: (url) => deps.shell.openExternal(url) /* eng-disable OPEN_EXTERNAL_JS_CHECK */,
+      fetch: shellFetch(deps),
     });
     const handlers: IpcHandlers = services.handlers;
     registerIpcHandlers(

@@ -3,6 +3,7 @@
 // the shell's security settings are asserted on what it asks this stand-in to do. It mimics the
 // Electron rules that matter: enableSandbox and registerSchemesAsPrivileged throw after 'ready',
 // and creating a BrowserWindow emits app 'web-contents-created'.
+import { createFakeNet } from './fake-net';
 import type {
   CustomSchemePrivileges,
   PreventableEvent,
@@ -161,8 +162,10 @@ export function createFakeElectron(
     check?: (wc: unknown, permission: string) => boolean;
     device?: () => boolean;
   } = {};
+  const fakeNet = createFakeNet();
   const session = {
     defaultSession: {
+      ...fakeNet.session,
       setPermissionRequestHandler(handler: NonNullable<typeof permissions.request>) {
         permissions.request = handler;
       },
@@ -199,7 +202,7 @@ export function createFakeElectron(
       },
     },
     powerMonitor,
-    net: { isOnline: () => network.online },
+    net: { isOnline: () => network.online, fetch: fakeNet.net.fetch },
     platform: 'linux',
     dialog: {
       showOpenDialog: async (window, options) => {
@@ -233,6 +236,8 @@ export function createFakeElectron(
     opened,
     powerMonitor,
     network,
+    /** The fake Chromium network (fake-net.ts): its settings and every request it carried. */
+    net: fakeNet,
     dialogs,
     menu,
   };
