@@ -22,6 +22,8 @@ import {
   startDataSockets,
   type DataSockets,
 } from './data-socket';
+import { fetchFromEnv } from '../../src-main/core/network/env-fetch';
+import type { ProxyEnv } from '../../src-main/core/network/proxy-env';
 import { networkSwitch } from './network';
 import { pageInitScript } from './page-script';
 import { ensureRendererBuilt, rendererCsp, RUNNER_ORIGIN, serveRenderer } from './renderer-files';
@@ -41,6 +43,11 @@ export interface LaunchOptions {
   offline?: boolean;
   limiterRate?: number;
   syncPeriodMs?: number;
+  /**
+   * Where main's network reads HTTPS_PROXY/HTTP_PROXY/NO_PROXY and FIELDMAP_EXTRA_CA_CERTS
+   * (core/network/env-fetch.ts); default process.env.
+   */
+  env?: ProxyEnv;
   /** Demo service: requests per second (default 3, as the real service). */
   demoRate?: number;
   log?: (line: string) => void;
@@ -72,7 +79,8 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
   let context: BrowserContext | null = null;
   const sockets = await startDataSockets(RUNNER_ORIGIN);
   const emit = eventDelivery(() => context, sockets);
-  const network = networkSwitch(globalThis.fetch, options.offline ?? false);
+  const envNetwork = fetchFromEnv(options.env ?? process.env);
+  const network = networkSwitch(envNetwork.fetch, options.offline ?? false);
   const services = await createMainServices({
     dataDir: options.dataDir,
     emit,
@@ -147,12 +155,14 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
         await services.dispose();
         await opened.close();
         await sockets.close();
+        await envNetwork.close();
       },
     };
   } catch (error) {
     await services.dispose();
     await context?.close();
     await sockets.close();
+    await envNetwork.close();
     throw error;
   }
 }

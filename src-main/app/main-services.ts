@@ -2,6 +2,7 @@
 // the handler table for every IPC channel. The Electron shell and the browser runner both call
 // this, so the app and its tests run the same code.
 import { BasemapService } from '../core/basemap/service';
+import { fetchFromEnv } from '../core/network/env-fetch';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
 import { adminRegionSourceOf } from './admin-defaults';
@@ -16,6 +17,7 @@ export interface MainServicesOptions {
   emit: EmitEvent;
   credentialStore: CredentialStore;
   clock?: Clock;
+  /** Every request main makes; default: Node's fetch with the environment's proxy and CA file. */
   fetch?: typeof globalThis.fetch;
   /** Demo mode; default: the reference service on loopback (createDemoLauncher); false: none. */
   demo?: DemoLauncher | false;
@@ -29,7 +31,7 @@ export interface MainServicesOptions {
   restore?: boolean;
   /** Main's native file dialog (the Electron shell); without it, regions are added by path. */
   pickFile?: PickFile;
-  /** Where the administrator's defaults are read (admin-defaults.ts); default process.env. */
+  /** Where the administrator's defaults and the fallback network's settings are read; default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -45,10 +47,13 @@ export interface MainServices {
 
 export async function createMainServices(options: MainServicesOptions): Promise<MainServices> {
   const clock = options.clock ?? systemClock;
+  // One network for every service: the shell's net.fetch, or one built from the environment.
+  const fallback = options.fetch ? null : fetchFromEnv(options.env ?? process.env);
+  const fetch = options.fetch ?? fallback!.fetch;
   const factory = createRuntimeFactory({
     emit: options.emit,
     clock,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch,
     ...(options.limiterRate !== undefined ? { limiterRate: options.limiterRate } : {}),
     ...(options.syncPeriodMs !== undefined ? { syncPeriodMs: options.syncPeriodMs } : {}),
   });
@@ -86,7 +91,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
   const basemap = await BasemapService.open({
     dataDir: options.dataDir,
     clock,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch,
     adminRegionSource: adminRegionSourceOf(options.env ?? process.env),
   });
   const handlers = createHandlers({
@@ -110,6 +115,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
       await sessions.dispose();
       await basemap.downloads.pauseAll();
       await basemap.tiles.flush();
+      await fallback?.close();
     },
   };
 }
