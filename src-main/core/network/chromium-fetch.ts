@@ -4,6 +4,7 @@
 // - a redirect is never a Response: with redirect 'manual' or 'error' net.fetch rejects
 //   ("Redirect was cancelled" / "Attempted to redirect…"), so a refused redirect becomes
 //   REDIRECT_REFUSED (the client's BadResponse), and nothing is followed;
+// - a request without an origin is sent with the session's credentials unless it says 'omit';
 // - a failure is Error("net::ERR_…") with no code: the code is that string, the ones with a Node
 //   equivalent are given it (so "nothing answers" reads the same), and a proxy or certificate
 //   failure names its cause (the proxy from the session's resolveProxy, the issuer from the
@@ -43,7 +44,9 @@ export function chromiumFetch(network: ChromiumNetwork): typeof globalThis.fetch
   return async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
     try {
-      return await network.fetch(input, init);
+      // No cookie jar or cached HTTP auth of the session rides along (net.fetch would include
+      // them for a request without an origin): each call carries exactly its own headers.
+      return await network.fetch(input, { ...init, credentials: 'omit' });
     } catch (e) {
       const message = e instanceof Error ? e.message : '';
       if (REDIRECT_ERROR.test(message)) throw new ConnectionFailure(REDIRECT_REFUSED, undefined, e);
