@@ -28,7 +28,12 @@ const TUNNEL_REFUSED = /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling/;
 export function extraCaCertificates(env: ProxyEnv): string[] {
   const file = env.FIELDMAP_EXTRA_CA_CERTS?.trim() || env.NODE_EXTRA_CA_CERTS?.trim();
   if (!file) return [];
-  const text = readFileSync(file, 'utf8');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Error(`the extra CA file ${file} could not be read`, { cause: e });
+  }
   const pems = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g);
   if (!pems) throw new Error(`no PEM certificate in ${file}`);
   return pems;
