@@ -74,6 +74,8 @@ export function createFakeNet() {
   return {
     settings,
     calls,
+    /** The certificate verifier the shell installed, if any. */
+    verifier: () => verify,
     net: { fetch },
     session: {
       resolveProxy: async () => (settings.proxy ? `PROXY ${settings.proxy}` : 'DIRECT'),

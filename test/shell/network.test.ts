@@ -111,4 +111,17 @@ describe("main's network under Electron", () => {
     fake.net.settings.caFile = ca.caFile;
     expect(await login(fake, office, url)).toMatchObject({ ok: true });
   });
+
+  it("the certificate verifier always keeps Chromium's verdict (-3), trusted or not", async () => {
+    const fake = await startApp();
+    const verify = fake.net.verifier()!;
+    const answers: number[] = [];
+    for (const verificationResult of ['OK', 'CERT_AUTHORITY_INVALID', 'CERT_DATE_INVALID']) {
+      verify(
+        { hostname: 'crm.example.com', certificate: { issuerName: 'Any CA' }, verificationResult },
+        (answer) => answers.push(answer),
+      );
+    }
+    expect(answers).toEqual([-3, -3, -3]);
+  });
 });
