@@ -1,8 +1,9 @@
 // Main's fetch outside Electron (the browser runner, tests, and the app's fallback): Node's own
 // fetch, with a dispatcher from the `undici` package per request so it honours the proxy
 // variables (proxy-env.ts) and an extra trust store, and a failure that names its cause
-// (connection-failure.ts). Node reads NODE_EXTRA_CA_CERTS only when the process starts, so the
-// extra CA file is read here: FIELDMAP_EXTRA_CA_CERTS, else NODE_EXTRA_CA_CERTS.
+// (connection-failure.ts). Node reads NODE_EXTRA_CA_CERTS only when the process starts, so an
+// extra CA file named later is read here: FIELDMAP_EXTRA_CA_CERTS, else a NODE_EXTRA_CA_CERTS
+// other than the one Node loaded.
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
@@ -24,10 +25,7 @@ const NOT_OPENED = new Set([
 // undici's ProxyAgent refuses a tunnel with this message (its only record of the status).
 const TUNNEL_REFUSED = /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling/;
 
-/** The PEM certificates of the extra CA file the environment names, or [] (a bad file throws). */
-export function extraCaCertificates(env: ProxyEnv): string[] {
-  const file = env.FIELDMAP_EXTRA_CA_CERTS?.trim() || env.NODE_EXTRA_CA_CERTS?.trim();
-  if (!file) return [];
+function readPems(file: string): string[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -39,10 +37,26 @@ export function extraCaCertificates(env: ProxyEnv): string[] {
   return pems;
 }
 
-/** Node's default trust store: Node 23+ (Electron 45) lists it whole, Node 20 its roots. */
+const loadedAtStart = () => process.env.NODE_EXTRA_CA_CERTS?.trim() || undefined;
+
+/** The PEM certificates of the extra CA file the environment names, or [] (a bad file throws). */
+export function extraCaCertificates(env: ProxyEnv): string[] {
+  const own = env.FIELDMAP_EXTRA_CA_CERTS?.trim();
+  if (own) return readPems(own);
+  // The file Node loaded when it started is in its default store already.
+  const node = env.NODE_EXTRA_CA_CERTS?.trim();
+  return node && node !== loadedAtStart() ? readPems(node) : [];
+}
+
+/**
+ * Node's default trust store, which a `ca` option replaces: Node 23+ (Electron 45) lists it
+ * whole; Node 20 lists its roots, and the file it loaded at start is read again.
+ */
 function defaultCertificates(): string[] {
   const list = (tls as { getCACertificates?: (type: 'default') => string[] }).getCACertificates;
-  return list ? list('default') : [...tls.rootCertificates];
+  if (list) return list('default');
+  const atStart = loadedAtStart();
+  return [...tls.rootCertificates, ...(atStart ? readPems(atStart) : [])];
 }
 
 /** A dispatcher whose handler tells `seen` the error undici failed with (fetch keeps only a summary). */
@@ -77,8 +91,7 @@ function codeOf(error: unknown): string | undefined {
 
 export interface EnvNetwork {
   fetch: typeof globalThis.fetch;
-  /** The proxy a URL goes through (null: direct), as requests take it. */
-  proxyFor(url: string): string | null;
+  /** Closes the proxies' and the trust store's connection pools. */
   close(): Promise<void>;
 }
 
@@ -86,7 +99,8 @@ export interface EnvNetwork {
 export function fetchFromEnv(env: ProxyEnv = process.env): EnvNetwork {
   const extra = extraCaCertificates(env);
   const ca = extra.length > 0 ? [...defaultCertificates(), ...extra] : undefined;
-  const tlsOptions = ca ? { ca } : {};
+  // One context for every connection: a `ca` list would be parsed again for each.
+  const tlsOptions = ca ? { secureContext: tls.createSecureContext({ ca }) } : {};
   const direct = ca ? new Agent({ connect: tlsOptions }) : undefined;
   const proxies = new Map<string, ProxyAgent>();
   const agentFor = (proxy: URL): ProxyAgent => {
@@ -140,7 +154,6 @@ export function fetchFromEnv(env: ProxyEnv = process.env): EnvNetwork {
   };
   return {
     fetch,
-    proxyFor: (url) => proxyFor(new URL(url), env)?.host ?? null,
     close: async () => {
       await Promise.all([direct?.close(), ...[...proxies.values()].map((agent) => agent.close())]);
     },
