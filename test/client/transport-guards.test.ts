@@ -1,11 +1,15 @@
-// The client's transport guards hold over every road main's requests can take (support/
-// test-networks.ts: Node's fetch, an office proxy with the env-built fetch, Electron's
-// net.fetch): a body over its cap is refused with or without a Content-Length, a body that stops
-// coming is given up after the timeout, and an unanswered write is Ambiguous and never sent twice.
+// Main's transport guards hold over every road its requests can take (support/test-networks.ts:
+// Node's fetch, an office proxy with the env-built fetch, Electron's net.fetch): a body over its
+// cap is refused with or without a Content-Length, a body that stops coming is given up after
+// the timeout, an unanswered write is Ambiguous and never sent twice, and a region download's
+// source that redirects is refused, not followed.
 // The servers stall for good (no timer decides the outcome), so only the client's timeout ends
 // the wait.
-import type { IncomingMessage, ServerResponse, Server } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RangeReader } from '../../src-main/core/basemap/region-source';
+import { systemClock } from '../../src-main/core/ports';
 import { emptyCustomerFields } from '../../src-shared/domain';
 import { NETWORK_NAMES, openNetwork, type TestNetwork } from '../support/test-networks';
 import { clientFor, errorOf } from './helpers';
@@ -79,5 +83,34 @@ describe.each(NETWORK_NAMES)('over %s', (name) => {
     );
     expect(info.kind).toBe('Ambiguous');
     expect(hits).toEqual(['POST /api/v1/customers']);
+  });
+
+  it('a region source that redirects is refused, and the other host sees nothing', async () => {
+    const elsewhere: string[] = [];
+    const other = createServer((req, res) => {
+      elsewhere.push(req.url ?? '');
+      res.end('PMTiles');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.2', resolve));
+    const location = `http://127.0.0.2:${(other.address() as AddressInfo).port}/moved.pmtiles`;
+    respond = (_req, res) => {
+      res.writeHead(302, { location });
+      res.end();
+    };
+    try {
+      const reader = new RangeReader(`${url}/region.pmtiles`, {
+        clock: systemClock,
+        ...(network.fetch ? { fetch: network.fetch } : {}),
+      });
+      await expect(reader.read(0, 127)).rejects.toMatchObject({
+        code: 'http',
+        message: 'The map source redirects elsewhere; give its final URL.',
+      });
+      expect(hits).toEqual(['GET /region.pmtiles']);
+      expect(elsewhere).toEqual([]);
+    } finally {
+      other.closeAllConnections();
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 });
