@@ -38,6 +38,30 @@ export const ERROR_MESSAGES: Record<ErrorKind, string> = {
   Internal: 'Something went wrong inside Fieldmap.',
 };
 
+/**
+ * Why a connection failed before the service could answer, when the network stack can tell:
+ * the proxy in the way (its host:port, and its status to CONNECT when it gave one), or a
+ * certificate nothing on this computer trusts (its issuer's name, when it could be read).
+ */
+export const ConnectionCauseSchema = v.variant('kind', [
+  v.object({ kind: v.literal('proxy'), proxy: v.string(), status: v.optional(v.number()) }),
+  v.object({ kind: v.literal('certificate'), issuer: v.optional(v.string()) }),
+]);
+export type ConnectionCause = v.InferOutput<typeof ConnectionCauseSchema>;
+
+/** The cause in the rep's words, about the service at `host` ("the proxy … refused …"). */
+export function connectionCauseText(cause: ConnectionCause, host: string): string {
+  if (cause.kind === 'certificate') {
+    const by = cause.issuer ? `, issued by "${cause.issuer}",` : '';
+    return `the certificate of ${host}${by} is not trusted on this computer`;
+  }
+  if (cause.status === 407) {
+    return `the proxy ${cause.proxy} asks for a sign-in Fieldmap cannot give (407)`;
+  }
+  const status = cause.status !== undefined ? ` (${cause.status})` : '';
+  return `the proxy ${cause.proxy} refused the connection to ${host}${status}`;
+}
+
 /** A serialisable error: what crosses IPC and is stored on outbox ops. */
 export const ErrorInfoSchema = v.object({
   kind: v.picklist([...SERVICE_ERROR_KINDS, ...APP_ERROR_KINDS]),
@@ -46,6 +70,7 @@ export const ErrorInfoSchema = v.object({
   detail: v.optional(v.string()),
   status: v.optional(v.number()),
   field: v.optional(v.string()),
+  connection: v.optional(ConnectionCauseSchema),
 });
 export type ErrorInfo = v.InferOutput<typeof ErrorInfoSchema>;
 

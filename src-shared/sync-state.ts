@@ -1,11 +1,17 @@
 // What the status bar shows: the sync engine's state machine, and the one count of queued
 // changes every display (status, Changes, import chip) agrees on.
 import * as v from 'valibot';
+import { ConnectionCauseSchema } from './errors';
 import type { Op } from './outbox-types';
 
 export const SyncStateSchema = v.variant('kind', [
   v.object({ kind: v.literal('signed-out') }),
-  v.object({ kind: v.literal('offline'), nextProbeAt: v.nullable(v.number()) }),
+  v.object({
+    kind: v.literal('offline'),
+    nextProbeAt: v.nullable(v.number()),
+    /** What the network stack could tell (a proxy, a certificate); absent: no answer at all. */
+    connection: v.optional(ConnectionCauseSchema),
+  }),
   v.object({ kind: v.literal('off-network'), nextProbeAt: v.nullable(v.number()) }),
   v.object({ kind: v.literal('auth-required') }),
   v.object({

@@ -29,7 +29,10 @@ App:
   --offline              start with the network cut
   --limiter-rate <n>     requests per second per account (default 3)
   --sync-period-ms <n>   how often to sync while reachable
-  --help`;
+  --help
+
+Main's network reads HTTPS_PROXY, HTTP_PROXY, NO_PROXY (lowercase too) and
+FIELDMAP_EXTRA_CA_CERTS (a PEM file of extra CAs to trust) from the environment.`;
 
 // `npm run` starts scripts in the package root; paths on the command line mean the caller's directory.
 const callerDir = (): string => process.env.INIT_CWD ?? process.cwd();

@@ -23,6 +23,8 @@ import {
   startDataSockets,
   type DataSockets,
 } from './data-socket';
+import { fetchFromEnv } from '../../src-main/core/network/env-fetch';
+import type { ProxyEnv } from '../../src-main/core/network/proxy-env';
 import { networkSwitch } from './network';
 import { pageInitScript } from './page-script';
 import { ensureRendererBuilt, rendererCsp, RUNNER_ORIGIN, serveRenderer } from './renderer-files';
@@ -42,6 +44,11 @@ export interface LaunchOptions {
   offline?: boolean;
   limiterRate?: number;
   syncPeriodMs?: number;
+  /**
+   * Where main's network reads HTTPS_PROXY/HTTP_PROXY/NO_PROXY and FIELDMAP_EXTRA_CA_CERTS
+   * (core/network/env-fetch.ts); default process.env.
+   */
+  env?: ProxyEnv;
   /** Demo service: requests per second (default 3, as the real service). */
   demoRate?: number;
   log?: (line: string) => void;
@@ -78,7 +85,8 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
   let context: BrowserContext | null = null;
   const sockets = await startDataSockets(RUNNER_ORIGIN);
   const emit = eventDelivery(() => context, sockets);
-  const network = networkSwitch(globalThis.fetch, options.offline ?? false);
+  const envNetwork = fetchFromEnv(options.env ?? process.env);
+  const network = networkSwitch(envNetwork.fetch, options.offline ?? false);
   // Main's log, as the Electron shell keeps it in its logs folder.
   const appLog = new AppLog({
     dir: join(options.dataDir, 'logs'),
@@ -166,12 +174,14 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
         await sockets.close();
         // Its last lines are on disk before a caller removes the data dir.
         await appLog.flush();
+        await envNetwork.close();
       },
     };
   } catch (error) {
     await services.dispose();
     await context?.close();
     await sockets.close();
+    await envNetwork.close();
     throw error;
   }
 }

@@ -4,6 +4,7 @@
 import { BasemapService } from '../core/basemap/service';
 import type { DurableFs } from '../core/durable-fs';
 import { noLog, type AppLogPort } from '../core/log/app-log';
+import { fetchFromEnv } from '../core/network/env-fetch';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
 import { adminRegionSourceOf } from './admin-defaults';
@@ -25,6 +26,7 @@ export interface MainServicesOptions {
   emit: EmitEvent;
   credentialStore: CredentialStore;
   clock?: Clock;
+  /** Every request main makes; default: Node's fetch with the environment's proxy and CA file. */
   fetch?: typeof globalThis.fetch;
   /** Demo mode; default: the reference service on loopback (createDemoLauncher); false: none. */
   demo?: DemoLauncher | false;
@@ -38,7 +40,7 @@ export interface MainServicesOptions {
   restore?: boolean;
   /** Main's native file dialog (the Electron shell); without it, regions are added by path. */
   pickFile?: PickFile;
-  /** Where the administrator's defaults are read (admin-defaults.ts); default process.env. */
+  /** Where the administrator's defaults and the fallback network's settings are read; default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
   /** The seam of every file main writes (default: the real file system, this platform's rules). */
   fs?: DurableFs;
@@ -63,11 +65,14 @@ export async function createMainServices(options: MainServicesOptions): Promise<
   const fs = options.fs ? { fs: options.fs } : {};
   const log = options.log ?? noLog;
   const emit = loggedEmit(options.emit, log, options.dataDir);
+  // One network for every service: the shell's net.fetch, or one built from the environment.
+  const fallback = options.fetch ? null : fetchFromEnv(options.env ?? process.env);
+  const fetch = options.fetch ?? fallback!.fetch;
   const factory = createRuntimeFactory({
     ...fs,
     emit,
     clock,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch,
     ...(options.limiterRate !== undefined ? { limiterRate: options.limiterRate } : {}),
     ...(options.syncPeriodMs !== undefined ? { syncPeriodMs: options.syncPeriodMs } : {}),
   });
@@ -109,7 +114,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     dataDir: options.dataDir,
     clock,
     ...fs,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch,
     adminRegionSource: adminRegionSourceOf(options.env ?? process.env),
   });
   const handlers = loggedHandlers(
@@ -138,6 +143,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
       await sessions.dispose();
       await basemap.downloads.pauseAll();
       await basemap.tiles.flush();
+      await fallback?.close();
     },
   };
 }

@@ -2,7 +2,7 @@
 // with queued changes ("your changes are saved and will be sent…"); at sign-in nothing is
 // queued and the likely cause is the address, so the message says what went wrong there. The
 // kind and the technical detail stay as they were.
-import type { ErrorInfo } from '../../src-shared/errors';
+import { connectionCauseText, type ErrorInfo } from '../../src-shared/errors';
 import { isServiceError, ServiceError } from '../core/service/errors';
 
 const NO_NAME = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME']);
@@ -14,6 +14,17 @@ function messageFor(info: ErrorInfo, url: URL): Pick<ErrorInfo, 'message' | 'fie
   const detail = info.detail ?? '';
   switch (info.kind) {
     case 'Offline':
+      if (info.connection?.kind === 'proxy') {
+        return {
+          message: `Could not sign in: ${connectionCauseText(info.connection, host)}. Ask your administrator about this computer's proxy settings.`,
+        };
+      }
+      if (info.connection?.kind === 'certificate') {
+        return {
+          message: `Could not sign in: ${connectionCauseText(info.connection, host)}. Check the address; if it is right, ask your administrator to install the certificate of the authority that issued it.`,
+          field: 'baseUrl',
+        };
+      }
       if (/certificate/i.test(detail)) {
         return {
           message: `Could not sign in: the certificate of ${host} is not trusted (self-signed, expired or for another name). Check the address; ask your administrator if it is right.`,
@@ -43,7 +54,7 @@ function messageFor(info: ErrorInfo, url: URL): Pick<ErrorInfo, 'message' | 'fie
       };
     case 'NotAllowListed':
       return {
-        message: `Could not sign in: ${host} only answers from allow-listed networks. Connect to the office network (or ask support to add this one) and try again.`,
+        message: `Could not sign in: this network is not on the account's allow-list (${host} answered 403). Connect to the office network, or ask your administrator to add this one, and try again.`,
       };
     case 'Ambiguous':
       return { message: `Could not sign in: ${host} did not answer in time. Try again.` };

@@ -17,7 +17,7 @@ import {
 } from 'electron';
 // electron-updater is CommonJS: its named exports are not visible to an ES module import.
 import electronUpdater from 'electron-updater';
-import { createMainServices } from '../app/main-services';
+import { createShellServices } from '../app/shell-services';
 import { KeytarCredentialStore } from '../core/service/credential-store';
 import { startShell } from './start-shell';
 
@@ -54,31 +54,10 @@ startShell(
     // Bundled to out/main/index.js: the renderer and preload builds sit beside it.
     rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
     preloadPath: fileURLToPath(new URL('../preload/index.cjs', import.meta.url)),
-    async createServices({ dataDir, emit, pickFile, openExternal, log }) {
-      const services = await createMainServices({
-        dataDir,
-        emit,
-        openExternal,
-        log,
-        ...(pickFile ? { pickFile } : {}),
+    createServices: (context) =>
+      createShellServices(context, {
         credentialStore: new KeytarCredentialStore(),
-      });
-      // `npm start -- --demo`: open the demo account when no account is open.
-      if (process.argv.includes('--demo') && !services.sessions.currentAccount()) {
-        void services.sessions.startDemo().catch((error: unknown) => {
-          console.warn(
-            `[fieldmap] demo failed to start: ${error instanceof Error ? error.message : 'error'}`,
-          );
-        });
-      }
-      return {
-        handlers: services.handlers,
-        onOnline: () => services.nudge('online'),
-        onResume: () => services.nudge('resume'),
-        about: () => services.about(),
-        dispose: () => services.dispose(),
-        handleAppRequest: (url, range) => services.basemap.handleRequest(url, range),
-      };
-    },
+        demo: process.argv.includes('--demo'),
+      }),
   },
 );

@@ -148,7 +148,21 @@ export interface ShellSession {
   ): void;
   setPermissionCheckHandler(handler: (webContents: unknown, permission: string) => boolean): void;
   setDevicePermissionHandler(handler: () => boolean): void;
+  /** Chromium's answer for a URL: "PROXY host:port; DIRECT", "DIRECT"… */
+  resolveProxy(url: string): Promise<string>;
+  setCertificateVerifyProc(proc: ShellCertificateVerifyProc): void;
 }
+
+/** Electron's certificate verifier: sees every verification; callback(-3) keeps Chromium's result. */
+export type ShellCertificateVerifyProc = (
+  request: {
+    hostname: string;
+    certificate: { issuerName: string };
+    /** 'OK' when trusted, else Chromium's reason ('CERT_AUTHORITY_INVALID'…). */
+    verificationResult: string;
+  },
+  callback: (verificationResult: number) => void,
+) => void;
 
 export interface ShellDeps extends ShellDialogDeps {
   app: ShellApp;
@@ -158,7 +172,11 @@ export interface ShellDeps extends ShellDialogDeps {
   session: { defaultSession: ShellSession };
   shell: { openExternal(url: string): Promise<void> };
   powerMonitor: { on(event: 'resume', listener: () => void): unknown };
-  net: { isOnline(): boolean };
+  /** Chromium's network: every main-process request goes through net.fetch (shell/network.ts). */
+  net: {
+    isOnline(): boolean;
+    fetch(input: string | Request, init?: RequestInit): Promise<Response>;
+  };
   /** process.platform, injectable so the macOS window lifecycle is testable anywhere. */
   platform?: string;
 }

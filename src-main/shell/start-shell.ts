@@ -20,6 +20,7 @@ import { applicationMenuTemplate } from './app-menu';
 import { buildContentSecurityPolicy, type CspOptions } from './csp';
 import { registerIpcHandlers } from './ipc-wiring';
 import type { ShellBrowserWindow, ShellDeps, ShellDialog } from './shell-deps';
+import { shellFetch } from './network';
 import { hardenWebContents } from './web-contents-guard';
 import { createMainWindow } from './window';
 import { showAbout, showLogs, type HelpContext } from './help';
@@ -64,6 +65,8 @@ export interface ShellOptions {
     openExternal: (url: string) => Promise<void>;
     /** Main's log file, in Electron's logs folder. */
     log: AppLog;
+    /** Chromium's network (shell/network.ts): every request main's services make. */
+    fetch: typeof globalThis.fetch;
   }): Promise<MainServices> | MainServices;
   csp?: CspOptions;
   /** How often to ask net.isOnline(); Electron has no online event in main. */
@@ -196,6 +199,7 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
       // The handler (app/open-external.ts) opens only https URLs without credentials, on a click.
       openExternal: (url) => deps.shell.openExternal(url) /* eng-disable OPEN_EXTERNAL_JS_CHECK */,
       log: mainLog,
+      fetch: shellFetch(deps),
     });
     const handlers: IpcHandlers = {
       ...services.handlers,

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BasemapService } from '../../src-main/core/basemap/service';
 import { TileCache } from '../../src-main/core/basemap/tile-cache';
+import { NETWORK_NAMES, openNetwork, type TestNetwork } from '../support/test-networks';
 
 interface Recorder {
   url: string;
@@ -43,10 +44,13 @@ let remote: Recorder; // stands for https://maps.example.com
 let inside: Recorder; // a loopback service a remote style must not reach
 let other: Recorder; // another loopback host a redirect points at
 
+/** Main's network under test (support/test-networks.ts): each suite runs over each. */
+let network: TestNetwork;
+
 /** fetch that sends https://maps.example.com/... to the `remote` server over real HTTP. */
 const remoteFetch: typeof fetch = (input, init) => {
   const url = String(input instanceof Request ? input.url : input);
-  return fetch(url.replace('https://maps.example.com', remote.url), init);
+  return (network.fetch ?? fetch)(url.replace('https://maps.example.com', remote.url), init);
 };
 
 beforeAll(async () => {
@@ -105,73 +109,80 @@ async function remoteBasemap(): Promise<BasemapService> {
 const proxyUrl = (target: string) =>
   new URL(`app://fieldmap/tiles?url=${encodeURIComponent(target)}`);
 
-describe('origins a remote style may name', () => {
-  it('https hosts it names are fetched', async () => {
-    const basemap = await remoteBasemap();
-    const answer = await basemap.handleRequest(
-      proxyUrl('https://maps.example.com/t/1/2/3.pbf'),
-      null,
-    );
-    expect(answer?.status).toBe(200);
+describe.each(NETWORK_NAMES)('over %s', (name) => {
+  beforeAll(async () => {
+    network = await openNetwork(name);
   });
+  afterAll(() => network.close());
 
-  it('never a loopback, private or link-local host, nor plain http, nor another protocol', async () => {
-    const basemap = await remoteBasemap();
-    for (const target of [
-      `${inside.url}/1/2/3.pbf`,
-      'https://localhost:8443/1.pbf',
-      'https://192.168.1.20/1.pbf',
-      'https://10.1.2.3/1.pbf',
-      'https://[fd00::1]/1.pbf',
-      'https://169.254.169.254/1.pbf',
-      'http://plain.example.org/1/2/3.pbf',
-      'file:///etc/passwd',
-    ]) {
-      const answer = await basemap.handleRequest(proxyUrl(target), null);
-      expect(answer?.status, target).toBe(403);
-    }
-    expect(inside.hits).toEqual([]);
-  });
-
-  it('a plain-http style is refused unless it is on loopback', async () => {
-    const basemap = await BasemapService.open({ dataDir: join(dataDir, 'http-style') });
-    await expect(
-      basemap.setSettings({ onlineStyleUrl: 'http://maps.example.com/style.json' }),
-    ).rejects.toThrow(/https/);
-    await expect(
-      basemap.setSettings({ onlineStyleUrl: `${inside.url}/style.json` }),
-    ).resolves.toMatchObject({ onlineStyleUrl: `${inside.url}/style.json` });
-  });
-});
-
-describe('fetching', () => {
-  it('a redirect is refused, not followed to another host', async () => {
-    const basemap = await remoteBasemap();
-    const answer = await basemap.handleRequest(
-      proxyUrl('https://maps.example.com/moved.pbf'),
-      null,
-    );
-    expect(answer?.status).toBe(404);
-    expect(other.hits).toEqual([]);
-  });
-
-  it('a resource over the byte cap is neither served nor stored', async () => {
-    const dir = join(dataDir, 'cap');
-    const cache = await TileCache.open({
-      dir,
-      capacityBytes: 1_000_000,
-      maxResourceBytes: 1000,
-      fetch: remoteFetch,
+  describe('origins a remote style may name', () => {
+    it('https hosts it names are fetched', async () => {
+      const basemap = await remoteBasemap();
+      const answer = await basemap.handleRequest(
+        proxyUrl('https://maps.example.com/t/1/2/3.pbf'),
+        null,
+      );
+      expect(answer?.status).toBe(200);
     });
-    const big = await recorder('127.0.0.1', () => tile(5000));
-    try {
-      expect((await cache.fetchThroughCache(`${big.url}/big.pbf`)).kind).toBe('miss');
-      expect((await cache.fetchThroughCache(`${remote.url}/small.pbf`)).kind).toBe('fetched');
-      await cache.flush();
-      expect((await readdir(dir)).filter((f) => f.endsWith('.tile'))).toHaveLength(1);
-    } finally {
-      big.server.closeAllConnections();
-      await new Promise<void>((resolve) => big.server.close(() => resolve()));
-    }
+
+    it('never a loopback, private or link-local host, nor plain http, nor another protocol', async () => {
+      const basemap = await remoteBasemap();
+      for (const target of [
+        `${inside.url}/1/2/3.pbf`,
+        'https://localhost:8443/1.pbf',
+        'https://192.168.1.20/1.pbf',
+        'https://10.1.2.3/1.pbf',
+        'https://[fd00::1]/1.pbf',
+        'https://169.254.169.254/1.pbf',
+        'http://plain.example.org/1/2/3.pbf',
+        'file:///etc/passwd',
+      ]) {
+        const answer = await basemap.handleRequest(proxyUrl(target), null);
+        expect(answer?.status, target).toBe(403);
+      }
+      expect(inside.hits).toEqual([]);
+    });
+
+    it('a plain-http style is refused unless it is on loopback', async () => {
+      const basemap = await BasemapService.open({ dataDir: join(dataDir, 'http-style') });
+      await expect(
+        basemap.setSettings({ onlineStyleUrl: 'http://maps.example.com/style.json' }),
+      ).rejects.toThrow(/https/);
+      await expect(
+        basemap.setSettings({ onlineStyleUrl: `${inside.url}/style.json` }),
+      ).resolves.toMatchObject({ onlineStyleUrl: `${inside.url}/style.json` });
+    });
+  });
+
+  describe('fetching', () => {
+    it('a redirect is refused, not followed to another host', async () => {
+      const basemap = await remoteBasemap();
+      const answer = await basemap.handleRequest(
+        proxyUrl('https://maps.example.com/moved.pbf'),
+        null,
+      );
+      expect(answer?.status).toBe(404);
+      expect(other.hits).toEqual([]);
+    });
+
+    it('a resource over the byte cap is neither served nor stored', async () => {
+      const dir = join(dataDir, `cap-${n++}`);
+      const cache = await TileCache.open({
+        dir,
+        capacityBytes: 1_000_000,
+        maxResourceBytes: 1000,
+        fetch: remoteFetch,
+      });
+      const big = await recorder('127.0.0.1', () => tile(5000));
+      try {
+        expect((await cache.fetchThroughCache(`${big.url}/big.pbf`)).kind).toBe('miss');
+        expect((await cache.fetchThroughCache(`${remote.url}/small.pbf`)).kind).toBe('fetched');
+        await cache.flush();
+        expect((await readdir(dir)).filter((f) => f.endsWith('.tile'))).toHaveLength(1);
+      } finally {
+        big.server.closeAllConnections();
+        await new Promise<void>((resolve) => big.server.close(() => resolve()));
+      }
+    });
   });
 });

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src-service/index';
 import { emptyCustomerFields } from '../../src-shared/domain';
+import { NETWORK_NAMES, openNetwork, type TestNetwork } from '../support/test-networks';
 import { clientFor, errorOf, REP } from './helpers';
 
 interface Seen {
@@ -78,41 +79,65 @@ describe('the service client refuses redirects', () => {
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe(`${bUrl}/api/v1/user`);
   });
+});
+
+// Each guard, over each road main's requests can take (support/test-networks.ts).
+describe.each(NETWORK_NAMES)('over %s, the service client refuses redirects', (name) => {
+  let network: TestNetwork;
+  let over: RunningService;
+  let url: string;
+  const client = () => clientFor(url, network.fetch ? { fetch: network.fetch } : {});
+  const withStatus = (status: number) => (network.redirectStatus ? { status } : {});
+
+  beforeAll(async () => {
+    network = await openNetwork(name);
+    ({ service: over, url } = await network.startService({
+      rate: 0,
+      accounts: [{ username: REP.username, password: REP.password, customers: 5, seed: 3 }],
+    }));
+  });
+
+  afterAll(async () => {
+    await over.stop();
+    await network.close();
+  });
+
+  beforeEach(() => over.configure({ faults: { redirectStatus: 0, redirectTo: '' } }));
 
   for (const status of [301, 302, 303, 307, 308]) {
     it(`a ${status} on GET /user to another host is BadResponse: no login via B`, async () => {
-      a.configure({ faults: { redirectStatus: status, redirectTo: bUrl } });
-      const info = await errorOf(clientFor(a.url).getUser());
-      expect(info).toMatchObject({ kind: 'BadResponse', status });
+      over.configure({ faults: { redirectStatus: status, redirectTo: bUrl } });
+      const info = await errorOf(client().getUser());
+      expect(info).toMatchObject({ kind: 'BadResponse', ...withStatus(status) });
       expect(seen).toEqual([]);
     });
   }
 
   it('a 307 on a write is BadResponse: the body is not re-sent anywhere', async () => {
-    a.configure({ faults: { redirectStatus: 307, redirectTo: bUrl } });
-    const before = a.store.customers(REP.username).length;
+    over.configure({ faults: { redirectStatus: 307, redirectTo: bUrl } });
+    const before = over.store.customers(REP.username).length;
     const info = await errorOf(
-      clientFor(a.url).createCustomer({ ...emptyCustomerFields(), name: 'Secret lead' }),
+      client().createCustomer({ ...emptyCustomerFields(), name: 'Secret lead' }),
     );
-    expect(info).toMatchObject({ kind: 'BadResponse', status: 307 });
+    expect(info).toMatchObject({ kind: 'BadResponse', ...withStatus(307) });
     expect(seen).toEqual([]);
-    expect(a.store.customers(REP.username)).toHaveLength(before);
+    expect(over.store.customers(REP.username)).toHaveLength(before);
   });
 
   it('a 308 on an update is BadResponse and B never sees the rep credentials', async () => {
-    const id = a.store.customers(REP.username)[0]!.id;
-    a.configure({ faults: { redirectStatus: 308, redirectTo: bUrl } });
+    const id = over.store.customers(REP.username)[0]!.id;
+    over.configure({ faults: { redirectStatus: 308, redirectTo: bUrl } });
     const fields = { ...emptyCustomerFields(), name: 'Moved', notes: 'moved?' };
-    const info = await errorOf(clientFor(a.url).updateCustomer(id, fields));
+    const info = await errorOf(client().updateCustomer(id, fields));
     expect(info.kind).toBe('BadResponse');
     expect(seen).toEqual([]);
-    expect(a.store.customer(REP.username, id)!.notes).not.toBe('moved?');
+    expect(over.store.customer(REP.username, id)!.notes).not.toBe('moved?');
   });
 
   it('a redirect is not retried as a transient failure (one request reaches A)', async () => {
-    a.configure({ faults: { redirectStatus: 302, redirectTo: bUrl } });
-    a.resetStats();
-    await errorOf(clientFor(a.url).listCustomers());
-    expect(a.stats().requests).toBe(1);
+    over.configure({ faults: { redirectStatus: 302, redirectTo: bUrl } });
+    over.resetStats();
+    await errorOf(client().listCustomers());
+    expect(over.stats().requests).toBe(1);
   });
 });

@@ -27,6 +27,8 @@ export interface HarnessOptions {
   syncPeriodMs?: number;
   /** Show the window (needs a display). */
   headed?: boolean;
+  /** Main's network settings (HTTPS_PROXY, NO_PROXY, FIELDMAP_EXTRA_CA_CERTS…); default: none. */
+  env?: Record<string, string>;
 }
 
 export interface AppHandle {
@@ -68,6 +70,8 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       credentialStore,
       offline,
       demoRate: 0,
+      // Not this process's environment: a proxy set on the machine must not reach the tests.
+      env: options.env ?? {},
       log: () => undefined,
       waitLimitMs: testBoundMs(),
       ...(options.demo ? { demo: true } : {}),

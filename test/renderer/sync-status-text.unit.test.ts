@@ -66,3 +66,38 @@ describe('status during a large first sync', () => {
     expect(view.text).toMatch(/^Offline/);
   });
 });
+
+describe('status when the network in the way can be named', () => {
+  it('names the proxy, or the certificate and its issuer, instead of "Service not reachable"', () => {
+    const proxy = syncStatusView(
+      {
+        kind: 'offline',
+        nextProbeAt: null,
+        connection: { kind: 'proxy', proxy: 'proxy.corp:3128', status: 403 },
+      },
+      none,
+      env,
+    );
+    expect(proxy.text).toBe(
+      'The proxy proxy.corp:3128 refused the connection to the service (403) — changes are kept and sent later',
+    );
+    const certificate = syncStatusView(
+      {
+        kind: 'offline',
+        nextProbeAt: null,
+        connection: { kind: 'certificate', issuer: 'Corp Inspection CA' },
+      },
+      none,
+      env,
+    );
+    expect(certificate.text).toMatch(
+      /^The certificate of the service, issued by "Corp Inspection CA", is not trusted on this computer/,
+    );
+    expect(certificate.tone).toBe('bad');
+  });
+
+  it('a 403 from the service names the allow-list', () => {
+    const view = syncStatusView({ kind: 'off-network', nextProbeAt: null }, none, env);
+    expect(view.text).toContain("this network is not on the account's allow-list");
+  });
+});

@@ -10,6 +10,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createFakeNet } from './fake-net';
 import type {
   CustomSchemePrivileges,
   PreventableEvent,
@@ -248,8 +249,10 @@ export function createFakeElectron(
     check?: (wc: unknown, permission: string) => boolean;
     device?: () => boolean;
   } = {};
+  const fakeNet = createFakeNet();
   const session = {
     defaultSession: {
+      ...fakeNet.session,
       setPermissionRequestHandler(handler: NonNullable<typeof permissions.request>) {
         permissions.request = handler;
       },
@@ -294,7 +297,7 @@ export function createFakeElectron(
       },
     },
     powerMonitor,
-    net: { isOnline: () => network.online },
+    net: { isOnline: () => network.online, fetch: fakeNet.net.fetch },
     platform: 'linux',
     dialog: {
       showOpenDialog: async (window, options) => {
@@ -341,6 +344,8 @@ export function createFakeElectron(
     opened,
     powerMonitor,
     network,
+    /** The fake Chromium network (fake-net.ts): its settings and every request it carried. */
+    net: fakeNet,
     dialogs,
     menu,
     boxes,

@@ -1,5 +1,6 @@
 // The typed error every ServiceClient call throws, and the mapping from transport failures and
 // HTTP statuses to the closed taxonomy of src-shared/errors.ts.
+import { connectionCauseOf, REDIRECT_REFUSED } from '../network/connection-failure';
 import {
   errorInfo,
   TaxonomyError,
@@ -45,7 +46,7 @@ const NOT_SENT_CODES = new Set([
 ]);
 
 // TLS refused the server's certificate: the handshake failed, so nothing was sent either.
-const CERTIFICATE_CODE =
+export const CERTIFICATE_CODE =
   /^(CERT_|ERR_TLS_CERT|DEPTH_ZERO_SELF_SIGNED|SELF_SIGNED_CERT|UNABLE_TO_(GET|VERIFY))/;
 
 /** The innermost error code of a fetch failure (`cause` chains), if any. */
@@ -66,6 +67,21 @@ export function transportErrorCode(e: unknown): string | undefined {
  */
 export function transportError(e: unknown): ServiceError {
   const code = transportErrorCode(e);
+  // The network adapter (core/network) named the cause: a refused tunnel or an untrusted
+  // certificate, both before any byte of the request left.
+  const connection = connectionCauseOf(e);
+  if (connection) {
+    return serviceError('Offline', {
+      detail:
+        connection.kind === 'certificate' ? `certificate refused (${code})` : `proxy (${code})`,
+      connection,
+    });
+  }
+  if (code === REDIRECT_REFUSED) {
+    return serviceError('BadResponse', {
+      detail: 'the service answered with a redirect; redirects are not followed',
+    });
+  }
   if (code && CERTIFICATE_CODE.test(code)) {
     return serviceError('Offline', {
       detail: `The server's certificate was refused (${code}); the connection was not trusted.`,

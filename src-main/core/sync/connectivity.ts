@@ -1,6 +1,6 @@
 // The connectivity half of the sync state machine: which state an error leads to, and when
 // to probe again while the service is unreachable.
-import type { ServiceErrorKind } from '../../../src-shared/errors';
+import type { ConnectionCause, ServiceErrorKind } from '../../../src-shared/errors';
 import type { SyncState } from '../../../src-shared/sync-state';
 import { ERROR_MESSAGES } from '../../../src-shared/errors';
 
@@ -52,10 +52,11 @@ export function stateAfterError(
   kind: ServiceErrorKind | 'Internal',
   detail: string,
   nextTryAt: number | null,
+  connection?: ConnectionCause,
 ): SyncState {
   switch (kind) {
     case 'Offline':
-      return { kind: 'offline', nextProbeAt: nextTryAt };
+      return { kind: 'offline', nextProbeAt: nextTryAt, ...(connection ? { connection } : {}) };
     case 'NotAllowListed':
       return { kind: 'off-network', nextProbeAt: nextTryAt };
     case 'Unauthorized':

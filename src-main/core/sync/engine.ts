@@ -301,7 +301,8 @@ export class SyncEngine implements SyncEnginePort {
     }
     if (needsProbe(kind)) {
       const delay = this.#probe.next();
-      this.#setState(stateAfterError(kind, '', this.#o.clock.now() + delay));
+      const { connection } = infoOf(e);
+      this.#setState(stateAfterError(kind, '', this.#o.clock.now() + delay, connection));
       this.#schedule(delay, true);
       return;
     }

@@ -3,7 +3,12 @@
 // Never "Synced" while a change is queued, nor while main's data is still on its way into the
 // cache and the list (a large first sync names its phases with counts); "Offline" only when the
 // machine is.
-import { changesText, type QueueCounts, type SyncState } from '../../../src-shared';
+import {
+  changesText,
+  connectionCauseText,
+  type QueueCounts,
+  type SyncState,
+} from '../../../src-shared';
 import { formatTimestampMs } from '../ui/format';
 import type { LocalWork } from './local-work.svelte';
 
@@ -21,6 +26,8 @@ export interface SyncStatusView {
   /** The progress bar of the phase shown, or null. */
   progress: { done: number; total: number } | null;
 }
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export function secondsText(ms: number): string {
   const s = Math.max(1, Math.round(ms / 1000));
@@ -115,13 +122,18 @@ function mainStateView(
         tryNow: false,
       };
     case 'offline':
+      // A proxy or a certificate in the way is named: the rep's browser may well work.
+      if (sync.connection) {
+        const cause = connectionCauseText(sync.connection, 'the service');
+        return waitingFor(`${capitalised(cause)}${kept}`, 'bad', sync.nextProbeAt);
+      }
       // Main only knows the service did not answer; the machine knows whether it has a network.
       return env.online
         ? waitingFor(`Service not reachable${kept}`, 'bad', sync.nextProbeAt)
         : waitingFor(`Offline${kept}`, 'warn', sync.nextProbeAt);
     case 'off-network':
       return waitingFor(
-        `Not on the office network${q.queued > 0 ? kept : ' — changes stay queued'}`,
+        `Not on the office network (this network is not on the account's allow-list)${q.queued > 0 ? kept : ' — changes stay queued'}`,
         'warn',
         sync.nextProbeAt,
       );
