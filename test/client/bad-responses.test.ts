@@ -132,6 +132,29 @@ describe('bad responses become BadResponse naming the field', () => {
     expect(done).toMatchObject({ message: '', msg: 'Object created' });
   });
 
+  it('other forms a PHP answer takes: 3.0, a bare message, {"success": false}, false', async () => {
+    // json_encode of a float that holds an int: JSON's 3.
+    respond = json(`[${JSON.stringify(customer()).replace('"numVisits":0', '"numVisits":3.0')}]`);
+    expect((await clientFor(url).listCustomers())[0]!.numVisits).toBe(3);
+    respond = json('"Object created"', 201);
+    const client = clientFor(url);
+    expect(await client.createRoute({ routeName: 'r', customerIds: ['a'] })).toEqual({
+      message: 'Object created',
+    });
+    respond = json({ success: false, message: 'Could not save' });
+    expect(await errorOf(client.deleteCustomer('Abc123defG'))).toMatchObject({
+      kind: 'Rejected',
+      status: 200,
+      detail: 'the service answered 200 with an error: Could not save',
+    });
+    respond = json('false');
+    expect(await errorOf(client.createCustomer(customer() as never))).toMatchObject({
+      kind: 'Ambiguous',
+      detail: 'the service answered 200 with an error: false',
+    });
+    expect(await errorOf(client.listRoutes())).toMatchObject({ kind: 'BadResponse' });
+  });
+
   it('a list that is not an array is refused at the root', async () => {
     respond = json({ customers: [] });
     expect(await errorOf(clientFor(url).listCustomers())).toMatchObject({ field: '(body)' });
