@@ -220,6 +220,11 @@ describe('bad responses become BadResponse naming the field', () => {
     respond = json([customer({ source: 'import' })]);
     const [one] = await clientFor(url).listCustomers();
     expect(one).toMatchObject({ id: 'Abc123defG', source: 'import' });
+    // A record's own `error` field does not make it an error body.
+    respond = json(customer({ error: 'geocoding failed' }));
+    expect(await clientFor(url).getCustomer('Abc123defG')).toMatchObject({
+      error: 'geocoding failed',
+    });
   });
 });
 

@@ -84,7 +84,11 @@ export async function readAnswer<S extends v.GenericSchema>(
   const small = smallJson(bytes, contentType);
   if (small !== undefined) {
     if (call.absent && saysNothing(small.value)) return call.absent(small.text);
-    const failure = phpFailureOf(small.value);
+    // A record that carries an `error` field of its own is still the record.
+    const value = small.value;
+    const record =
+      typeof value === 'object' && value !== null && ('id' in value || 'username' in value);
+    const failure = record ? undefined : phpFailureOf(value);
     if (failure !== undefined) {
       throw serviceError('BadResponse', {
         status,
