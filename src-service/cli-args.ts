@@ -17,12 +17,14 @@ export const USAGE = `Usage: npm run service -- [options]
   --cert <file> --key <file>  HTTPS with the given PEM certificate and key
   --data <file>           load and save a JSON snapshot (atomic writes)
 Variants:
-  --create-message with-id|without-id   --put patch|replace
-  --rate-limited retry-after|no-retry-after|503   --forbidden-body json|html
+  --create-message with-id|without-id|short-with-id|id-field   --put patch|replace
+  --rate-limited retry-after|retry-after-date|no-retry-after|503   --forbidden-body json|html
   --timezone-type 1|2|3   --unmapped null|zero   --deal-amount number|string
   --store as-sent|normalising
   --timezone default|+02:00|EST|Europe/Oslo|...   --timestamp-fraction none|micro
   --written-form parsed|kept
+  --php <habit>=<choice>,...   PHP habits (src-service/types.ts PhpHabits), e.g.
+                          contentType=php-default,bodyPrefix=bom,numbers=strings,arrays=php-objects
 Faults (seeded):
   --faults latency=<ms>,jitter=<ms>,error=<0..1>,reset-before=<0..1>,reset-after=<0..1>,error-after-commit=<0..1>,seed=<n>`;
 
@@ -63,6 +65,18 @@ function parseAccounts(text: string, customers: number | undefined): AccountSpec
   });
 }
 
+/** `--php bodyPrefix=bom,numbers=strings`: PHP habits by name (checked with the variants). */
+function parsePhpHabits(text: string | undefined): Record<string, string> {
+  if (text === undefined) return {};
+  return Object.fromEntries(
+    text.split(',').map((pair) => {
+      const [name, value] = pair.split('=').map((s) => s.trim());
+      if (!name || !value) throw new Error(`--php: "${pair}" is not name=value`);
+      return [name, value];
+    }),
+  );
+}
+
 /** ServiceOptions from argv (without node and script); throws with a message on bad input. */
 export function parseCliArgs(argv: string[]): ServiceOptions & { help?: boolean } {
   const { values } = parseArgs({
@@ -93,6 +107,7 @@ export function parseCliArgs(argv: string[]): ServiceOptions & { help?: boolean 
       timezone: { type: 'string' },
       'timestamp-fraction': { type: 'string' },
       'written-form': { type: 'string' },
+      php: { type: 'string' },
     },
   });
   if (values.help) return { help: true };
@@ -113,6 +128,7 @@ export function parseCliArgs(argv: string[]): ServiceOptions & { help?: boolean 
         timezone: values.timezone,
         timestampFraction: values['timestamp-fraction'],
         writtenForm: values['written-form'],
+        ...parsePhpHabits(values.php),
       }).filter(([, v]) => v !== undefined),
     ) as Partial<Variants>,
   );

@@ -3,6 +3,7 @@ import { matchesSearch } from '../src-shared/search';
 import { emitCustomer, emitPointList, emitUser, type Account } from './account';
 import { parseCustomerBody } from './customers';
 import { HttpError, badField } from './http-error';
+import { NO_BODY } from './php-habits';
 import type { ServiceStore } from './store';
 import type { Variants } from './types';
 import { keepWrittenForms } from './written-forms';
@@ -29,10 +30,49 @@ function notFound(id: string): HttpError {
   return new HttpError(404, 'not_found', `No customer with id ${id}.`);
 }
 
-function createdMessage(kind: string, id: string, variants: Variants): string {
-  return variants.createMessage === 'with-id'
-    ? `${kind} object created with id ${id}`
-    : 'Object created';
+function createdAnswer(kind: string, id: string, variants: Variants): Record<string, string> {
+  switch (variants.createMessage) {
+    case 'with-id':
+      return { message: `${kind} object created with id ${id}` };
+    case 'short-with-id':
+      return { message: `${kind} created with id ${id}` };
+    case 'id-field':
+      return { message: 'Object created', id };
+    case 'without-id':
+      return { message: 'Object created' };
+  }
+}
+
+/** GET of an unknown id as a PHP app may answer it: echo json_encode($row) of no row. */
+function missingCustomer(id: string, variants: Variants): EndpointResult {
+  switch (variants.missingCustomer) {
+    case '404':
+      throw notFound(id);
+    case 'null':
+      return ok(null);
+    case 'false':
+      return ok(false);
+    case 'empty-array':
+      return ok([]);
+    case 'empty-body':
+      return ok(NO_BODY);
+  }
+}
+
+/** A search without hits, in each form a PHP app may give it. */
+function noHits(variants: Variants): EndpointResult {
+  switch (variants.noHits) {
+    case 'array':
+      return ok([]);
+    case 'object':
+      return ok({});
+    case 'null':
+      return ok(null);
+    case 'false':
+      return ok(false);
+    case '404':
+      throw new HttpError(404, 'not_found', 'No customers found.');
+  }
 }
 
 export const listCustomers: Endpoint = ({ account, variants }) =>
@@ -40,7 +80,7 @@ export const listCustomers: Endpoint = ({ account, variants }) =>
 
 export const getCustomer: Endpoint = ({ account, variants, param }) => {
   const c = account.customers.get(param);
-  if (!c) throw notFound(param);
+  if (!c) return missingCustomer(param, variants);
   return ok(emitCustomer(c, variants));
 };
 
@@ -49,6 +89,7 @@ export const searchCustomers: Endpoint = ({ account, variants, param }) => {
     throw new HttpError(400, 'invalid_search', 'The search term must not be empty.');
   }
   const hits = [...account.customers.values()].filter((c) => matchesSearch(c, param));
+  if (hits.length === 0) return noHits(variants);
   return ok(hits.map((c) => emitCustomer(c, variants)));
 };
 
@@ -56,7 +97,7 @@ export const createCustomer: Endpoint = ({ account, store, variants, body }) => 
   const fields = parseCustomerBody(body, { requireName: true, colors: account.colors });
   const created = store.createCustomer(account, fields);
   keepWrittenForms(created, body, 'replace');
-  return ok({ message: createdMessage('Customer', created.id, variants) }, 201);
+  return ok(createdAnswer('Customer', created.id, variants), 201);
 };
 
 export const updateCustomer: Endpoint = ({ account, store, variants, param, body }) => {
@@ -104,7 +145,7 @@ export const createRoute: Endpoint = ({ account, store, variants, body }) => {
     throw badField('customerIds', 'must be a non-empty array of customer ids');
   }
   const route = store.createRoute(account, routeName, customerIds as string[]);
-  return ok({ message: createdMessage('Route', route.id, variants) }, 201);
+  return ok(createdAnswer('Route', route.id, variants), 201);
 };
 
 export const listTerritories: Endpoint = ({ account, variants }) =>

@@ -5,6 +5,7 @@ import { signIn } from './auth';
 import type { FaultInjector } from './faults';
 import type { RequestGates } from './gates';
 import { HttpError } from './http-error';
+import { NO_BODY, phpShapes, sendAnswer, sendFatal } from './php-habits';
 import type { FailedSignInThrottle, SlidingWindowLimiter } from './rate-limit';
 import { route } from './router';
 import type { ServiceStore } from './store';
@@ -36,21 +37,24 @@ const FORBIDDEN_HTML =
 
 function send(
   res: ServerResponse,
+  variants: Variants,
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
+  sendAnswer(res, variants, status, body, headers);
 }
 
-function sendError(res: ServerResponse, err: HttpError): void {
-  send(res, err.status, err.body(), err.extra.headers);
+function sendError(res: ServerResponse, variants: Variants, err: HttpError): void {
+  // A PHP app that never sets a status answers its refusals with 200 (auth is the server's).
+  const status = variants.errors === '200' ? 200 : err.status;
+  send(res, variants, status, err.body(), err.extra.headers);
+}
+
+/** A 500/502 the service answers on its own (a fault, an unexpected error). */
+function sendServerError(res: ServerResponse, variants: Variants, status: number, body: unknown) {
+  if (variants.serverError === 'php-html') sendFatal(res, variants, status);
+  else send(res, variants, status, body);
 }
 
 function forbidden(res: ServerResponse, variants: Variants): void {
@@ -62,7 +66,7 @@ function forbidden(res: ServerResponse, variants: Variants): void {
     res.end(FORBIDDEN_HTML);
     return;
   }
-  send(res, 403, {
+  send(res, variants, 403, {
     error: 'forbidden',
     message: 'Your IP address is not on the allow-list of this service.',
   });
@@ -70,17 +74,21 @@ function forbidden(res: ServerResponse, variants: Variants): void {
 
 function rateLimited(res: ServerResponse, variants: Variants, retryAfterMs: number): void {
   if (variants.rateLimited === '503') {
-    send(res, 503, {
+    send(res, variants, 503, {
       error: 'service_unavailable',
       message: 'Too many requests; try again later.',
     });
     return;
   }
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   const headers: Record<string, string> =
     variants.rateLimited === 'retry-after'
-      ? { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) }
-      : {};
-  send(res, 429, { error: 'rate_limited', message: 'Too many requests.' }, headers);
+      ? { 'Retry-After': String(seconds) }
+      : variants.rateLimited === 'retry-after-date'
+        ? // An HTTP date has whole seconds: one more, so it never falls before the slot frees.
+          { 'Retry-After': new Date(Date.now() + (seconds + 1) * 1000).toUTCString() }
+        : {};
+  send(res, variants, 429, { error: 'rate_limited', message: 'Too many requests.' }, headers);
 }
 
 function isJsonContentType(header: string | undefined): boolean {
@@ -155,6 +163,7 @@ export async function handleRequest(
     const seconds = Math.max(1, Math.ceil(signedIn.retryAfterMs / 1000));
     return send(
       res,
+      variants,
       429,
       { error: 'too_many_sign_ins', message: 'Too many failed sign-ins; try again later.' },
       { 'Retry-After': String(seconds) },
@@ -163,6 +172,7 @@ export async function handleRequest(
   if (!signedIn.ok) {
     return send(
       res,
+      variants,
       401,
       { error: 'unauthorized', message: 'Missing or wrong credentials.' },
       { 'WWW-Authenticate': 'Basic realm="Customer Mapping Service", charset="UTF-8"' },
@@ -195,6 +205,7 @@ export async function handleRequest(
     if (redirect) {
       return send(
         res,
+        variants,
         redirect.status,
         { error: 'moved', message: `See ${redirect.location}.` },
         { Location: redirect.location },
@@ -204,7 +215,7 @@ export async function handleRequest(
     const fault = state.faults.decide();
     if (fault.delayMs > 0) await sleep(fault.delayMs);
     if (fault.kind === 'error') {
-      return send(res, fault.status, {
+      return sendServerError(res, variants, fault.status, {
         error: fault.status === 500 ? 'server_error' : 'bad_gateway',
         message: 'Injected server fault.',
       });
@@ -223,12 +234,18 @@ export async function handleRequest(
       return;
     }
     if (fault.kind === 'error-after-commit') {
-      return send(res, 502, { error: 'bad_gateway', message: 'Injected fault after commit.' });
+      return sendServerError(res, variants, 502, {
+        error: 'bad_gateway',
+        message: 'Injected fault after commit.',
+      });
     }
-    send(res, result.status, result.body);
+    const write = req.method !== 'GET' && result.status < 300;
+    if (write && variants.writeStatus === 'no-content') return send(res, variants, 204, NO_BODY);
+    const answer = result.body === NO_BODY ? NO_BODY : phpShapes(result.body, variants);
+    send(res, variants, result.status, answer);
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
-    sendError(res, err);
+    sendError(res, variants, err);
   }
 }
 
@@ -237,8 +254,12 @@ export function requestListener(state: PipelineState) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     handleRequest(state, req, res).catch((err: unknown) => {
       console.error('reference service: unexpected error', err);
-      if (!res.headersSent) send(res, 500, { error: 'server_error', message: 'Internal error.' });
-      else res.destroy();
+      if (!res.headersSent) {
+        sendServerError(res, state.variants, 500, {
+          error: 'server_error',
+          message: 'Internal error.',
+        });
+      } else res.destroy();
     });
   };
 }

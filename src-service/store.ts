@@ -81,11 +81,22 @@ export class ServiceStore implements ServiceStoreApi {
 
   // ---- operations of the endpoints ----------------------------------------------------------
 
+  /** A fresh id: opaque text, or the next number (an AUTO_INCREMENT column) under 'numeric'. */
+  private newRecordId(account: Account): string {
+    if (this.variants.ids === 'numeric') {
+      const taken = [...account.customers.keys(), ...account.routes.map((r) => r.id)];
+      const numbers = taken.filter((id) => /^\d+$/.test(id)).map(Number);
+      return String(Math.max(40, ...numbers) + 1);
+    }
+    let id = newId();
+    while (account.customers.has(id) || account.routes.some((r) => r.id === id)) id = newId();
+    return id;
+  }
+
   createCustomer(account: Account, sent: FieldChanges): StoredCustomer {
     const fields = this.stored(sent);
     const now = this.now();
-    let id = newId();
-    while (account.customers.has(id)) id = newId();
+    const id = this.newRecordId(account);
     const record: StoredCustomer = {
       id,
       ...defaultFields(),
@@ -138,7 +149,13 @@ export class ServiceStore implements ServiceStoreApi {
       const c = account.customers.get(id) as StoredCustomer;
       return `${c.latitude},${c.longitude}`;
     });
-    const route = { id: newId(), name, points, createdAtMs: now, updatedAtMs: now };
+    const route = {
+      id: this.newRecordId(account),
+      name,
+      points,
+      createdAtMs: now,
+      updatedAtMs: now,
+    };
     account.routes.push(route);
     this.changed();
     return route;

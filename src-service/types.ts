@@ -2,10 +2,15 @@
 import type { Customer, Route, Territory, UserMeta } from '../src-shared/domain';
 
 /** One reading of each gap the spec leaves open. */
-export interface Variants {
-  createMessage: 'with-id' | 'without-id';
+export interface Variants extends PhpHabits {
+  /**
+   * The create answer's message: `<Kind> object created with id <id>`, `Object created`,
+   * `<Kind> created with id <id>`, or `Object created` with the id beside it in an `id` field.
+   */
+  createMessage: 'with-id' | 'without-id' | 'short-with-id' | 'id-field';
   put: 'patch' | 'replace';
-  rateLimited: 'retry-after' | 'no-retry-after' | '503';
+  /** 429 with Retry-After in seconds, 429 with it as an HTTP date, 429 without it, or 503. */
+  rateLimited: 'retry-after' | 'retry-after-date' | 'no-retry-after' | '503';
   forbiddenBody: 'json' | 'html';
   timezoneType: 1 | 2 | 3;
   unmapped: 'null' | 'zero';
@@ -28,7 +33,60 @@ export interface Variants {
   store: 'as-sent' | 'normalising';
 }
 
+/**
+ * Habits of a PHP service the spec does not rule out (php-habits.ts emits them). The first choice
+ * of each is the default, the service as the spec reads.
+ */
+export interface PhpHabits {
+  /** Content-Type of every JSON body: application/json, or PHP's default text/html. */
+  contentType: 'json' | 'php-default';
+  /** Bytes before the JSON: a UTF-8 BOM, a newline (an included file's), a PHP warning in HTML. */
+  bodyPrefix: 'none' | 'bom' | 'newline' | 'php-warning';
+  /** json_encode's defaults with JSON_PRETTY_PRINT: 4-space indent, "\/" and "\u00e9" escapes. */
+  jsonStyle: 'compact' | 'php-pretty';
+  /** Bytes and label: UTF-8 labelled ISO-8859-1, ISO-8859-1 bytes labelled so, or mislabelled. */
+  charset: 'utf-8' | 'utf-8-labelled-latin1' | 'latin1' | 'latin1-labelled-utf-8';
+  /** Content-Length, or none (chunked, as PHP's output buffering flushes). */
+  transfer: 'length' | 'chunked';
+  /** Every array as a JSON object with integer keys and holes (array_filter), empty ones as {}. */
+  arrays: 'list' | 'php-objects';
+  /** Every number as a string (PDO's default), ints included. */
+  numbers: 'typed' | 'strings';
+  /** Empty text as null. */
+  emptyText: 'string' | 'null';
+  /** New records get sequential numeric ids, and an all-digit id is a JSON number. */
+  ids: 'text' | 'numeric';
+  /** The endpoints' refusals (400, 404, 405, 413, 415) answered with status 200, same body. */
+  errors: 'status' | '200';
+  /** Writes that succeed answer 204 with an empty body. */
+  writeStatus: 'spec' | 'no-content';
+  /** GET of an unknown customer id: 404, or 200 with null, false, [] or nothing. */
+  missingCustomer: '404' | 'null' | 'false' | 'empty-array' | 'empty-body';
+  /** A search without hits: [], {}, null, false or 404. */
+  noHits: 'array' | 'object' | 'null' | 'false' | '404';
+  /** Body of a 500/502: JSON, or PHP's HTML fatal error. */
+  serverError: 'json' | 'php-html';
+}
+
+export const DEFAULT_PHP_HABITS: PhpHabits = {
+  contentType: 'json',
+  bodyPrefix: 'none',
+  jsonStyle: 'compact',
+  charset: 'utf-8',
+  transfer: 'length',
+  arrays: 'list',
+  numbers: 'typed',
+  emptyText: 'string',
+  ids: 'text',
+  errors: 'status',
+  writeStatus: 'spec',
+  missingCustomer: '404',
+  noHits: 'array',
+  serverError: 'json',
+};
+
 export const DEFAULT_VARIANTS: Variants = {
+  ...DEFAULT_PHP_HABITS,
   createMessage: 'with-id',
   put: 'patch',
   rateLimited: 'retry-after',

@@ -3,9 +3,9 @@ import { timezoneMismatch, TIMEZONE_VARIANTS } from './timestamps';
 import { DEFAULT_VARIANTS, type Variants } from './types';
 
 export const VARIANT_CHOICES: { [K in keyof Variants]: readonly Variants[K][] } = {
-  createMessage: ['with-id', 'without-id'],
+  createMessage: ['with-id', 'without-id', 'short-with-id', 'id-field'],
   put: ['patch', 'replace'],
-  rateLimited: ['retry-after', 'no-retry-after', '503'],
+  rateLimited: ['retry-after', 'retry-after-date', 'no-retry-after', '503'],
   forbiddenBody: ['json', 'html'],
   timezoneType: [1, 2, 3],
   unmapped: ['null', 'zero'],
@@ -14,6 +14,20 @@ export const VARIANT_CHOICES: { [K in keyof Variants]: readonly Variants[K][] } 
   timestampFraction: ['none', 'micro'],
   writtenForm: ['parsed', 'kept'],
   store: ['as-sent', 'normalising'],
+  contentType: ['json', 'php-default'],
+  bodyPrefix: ['none', 'bom', 'newline', 'php-warning'],
+  jsonStyle: ['compact', 'php-pretty'],
+  charset: ['utf-8', 'utf-8-labelled-latin1', 'latin1', 'latin1-labelled-utf-8'],
+  transfer: ['length', 'chunked'],
+  arrays: ['list', 'php-objects'],
+  numbers: ['typed', 'strings'],
+  emptyText: ['string', 'null'],
+  ids: ['text', 'numeric'],
+  errors: ['status', '200'],
+  writeStatus: ['spec', 'no-content'],
+  missingCustomer: ['404', 'null', 'false', 'empty-array', 'empty-body'],
+  noHits: ['array', 'object', 'null', 'false', '404'],
+  serverError: ['json', 'php-html'],
 };
 
 /**

@@ -168,9 +168,13 @@ export const UserMetaSchema = v.looseObject({
 });
 export type UserMeta = v.InferOutput<typeof UserMetaSchema>;
 
-/** Every write endpoint answers `{ message }`. */
+/**
+ * Every write endpoint answers `{ message }` ('' when the service answered no content); `id`:
+ * the new record's id when the answer gives it beside the message.
+ */
 export const MessageResponseSchema = v.looseObject({
   message: v.pipe(v.string(), v.maxLength(10_000)),
+  id: v.optional(ServerIdSchema),
 });
 export type MessageResponse = v.InferOutput<typeof MessageResponseSchema>;
 

@@ -116,15 +116,43 @@ describe('bad responses become BadResponse naming the field', () => {
     });
   });
 
-  it('a number sent as a string in the user metadata names it', async () => {
-    respond = json({ username: 'u', name: '', phone: '', numPins: '12' });
+  it('a number field holding a string that is no number names it', async () => {
+    // "12" would be read as 12 (PDO's form: php-shapes.ts); "twelve" is no number.
+    respond = json({ username: 'u', name: '', phone: '', numPins: 'twelve' });
     expect(await errorOf(clientFor(url).getUser())).toMatchObject({ field: 'numPins' });
   });
 
-  it('a write answer without its message names "message"', async () => {
-    respond = json({ msg: 'Object created' }, 201);
+  it('a write answer whose message is no string names "message"; one without a message is done', async () => {
+    respond = json({ message: { text: 'Object created' } }, 201);
     const error = await errorOf(clientFor(url).createRoute({ routeName: 'r', customerIds: ['a'] }));
     expect(error).toMatchObject({ kind: 'BadResponse', field: 'message' });
+    // The status says it was done (docs/service-readings.md): no message is an empty one.
+    respond = json({ msg: 'Object created' }, 201);
+    const done = await clientFor(url).createRoute({ routeName: 'r', customerIds: ['a'] });
+    expect(done).toMatchObject({ message: '', msg: 'Object created' });
+  });
+
+  it('other forms a PHP answer takes: 3.0, a bare message, {"success": false}, false', async () => {
+    // json_encode of a float that holds an int: JSON's 3.
+    respond = json(`[${JSON.stringify(customer()).replace('"numVisits":0', '"numVisits":3.0')}]`);
+    expect((await clientFor(url).listCustomers())[0]!.numVisits).toBe(3);
+    respond = json('"Object created"', 201);
+    const client = clientFor(url);
+    expect(await client.createRoute({ routeName: 'r', customerIds: ['a'] })).toEqual({
+      message: 'Object created',
+    });
+    respond = json({ success: false, message: 'Could not save' });
+    expect(await errorOf(client.deleteCustomer('Abc123defG'))).toMatchObject({
+      kind: 'Rejected',
+      status: 200,
+      detail: 'the service answered 200 with an error: Could not save',
+    });
+    respond = json('false');
+    expect(await errorOf(client.createCustomer(customer() as never))).toMatchObject({
+      kind: 'Ambiguous',
+      detail: 'the service answered 200 with an error: false',
+    });
+    expect(await errorOf(client.listRoutes())).toMatchObject({ kind: 'BadResponse' });
   });
 
   it('a list that is not an array is refused at the root', async () => {
@@ -192,6 +220,11 @@ describe('bad responses become BadResponse naming the field', () => {
     respond = json([customer({ source: 'import' })]);
     const [one] = await clientFor(url).listCustomers();
     expect(one).toMatchObject({ id: 'Abc123defG', source: 'import' });
+    // A record's own `error` field does not make it an error body.
+    respond = json(customer({ error: 'geocoding failed' }));
+    expect(await clientFor(url).getCustomer('Abc123defG')).toMatchObject({
+      error: 'geocoding failed',
+    });
   });
 });
 

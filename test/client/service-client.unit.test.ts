@@ -322,6 +322,11 @@ describe('extractIdCandidates', () => {
       'abcdefgh',
     ]);
   });
+
+  it('offers a number of any length: an AUTO_INCREMENT id', () => {
+    expect(extractIdCandidates('Customer created with id 42')).toEqual(['42']);
+    expect(extractIdCandidates('Route created with id 7')).toEqual(['7']);
+  });
 });
 
 /** A port nothing listens on: bind, note the port, close. */

@@ -38,6 +38,34 @@ const readings: Array<[string, Partial<Variants>, Partial<HarnessOptions>]> = [
     { writtenForm: 'kept', dealAmount: 'string', unmapped: 'zero' },
     {},
   ],
+  // PHP's habits (src-service/php-habits.ts; docs/service-readings.md).
+  [
+    '429 with Retry-After as an HTTP date',
+    { rateLimited: 'retry-after-date' },
+    { rate: 8, clientRate: 40 },
+  ],
+  [
+    'PHP labels and bytes: text/html, a BOM, pretty-printed escapes, chunked',
+    { contentType: 'php-default', bodyPrefix: 'bom', jsonStyle: 'php-pretty', transfer: 'chunked' },
+    {},
+  ],
+  ['ISO-8859-1 bytes labelled so', { charset: 'latin1' }, {}],
+  [
+    "PHP's shapes: arrays as objects with holes, numbers as strings, empty text as null",
+    { arrays: 'php-objects', numbers: 'strings', emptyText: 'null' },
+    {},
+  ],
+  [
+    'numeric ids, "Customer created with id N"',
+    { ids: 'numeric', createMessage: 'short-with-id' },
+    {},
+  ],
+  [
+    'numeric ids given beside the message, as strings',
+    { ids: 'numeric', createMessage: 'id-field', numbers: 'strings' },
+    {},
+  ],
+  ['writes answered 204 without a body', { writeStatus: 'no-content' }, {}],
 ];
 
 let h: Harness | undefined;

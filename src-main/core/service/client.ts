@@ -32,21 +32,17 @@ import {
 } from '../ports';
 import { RateLimiter } from './rate-limiter';
 import {
+  asReadFailure,
   httpStatusError,
   isServiceError,
   serviceError,
   ServiceError,
   transportError,
 } from './errors';
-import {
-  decodeListBody,
-  listReader,
-  parseJsonBody,
-  readBodyCapped,
-  serviceMessageOf,
-  validateBody,
-} from './responses';
+import { phpCustomer, phpPointList, phpUser } from './php-shapes';
+import { readBodyCapped, serviceMessageOf } from './responses';
 import { backoffDelay, parseRetryAfter, type BackoffPolicy } from './retry';
+import { absentCustomer, noHits, readAnswer, type Call, type Method } from './answers';
 
 export interface BodyLimits {
   /** List endpoints (100k customers are ~60 MB). */
@@ -82,23 +78,7 @@ export interface ServiceClientOptions {
   fetch?: typeof fetch;
 }
 
-type Method = 'get' | 'post' | 'put' | 'delete';
-
-interface Call<S extends v.GenericSchema> {
-  method: Method;
-  path: string;
-  json?: unknown;
-  schema: S;
-  maxBytes: number;
-  what: string;
-  /** A list answered as a ListReader: read whole, parsed and validated as its slices are asked. */
-  reader?: boolean;
-}
-
 const CustomerListSchema = v.array(CustomerSchema);
-const isListSchema = (
-  schema: v.GenericSchema,
-): schema is v.ArraySchema<v.GenericSchema, undefined> => schema.type === 'array';
 const RouteListSchema = v.array(RouteSchema);
 const TerritoryListSchema = v.array(TerritorySchema);
 
@@ -155,7 +135,7 @@ export class ServiceClient implements ServiceApi {
   }
 
   listCustomers(options?: RequestOptions): Promise<Customer[]> {
-    return this.#read('customers', CustomerListSchema, this.#limits.list, options);
+    return this.#read('customers', CustomerListSchema, this.#limits.list, options, phpCustomer);
   }
 
   /**
@@ -170,12 +150,19 @@ export class ServiceClient implements ServiceApi {
       maxBytes: this.#limits.list,
       what: 'customers',
       reader: true,
+      shape: phpCustomer,
     };
     return this.#call(call, options) as unknown as Promise<ListReader<Customer>>;
   }
 
   getCustomer(id: string, options?: RequestOptions): Promise<Customer> {
-    return this.#read(`customers/${pathSegment(id)}`, CustomerSchema, this.#limits.record, options);
+    const path = `customers/${pathSegment(id)}`;
+    const call = { method: 'get' as const, path, schema: CustomerSchema, what: 'customer' };
+    const absent = absentCustomer(id);
+    return this.#call(
+      { ...call, maxBytes: this.#limits.record, shape: phpCustomer, absent },
+      options,
+    );
   }
 
   async searchCustomers(term: string, options?: RequestOptions): Promise<Customer[]> {
@@ -185,7 +172,9 @@ export class ServiceClient implements ServiceApi {
       return (await this.listCustomers(options)).filter((c) => matchesSearch(c, term));
     }
     const path = `customers/search/${pathSegment(term)}`;
-    return this.#read(path, CustomerListSchema, this.#limits.list, options);
+    const call = { method: 'get' as const, path, schema: CustomerListSchema, what: 'search' };
+    const shapes = { shape: phpCustomer, absent: noHits };
+    return this.#call({ ...call, maxBytes: this.#limits.list, ...shapes }, options);
   }
 
   createCustomer(fields: CustomerFields, options?: RequestOptions): Promise<MessageResponse> {
@@ -205,7 +194,7 @@ export class ServiceClient implements ServiceApi {
   }
 
   listRoutes(options?: RequestOptions): Promise<Route[]> {
-    return this.#read('routes', RouteListSchema, this.#limits.list, options);
+    return this.#read('routes', RouteListSchema, this.#limits.list, options, phpPointList);
   }
 
   createRoute(body: CreateRouteBody, options?: RequestOptions): Promise<MessageResponse> {
@@ -213,11 +202,11 @@ export class ServiceClient implements ServiceApi {
   }
 
   listTerritories(options?: RequestOptions): Promise<Territory[]> {
-    return this.#read('territories', TerritoryListSchema, this.#limits.list, options);
+    return this.#read('territories', TerritoryListSchema, this.#limits.list, options, phpPointList);
   }
 
   getUser(options?: RequestOptions): Promise<UserMeta> {
-    return this.#read('user', UserMetaSchema, this.#limits.record, options);
+    return this.#read('user', UserMetaSchema, this.#limits.record, options, phpUser);
   }
 
   updateCustomFields(body: CustomFieldsBody, options?: RequestOptions): Promise<MessageResponse> {
@@ -228,9 +217,10 @@ export class ServiceClient implements ServiceApi {
     path: string,
     schema: S,
     maxBytes: number,
-    options?: RequestOptions,
+    options: RequestOptions | undefined,
+    shape: (raw: unknown) => unknown,
   ): Promise<v.InferOutput<S>> {
-    return this.#call({ method: 'get', path, schema, maxBytes, what: path }, options);
+    return this.#call({ method: 'get', path, schema, maxBytes, what: path, shape }, options);
   }
 
   #write(
@@ -250,10 +240,22 @@ export class ServiceClient implements ServiceApi {
     return this.#call(call, options);
   }
 
-  /** One logical call: waits for the limiter, retries what may be retried, validates. */
+  /** One logical call; a read's failure is worded as a read's (it changed nothing). */
   async #call<S extends v.GenericSchema>(
     call: Call<S>,
     options: RequestOptions = {},
+  ): Promise<v.InferOutput<S>> {
+    try {
+      return await this.#calls(call, options);
+    } catch (e) {
+      throw call.method === 'get' ? asReadFailure(e) : e;
+    }
+  }
+
+  /** One logical call: waits for the limiter, retries what may be retried, validates. */
+  async #calls<S extends v.GenericSchema>(
+    call: Call<S>,
+    options: RequestOptions,
   ): Promise<v.InferOutput<S>> {
     const idempotent = call.method === 'get';
     let pushedBack = 0;
@@ -336,15 +338,8 @@ export class ServiceClient implements ServiceApi {
       throw serviceError('Ambiguous', { status, detail: 'the response was cut off' });
     }
     const contentType = response.headers.get('content-type');
-    if (!success) throw httpStatusError(status, serviceMessageOf(bytes, contentType));
-    // A list is read in slices, so a 100k list does not hold main's event loop for seconds.
-    const list = isListSchema(call.schema) ? call.schema : null;
-    const value = !list
-      ? validateBody(call.schema, parseJsonBody(bytes, contentType), call.what)
-      : call.reader
-        ? await listReader(list, bytes, contentType, call.what)
-        : await decodeListBody(list, bytes, contentType, call.what);
-    return { ok: true, value };
+    if (!success) throw httpStatusError(status, serviceMessageOf(bytes));
+    return { ok: true, value: await readAnswer(call, status, bytes, contentType) };
   }
 
   async #authorization(): Promise<string> {

@@ -103,3 +103,33 @@ export function httpStatusError(status: number, serviceMessage: string | undefin
   if (status >= 400) return serviceError('Rejected', extra);
   return serviceError('BadResponse', { ...extra, detail: `unexpected status ${status}` });
 }
+
+/** Marks a read that found no such record by other means than a 404 (isNoSuchRecord). */
+const NO_SUCH_RECORD = 'no such record';
+
+/** A GET of one record the service answered with "nothing" (PHP's false, null, [] or {}). */
+export function noSuchRecord(detail: string): ServiceError {
+  return serviceError('Rejected', { detail: `${NO_SUCH_RECORD}: ${detail}` });
+}
+
+/** True for a 404 and for noSuchRecord: the record is not on the service. */
+export function isNoSuchRecord(e: unknown): boolean {
+  if (!isServiceError(e, 'Rejected')) return false;
+  return e.info.status === 404 || (e.info.detail ?? '').startsWith(`${NO_SUCH_RECORD}:`);
+}
+
+// A read changed nothing: its failure must not read as a change that failed to be sent.
+const READ_MESSAGES: Partial<Record<ErrorKind, string>> = {
+  Rejected: 'The service refused this request. Nothing was changed.',
+  Ambiguous:
+    'The connection dropped before the service answered. Nothing was changed; Fieldmap tries again.',
+  RateLimited: 'The service asked Fieldmap to slow down. It tries again shortly.',
+};
+
+/** A read's failure with a read's wording (kind, status and detail kept). */
+export function asReadFailure(e: unknown): unknown {
+  if (!(e instanceof ServiceError)) return e;
+  const message = READ_MESSAGES[e.info.kind];
+  if (!message || e.info.message !== errorInfo(e.info.kind).message) return e;
+  return new ServiceError({ ...e.info, message });
+}

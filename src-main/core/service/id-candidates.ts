@@ -10,9 +10,11 @@ const COMMON_WORDS = new Set(
 
 /** Tokens of a create message that may be the new id; the engine confirms each with a GET. */
 export function extractIdCandidates(message: string): string[] {
-  const tokens = message.match(/[A-Za-z0-9][A-Za-z0-9_-]*[A-Za-z0-9]/g) ?? [];
+  const tokens = message.match(/[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?/g) ?? [];
+  // A number of any length may be an AUTO_INCREMENT id ("Customer created with id 42").
   const candidates = tokens.filter(
-    (t) => t.length >= 6 && t.length <= 40 && !COMMON_WORDS.has(t.toLowerCase()),
+    (t) =>
+      t.length <= 40 && (/^\d+$/.test(t) || (t.length >= 6 && !COMMON_WORDS.has(t.toLowerCase()))),
   );
   // Tokens with a digit first: ids usually have one, words rarely do.
   const ranked = [

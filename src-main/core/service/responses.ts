@@ -4,6 +4,8 @@ import * as v from 'valibot';
 import type { ListReader } from '../ports';
 import { serviceError, type ServiceError } from './errors';
 import { arrayLayoutInSlices, looksLikeArray, parseGroup, type ArrayLayout } from './json-slices';
+import { checkedText, decodeBody, notUtf8, phpMessageOf, utf8Decoder } from './php-readings';
+import { phpList } from './php-shapes';
 
 /** Reads the whole body, refusing more than `maxBytes` (checked before and while reading). */
 export async function readBodyCapped(
@@ -40,12 +42,9 @@ function oversize(maxBytes: number): ServiceError {
   });
 }
 
-/** The body as text; an HTML page or an empty body is BadResponse. */
+/** The body as text (php-readings.ts: decided by the bytes); HTML or an empty body is BadResponse. */
 function bodyText(bytes: Uint8Array, contentType: string | null): string {
-  return checkedText(
-    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
-    contentType,
-  );
+  return checkedText(decodeBody(bytes, contentType));
 }
 
 /** Lets whatever else waits on main's event loop (IPC, timers, I/O) run. */
@@ -56,29 +55,30 @@ export const TEXT_SLICE = 4 * 1024 * 1024;
 
 /**
  * `bodyText` decoded TEXT_SLICE bytes at a time, main's event loop let go between: one decode of
- * a 100k list (76 MB) was a ~0.27 s task of main. The same text as Buffer's decode: UTF-8 with
- * U+FFFD for a bad sequence, a sequence cut between slices carried over, a byte order mark kept
- * (JSON refuses it).
+ * a 100k list (76 MB) was a ~0.27 s task of main. The same text as decodeBody: a sequence cut
+ * between slices is carried over, a leading BOM dropped, bytes that are not UTF-8 decoded again
+ * by their label or refused.
  */
 async function bodyTextInSlices(bytes: Uint8Array, contentType: string | null): Promise<string> {
   if (bytes.byteLength <= TEXT_SLICE) return bodyText(bytes, contentType);
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const parts: string[] = [];
-  for (let at = 0; at < bytes.byteLength; at += TEXT_SLICE) {
-    const end = Math.min(at + TEXT_SLICE, bytes.byteLength);
-    parts.push(decoder.decode(bytes.subarray(at, end), { stream: end < bytes.byteLength }));
-    await pause();
+  const utf8 = utf8Decoder();
+  let single: ((piece: Uint8Array) => string) | undefined;
+  for (;;) {
+    const parts: string[] = [];
+    try {
+      for (let at = 0; at < bytes.byteLength; at += TEXT_SLICE) {
+        const end = Math.min(at + TEXT_SLICE, bytes.byteLength);
+        const piece = bytes.subarray(at, end);
+        // One byte a character: a slice boundary cuts nothing.
+        parts.push(single ? single(piece) : utf8.decode(piece, { stream: end < bytes.byteLength }));
+        await pause();
+      }
+      return checkedText(parts.join(''));
+    } catch (e) {
+      if (!(e instanceof TypeError) || single) throw e;
+      single = notUtf8(contentType);
+    }
   }
-  return checkedText(parts.join(''), contentType);
-}
-
-function checkedText(text: string, contentType: string | null): string {
-  const start = text.trimStart().slice(0, 1);
-  if (/html/i.test(contentType ?? '') || start === '<') {
-    throw serviceError('BadResponse', { detail: 'received an HTML page instead of JSON' });
-  }
-  if (text.trim() === '') throw serviceError('BadResponse', { detail: 'empty response body' });
-  return text;
 }
 
 function notJson(e: unknown): ServiceError {
@@ -88,12 +88,7 @@ function notJson(e: unknown): ServiceError {
 
 /** Parses a JSON body; HTML pages, truncated and malformed JSON are BadResponse. */
 export function parseJsonBody(bytes: Uint8Array, contentType: string | null): unknown {
-  const text = bodyText(bytes, contentType);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (e) {
-    throw notJson(e);
-  }
+  return parseJsonText(bodyText(bytes, contentType));
 }
 
 /**
@@ -138,10 +133,16 @@ export async function listReader<S extends v.ArraySchema<v.GenericSchema, undefi
   bytes: Uint8Array,
   contentType: string | null,
   what: string,
+  item: (raw: unknown) => unknown = (raw) => raw,
 ): Promise<ListReader<v.InferOutput<S['item']>>> {
   const text = await bodyTextInSlices(bytes, contentType);
-  // Not an array: read whole, so it fails validation as before.
-  if (!looksLikeArray(text)) validateBody(schema, parseJsonBody(bytes, contentType), what);
+  // Not an array: read whole. A list PHP wrote as an object ({} or keyed "0", "2"…) is read as
+  // its values; anything else fails validation at the root.
+  if (!looksLikeArray(text)) {
+    const list = phpList(parseJsonText(text));
+    if (!Array.isArray(list)) validateBody(schema, list, what);
+    return arrayReader(schema, list as unknown[], what, item);
+  }
   let layout: ArrayLayout;
   try {
     layout = await arrayLayoutInSlices(text, LIST_SLICE, pause);
@@ -159,12 +160,39 @@ export async function listReader<S extends v.ArraySchema<v.GenericSchema, undefi
         } catch (e) {
           throw notJson(e);
         }
-        yield validateBody(schema, items, what, offset) as v.InferOutput<S['item']>[];
+        yield validateBody(schema, items.map(item), what, offset) as v.InferOutput<S['item']>[];
         offset += group.length;
         await pause();
       }
     },
   };
+}
+
+/** A ListReader over a list already parsed. */
+function arrayReader<S extends v.ArraySchema<v.GenericSchema, undefined>>(
+  schema: S,
+  list: unknown[],
+  what: string,
+  item: (raw: unknown) => unknown,
+): ListReader<v.InferOutput<S['item']>> {
+  return {
+    count: list.length,
+    async *slices() {
+      for (let offset = 0; offset < list.length; offset += LIST_SLICE) {
+        const items = list.slice(offset, offset + LIST_SLICE).map(item);
+        yield validateBody(schema, items, what, offset) as v.InferOutput<S['item']>[];
+        await pause();
+      }
+    },
+  };
+}
+
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw notJson(e);
+  }
 }
 
 /**
@@ -176,9 +204,10 @@ export async function decodeListBody<S extends v.ArraySchema<v.GenericSchema, un
   bytes: Uint8Array,
   contentType: string | null,
   what: string,
+  item?: (raw: unknown) => unknown,
 ): Promise<v.InferOutput<S>> {
   const out: unknown[] = [];
-  for await (const slice of (await listReader(schema, bytes, contentType, what)).slices())
+  for await (const slice of (await listReader(schema, bytes, contentType, what, item)).slices())
     for (const item of slice) out.push(item);
   return out as v.InferOutput<S>;
 }
@@ -188,15 +217,13 @@ function throwBad(field: string, detail: string): never {
 }
 
 /** The service's own text from an error body ({ message } JSON or plain text), short. */
-export function serviceMessageOf(
-  bytes: Uint8Array,
-  contentType: string | null,
-): string | undefined {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    .toString('utf8')
-    .trim();
+export function serviceMessageOf(bytes: Uint8Array): string | undefined {
+  // Only a message: bytes that are not UTF-8 are shown with U+FFFD rather than refused.
+  const text = new TextDecoder('utf-8').decode(bytes).trim();
   if (text === '') return undefined;
-  if (/html/i.test(contentType ?? '') || text.startsWith('<')) {
+  const php = phpMessageOf(text);
+  if (php) return `PHP ${php.level}: ${php.text}`;
+  if (text.startsWith('<')) {
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
     return title ? title.slice(0, 300) : 'HTML page';
   }

@@ -76,6 +76,19 @@ export function stateAfterError(
         message: `The service sent an answer Fieldmap cannot read${detail ? `: ${detail}` : ''}. Nothing was changed on this laptop.`,
         nextTryAt,
       };
+    // Only a read reaches here refused (a refused write waits on its op).
+    case 'Rejected':
+      return {
+        kind: 'error',
+        message: `The service refused a request for the account's data${detail ? ` (${detail})` : ''}. Nothing was changed on this laptop.`,
+        nextTryAt,
+      };
+    case 'RateLimited':
+      return {
+        kind: 'error',
+        message: 'The service asked Fieldmap to slow down. It tries again shortly.',
+        nextTryAt,
+      };
     default:
       return { kind: 'error', message: ERROR_MESSAGES[kind], nextTryAt };
   }

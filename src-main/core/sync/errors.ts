@@ -8,7 +8,7 @@ import {
   type ErrorInfo,
   type ErrorKind,
 } from '../../../src-shared/errors';
-import { isServiceError } from '../service/errors';
+import { isNoSuchRecord } from '../service/errors';
 
 export function kindOf(e: unknown): ErrorKind {
   return isTaxonomyError(e) ? e.info.kind : 'Internal';
@@ -44,8 +44,9 @@ export function isRejected(e: unknown): boolean {
   return kindOf(e) === 'Rejected';
 }
 
+/** A 404, or a GET the service answered with "nothing" (service/answers.ts absentCustomer). */
 export function isNotFound(e: unknown): boolean {
-  return isServiceError(e) && e.info.kind === 'Rejected' && e.info.status === 404;
+  return isNoSuchRecord(e);
 }
 
 /** The record an update targets is gone from the service. */

@@ -22,7 +22,8 @@ import {
 import { infoOf, isRejected, stopsPush } from '../errors';
 
 type CreateOp = Extract<Op, { kind: 'createCustomer' | 'createRoute' }>;
-type Outcome = { op: CreateOp; message: string | null };
+/** The answer's message (null: no answer) and the id it gave beside the message, if any. */
+type Outcome = { op: CreateOp; message: string | null; id?: string };
 /** When each kind's list used to settle creates started (0: none fetched). */
 type ListedAt = { customers: number; routes: number };
 /** Targets of creates that may still appear on the service, with when absence is provable. */
@@ -209,7 +210,7 @@ export async function sendCreates(
               { routeName: op.payload.routeName, customerIds: op.payload.customerIds },
               { priority: ctx.priority },
             );
-      outcomes.push({ op, message: answer.message });
+      outcomes.push({ op, message: answer.message, ...(answer.id ? { id: answer.id } : {}) });
     } catch (e) {
       if (isRejected(e) || stopsPush(e)) {
         // The service refused it (4xx) or it never left: certainly not created.
@@ -253,7 +254,9 @@ async function resolveOutcomes(ctx: PushContext, outcomes: Outcome[]): Promise<W
 
   if (customers.length > 0) {
     const candidates = customers.map((o) =>
-      o.message === null ? [] : extractIdCandidates(o.message),
+      o.message === null
+        ? []
+        : [...new Set([...(o.id ? [o.id] : []), ...extractIdCandidates(o.message)])],
     );
     const byGet = customers.length <= CONFIRM_BY_GET_MAX && candidates.every((c) => c.length > 0);
     // After the POSTs: a new list, not the round's (which predates them).
