@@ -124,6 +124,21 @@ describe('connectivity and progress', () => {
     expect(stateAfterError('Unauthorized', '', null)).toEqual({ kind: 'auth-required' });
     expect(stateAfterError('BadResponse', '', null).kind).toBe('error');
   });
+  it('words a failed sync as a read: no change was refused or left unsent', () => {
+    // A sync stops on a failed read; a write's failure stays on its op.
+    for (const kind of [
+      'Rejected',
+      'RateLimited',
+      'Ambiguous',
+      'BadResponse',
+      'ServerError',
+    ] as const) {
+      const state = stateAfterError(kind, 'not_found: No such endpoint', 1);
+      expect(state.kind).toBe('error');
+      const message = (state as { message: string }).message.replace('Nothing was changed', '');
+      expect(message).not.toMatch(/this change|sending|saving|writing/i);
+    }
+  });
   it('backs off exponentially up to a cap', () => {
     const b = new Backoff({ initialMs: 100, maxMs: 500, factor: 2 });
     expect([b.next(), b.next(), b.next(), b.next()]).toEqual([100, 200, 400, 500]);
