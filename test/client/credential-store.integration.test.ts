@@ -32,7 +32,7 @@ if (problem) {
   console.warn(
     `credential-store.test.ts SKIPPED: no Secret Service reachable (${problem}). Run it with ` +
       `HOME=$(mktemp -d) dbus-run-session -- sh -c 'eval $(echo -n pw | gnome-keyring-daemon ` +
-      `--unlock --components=secrets); npx vitest run test/client/credential-store.test.ts'`,
+      `--unlock --components=secrets); npx vitest run test/client/credential-store.integration.test.ts'`,
   );
 }
 

@@ -1,5 +1,5 @@
 // The reference service plays a PHP application's habits on the wire, byte for byte: what the
-// client tests (test/client/php-habits.test.ts) read is what these show the service sends.
+// client tests (test/client/php-habits.unit.test.ts) read is what these show the service sends.
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../../src-service/cli-args';
 import { PHP_FATAL_HTML, PHP_WARNING } from '../../src-service/php-habits';

@@ -2,7 +2,7 @@
 // shell sends a large snapshot or delta as bounded 'data:piece' messages, each valid under the
 // IPC contract, and the renderer's joiner rebuilds exactly the event main emitted. Small events
 // go as they are. (The browser runner's path is covered end to end by
-// test/write/large-account.test.ts.)
+// test/write/large-account.e2e.test.ts.)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

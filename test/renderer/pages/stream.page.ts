@@ -1,4 +1,4 @@
-// Browser side of test/renderer/cache-stream.test.ts: a large snapshot reaches the cache writer
+// Browser side of test/renderer/cache-stream.e2e.test.ts: a large snapshot reaches the cache writer
 // as pieces (src-shared/data-pieces.ts) and is saved while they arrive, in one transaction.
 import { liveQuery } from 'dexie';
 import type { Op } from '../../../src-shared';
