@@ -108,12 +108,10 @@ describe('workflow UI', () => {
     const dots = await app.page
       .locator('[aria-label="Customers"] [role=listitem] .dot')
       .evaluateAll((els) =>
-        els
-          .slice(0, 30)
-          .map((e) => ({
-            color: e.getAttribute('title')!,
-            shown: getComputedStyle(e).backgroundColor,
-          })),
+        els.slice(0, 30).map((e) => ({
+          color: e.getAttribute('title')!,
+          shown: getComputedStyle(e).backgroundColor,
+        })),
       );
     expect(new Set(dots.map((d) => d.color)).size).toBeGreaterThan(3);
     for (const d of dots) expect(d).toEqual({ color: d.color, shown: rgb(colorHex(d.color)) });
