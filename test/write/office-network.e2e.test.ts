@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
 import {
   CA_NAME,
@@ -34,12 +34,19 @@ beforeAll(async () => {
   serviceUrl = `https://${SERVICE_HOST}:${service.port}`;
 }, 120_000);
 
-afterEach(async () => {
-  await app?.close();
-  app = null;
-  proxy.refuseWith = null;
-  service.configure({ allow: ['127.0.0.0/8', '::1/128'] });
-});
+/** Each case starts the app on its own network settings, as the suites do, in a hook. */
+function withApp(env: () => Record<string, string>): () => AppHandle {
+  beforeAll(async () => {
+    app = await launchApp({ serviceUrl, env: env() });
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+    app = null;
+    proxy.refuseWith = null;
+    service.configure({ allow: ['127.0.0.0/8', '::1/128'] });
+  });
+  return () => app!;
+}
 
 afterAll(async () => {
   await proxy?.close();
@@ -60,9 +67,10 @@ async function signInFails(running: AppHandle, expected: string): Promise<string
   return (await page.textContent('form')) ?? '';
 }
 
-describe('an office network', () => {
-  it('syncs through the proxy, trusting the CA file: an edit reaches the service once', async () => {
-    const running = (app = await launchApp({ serviceUrl, env: trusted() }));
+describe('an office network, through the proxy, trusting the CA file', () => {
+  const current = withApp(trusted);
+  it('syncs: an edit reaches the service once', async () => {
+    const running = current();
     const { page } = running;
     await signIn(running, { ...service, url: serviceUrl });
     const all = service.store.customers(service.account.username);
@@ -83,33 +91,31 @@ describe('an office network', () => {
     expect(service.customerPuts()[target.id]).toBe(1);
     expect(service.store.customer(service.account.username, target.id)?.phone).toBe('555-0125');
   });
+});
 
-  it('without the CA file, says the certificate is not trusted and names its issuer', async () => {
-    const running = (app = await launchApp({ serviceUrl, env: { HTTPS_PROXY: proxy.address } }));
+describe('an office network without the CA file', () => {
+  const current = withApp(() => ({ HTTPS_PROXY: proxy.address }));
+  it('says the certificate is not trusted and names its issuer', async () => {
+    const running = current();
     const text = await signInFails(running, `issued by "${CA_NAME}"`);
     expect(text).toContain(`the certificate of ${SERVICE_HOST}:${service.port}`);
     expect(text).toContain('is not trusted');
     expect(await running.call('listAccounts')).toEqual([]);
   });
+});
 
-  it('a proxy that refuses the tunnel is named, not "service not reachable"', async () => {
+describe('an office proxy that refuses', () => {
+  const current = withApp(trusted);
+  it('at sign-in: it is named, not "service not reachable"', async () => {
     proxy.refuseWith = 403;
-    const running = (app = await launchApp({ serviceUrl, env: trusted() }));
+    const running = current();
     const text = await signInFails(running, `the proxy ${proxy.address} refused`);
     expect(text).not.toMatch(/not reachable|no connection/i);
   });
 
-  it('a proxy that nothing answers at is named', async () => {
-    const gone = await startConnectProxy();
-    const address = gone.address;
-    await gone.close();
-    const env = { HTTPS_PROXY: address, FIELDMAP_EXTRA_CA_CERTS: ca.caFile };
-    const running = (app = await launchApp({ serviceUrl, env }));
-    await signInFails(running, `the proxy ${address} refused`);
-  });
-
-  it('a proxy that refuses after sign-in: the status names it', async () => {
-    const running = (app = await launchApp({ serviceUrl, env: trusted() }));
+  it('after sign-in: the status names it', async () => {
+    proxy.refuseWith = null;
+    const running = current();
     const { page } = running;
     await signIn(running, { ...service, url: serviceUrl });
     await waitSync(page, 'synced');
@@ -120,10 +126,25 @@ describe('an office network', () => {
     expect(status).toContain(`proxy ${proxy.address}`);
     expect(status).not.toContain('Service not reachable');
   });
+});
 
+describe('an office proxy that nothing answers at', () => {
+  let address = '';
+  beforeAll(async () => {
+    const gone = await startConnectProxy();
+    address = gone.address;
+    await gone.close();
+  });
+  const current = withApp(() => ({ HTTPS_PROXY: address, FIELDMAP_EXTRA_CA_CERTS: ca.caFile }));
+  it('is named at sign-in', async () => {
+    await signInFails(current(), `the proxy ${address} refused`);
+  });
+});
+
+describe('an office network the account does not allow', () => {
+  const current = withApp(trusted);
   it('a 403 from the service says this network is not on the allow-list', async () => {
     service.configure({ allow: ['10.0.0.0/8'] });
-    const running = (app = await launchApp({ serviceUrl, env: trusted() }));
-    await signInFails(running, "this network is not on the account's allow-list");
+    await signInFails(current(), "this network is not on the account's allow-list");
   });
 });
