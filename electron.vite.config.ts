@@ -10,7 +10,13 @@ export default defineConfig({
       outDir: 'out/main',
       // keytar is a native addon and electron is the runtime: both stay outside the bundle.
       externalizeDeps: { include: ['keytar', 'electron'] },
-      rollupOptions: { input: { index: resolve(root, 'src-main/shell/main.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(root, 'src-main/shell/main.ts'),
+          // Untrusted spreadsheets are read in a worker thread (core/untrusted/parse-worker.ts).
+          'xlsx-worker': resolve(root, 'src-main/core/xlsx/xlsx-worker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -6,7 +6,7 @@ import { createOpenExternalHandler } from './open-external';
 import { AppError } from './app-error';
 import { createBasemapHandlers, type BasemapHandlerDeps } from './basemap-handlers';
 import type { ImportJobs } from './import-jobs';
-import { readSpreadsheet } from './spreadsheet-import';
+import { readSpreadsheet, type SpreadsheetReader } from './spreadsheet-import';
 import type { CurrentSession, SessionManager } from './session-manager';
 
 export type AppHandlers = IpcHandlers;
@@ -19,6 +19,8 @@ export interface HandlerDeps {
   imports?: ImportJobs;
   /** Offline regions and basemap settings (basemap-handlers.ts). */
   basemap: BasemapHandlerDeps;
+  /** Which worker reads a spreadsheet, and its limits (spreadsheet-import.ts). */
+  spreadsheets?: SpreadsheetReader;
 }
 
 export function createHandlers({
@@ -26,6 +28,7 @@ export function createHandlers({
   openExternal,
   imports,
   basemap,
+  spreadsheets,
 }: HandlerDeps): AppHandlers {
   const needImports = (): ImportJobs => {
     if (!imports) throw new AppError('Internal', { detail: 'imports are not available' });
@@ -106,7 +109,7 @@ export function createHandlers({
     'import:dismiss': async ({ importId }) => needImports().dismiss(importId),
     'import:read-spreadsheet': async (request) => {
       need();
-      return readSpreadsheet(request);
+      return readSpreadsheet(request, spreadsheets);
     },
 
     ...createBasemapHandlers(basemap),

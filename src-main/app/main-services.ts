@@ -2,6 +2,7 @@
 // the handler table for every IPC channel. The Electron shell and the browser runner both call
 // this, so the app and its tests run the same code.
 import { BasemapService } from '../core/basemap/service';
+import type { WorkerEntry } from '../core/untrusted/parse-worker';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
 import { adminRegionSourceOf } from './admin-defaults';
@@ -31,6 +32,8 @@ export interface MainServicesOptions {
   pickFile?: PickFile;
   /** Where the administrator's defaults are read (admin-defaults.ts); default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The built .xlsx reader worker (the app's bundle); default: its source, run through tsx. */
+  xlsxWorker?: WorkerEntry;
 }
 
 export interface MainServices {
@@ -92,6 +95,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
   const handlers = createHandlers({
     sessions,
     imports,
+    ...(options.xlsxWorker ? { spreadsheets: { entry: options.xlsxWorker } } : {}),
     ...(options.openExternal ? { openExternal: options.openExternal } : {}),
     basemap: {
       basemap,

@@ -53,6 +53,7 @@ startShell(
         openExternal,
         ...(pickFile ? { pickFile } : {}),
         credentialStore: new KeytarCredentialStore(),
+        xlsxWorker: fileURLToPath(new URL('./xlsx-worker.js', import.meta.url)),
       });
       // `npm start -- --demo`: open the demo account when no account is open.
       if (process.argv.includes('--demo') && !services.sessions.currentAccount()) {
