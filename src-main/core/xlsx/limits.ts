@@ -3,13 +3,12 @@
 // cells (a merged range over the whole sheet, one huge shared string used by every cell). The
 // caps are far above a customer list (50,000 rows of a few dozen columns) and each refusal says
 // what was over and what to do.
-import { MAX_IMPORT_ROWS } from '../../../src-shared/csv-customers';
+import { MAX_FILE_ROWS, MAX_IMPORT_COLUMNS } from '../../../src-shared/import-limits';
 import { XlsxError } from './zip';
 
-/** Columns a sheet may use (a customer list has a few dozen). */
-export const MAX_COLUMNS = 500;
-/** Data rows a sheet may have: twice what one import takes, so the checks can say which are over. */
-export const MAX_SHEET_ROWS = 2 * MAX_IMPORT_ROWS;
+/** Columns and data rows a sheet may have: the same as a CSV file. */
+export const MAX_COLUMNS = MAX_IMPORT_COLUMNS;
+export const MAX_SHEET_ROWS = MAX_FILE_ROWS;
 /** Cells of the table handed back, empty ones included (rows × columns), and filled cells read. */
 export const MAX_CELLS = 5_000_000;
 /** Characters of every cell of the table together (what the import dialog receives). */
