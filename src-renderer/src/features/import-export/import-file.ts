@@ -5,7 +5,7 @@
 // papaparse builds them (src-shared/import-limits.ts). Every refusal names the file.
 import { toFieldmapError, type FieldmapApi } from '../../../../src-shared';
 import type { CellProblem } from '../../../../src-shared/csv-customers';
-import { csvShapeMessage, csvTooLargeMessage } from '../../../../src-shared/import-limits';
+import { csvShapeCheck, csvTooLargeMessage } from '../../../../src-shared/import-limits';
 import {
   isSpreadsheetName,
   MAX_SPREADSHEET_BYTES,
@@ -40,6 +40,15 @@ function base64Of(file: Blob): Promise<string> {
   });
 }
 
+/** Runs a sliced check to its answer, letting the page's thread go between slices. */
+async function slicesOf<T>(check: Generator<void, T>): Promise<T> {
+  for (;;) {
+    const step = check.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
 /** Reads a picked .csv or .xlsx; throws with the message the rep should read. */
 export async function readImportFile(
   file: File,
@@ -68,7 +77,7 @@ export async function readImportFile(
   const tooLarge = csvTooLargeMessage(file.size);
   if (tooLarge) throw refuse(tooLarge);
   const text = await file.text();
-  const shape = csvShapeMessage(text);
+  const shape = await slicesOf(csvShapeCheck(text));
   if (shape) throw refuse(shape);
   const csv = parseCsv(text);
   if (csv.headers.length === 0) throw refuse('The file has no header row.');
