@@ -1,6 +1,6 @@
 // Reads the first visible sheet of an .xlsx workbook into the table a CSV file gives (headers,
 // data rows of text cells), so the import's mapping, preview, checks, duplicate detection and
-// job are the CSV ones. Runs in main, never in the renderer.
+// job are the CSV ones. Runs in a worker thread of main (xlsx-worker.ts), never in the renderer.
 //
 // Why our own reader on Node's zlib rather than a library: the npm `xlsx` (SheetJS) build is
 // stale (0.18.5) with prototype-pollution and ReDoS advisories, its fixed builds are off the
@@ -15,7 +15,8 @@
 //
 // Rules, each told to the rep where it matters (notes) or as the row's error (cellIssues):
 // - files over MAX_SPREADSHEET_BYTES are refused with their size; parts unpacking past 200 MB
-//   (a zip bomb) are refused; a damaged file names the part and what is wrong;
+//   (a zip bomb) are refused; a damaged file names the part and what is wrong; a sheet over a
+//   cap of limits.ts (cells, characters, rows, columns, merges) is refused before it is built;
 // - the first sheet shown in Excel (hidden ones skipped) is read, and the note says which;
 // - a formula gives its saved (cached) value; with none, the cell is an issue of its row;
 // - a merged range gives every one of its cells the top-left value, and the note lists it;
