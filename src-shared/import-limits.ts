@@ -25,52 +25,52 @@ export function csvTooLargeMessage(bytes: number): string | null {
 const QUOTE = 34;
 const LF = 10;
 const CR = 13;
-/** Characters read between two pauses of the caller (a few milliseconds). */
-const CHARS_PER_SLICE = 1 << 20;
 
 /**
- * Why CSV `text` is refused before it is parsed: more than MAX_IMPORT_COLUMNS fields in a record
- * or more than MAX_FILE_ROWS records (+ the header); null when neither. One pass, quotes
- * respected; every delimiter papaparse may guess (, ; tab |) is counted, so a record's count is
- * never low. A generator: it yields every CHARS_PER_SLICE characters so the page's thread can
- * paint between slices; its return value is the answer.
+ * The shape check of a CSV text fed in pieces as it is read: more than MAX_IMPORT_COLUMNS fields
+ * in a record or more than MAX_FILE_ROWS records (+ the header) refuses it before it is parsed,
+ * as soon as the piece that shows it arrives. Quotes are respected; every delimiter papaparse
+ * may guess (, ; tab |) is counted, so a record's count is never low.
  */
-export function* csvShapeCheck(text: string): Generator<void, string | null> {
-  let commas = 0;
-  let semicolons = 0;
-  let tabs = 0;
-  let pipes = 0;
-  let records = 0;
-  let filled = false;
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    if ((i & (CHARS_PER_SLICE - 1)) === CHARS_PER_SLICE - 1) yield;
-    const c = text.charCodeAt(i);
-    if (quoted) {
-      if (c === QUOTE) quoted = false;
-      continue;
-    }
-    if (c === LF || c === CR) {
-      if (filled && ++records > MAX_FILE_ROWS + 1) {
-        return `This CSV file has more than ${fmt(MAX_FILE_ROWS)} rows; Fieldmap reads up to ${fmt(MAX_FILE_ROWS)}. Split it into smaller files.`;
+export class CsvShapeCheck {
+  #commas = 0;
+  #semicolons = 0;
+  #tabs = 0;
+  #pipes = 0;
+  #records = 0;
+  #filled = false;
+  #quoted = false;
+
+  /** The next piece of the text; answers why the file is refused, or null so far. */
+  feed(text: string): string | null {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (this.#quoted) {
+        if (c === QUOTE) this.#quoted = false;
+        continue;
       }
-      filled = false;
-      commas = semicolons = tabs = pipes = 0;
-      continue;
+      if (c === LF || c === CR) {
+        if (this.#filled && ++this.#records > MAX_FILE_ROWS + 1) {
+          return `This CSV file has more than ${fmt(MAX_FILE_ROWS)} rows; Fieldmap reads up to ${fmt(MAX_FILE_ROWS)}. Split it into smaller files.`;
+        }
+        this.#filled = false;
+        this.#commas = this.#semicolons = this.#tabs = this.#pipes = 0;
+        continue;
+      }
+      this.#filled = true;
+      if (c === QUOTE) this.#quoted = true;
+      else if (c === 44) this.#commas++;
+      else if (c === 59) this.#semicolons++;
+      else if (c === 9) this.#tabs++;
+      else if (c === 124) this.#pipes++;
+      else continue;
+      if (Math.max(this.#commas, this.#semicolons, this.#tabs, this.#pipes) >= MAX_IMPORT_COLUMNS) {
+        return (
+          `This CSV file has a row of more than ${fmt(MAX_IMPORT_COLUMNS)} columns; Fieldmap reads up to ` +
+          `${fmt(MAX_IMPORT_COLUMNS)}. Delete the columns you do not need.`
+        );
+      }
     }
-    filled = true;
-    if (c === QUOTE) quoted = true;
-    else if (c === 44) commas++;
-    else if (c === 59) semicolons++;
-    else if (c === 9) tabs++;
-    else if (c === 124) pipes++;
-    else continue;
-    if (Math.max(commas, semicolons, tabs, pipes) >= MAX_IMPORT_COLUMNS) {
-      return (
-        `This CSV file has a row of more than ${fmt(MAX_IMPORT_COLUMNS)} columns; Fieldmap reads up to ` +
-        `${fmt(MAX_IMPORT_COLUMNS)}. Delete the columns you do not need.`
-      );
-    }
+    return null;
   }
-  return null;
 }

@@ -73,5 +73,12 @@ describe('hostile CSV files', () => {
     expect(table.headers).toEqual(['Name', 'Notes']);
     expect(table.rows.map((r) => r[0])).toEqual(['Ann', 'Bob']);
     expect(table.rows[0]![1]).toBe(notes.slice(1, -1));
+    // Read in many pieces: a quoted cell cut between two pieces is still one cell.
+    const long = `"${'c, '.repeat(600)}\n"`;
+    const many = await picked('many.csv', `Name,Notes\n${`Cy,${long}\n`.repeat(12_000)}`);
+    expect(many.size).toBeGreaterThan(20 * 1024 * 1024);
+    const big = await readImportFile(many, api);
+    expect(big.rows).toHaveLength(12_000);
+    expect(big.rows[11_999]).toEqual(['Cy', long.slice(1, -1)]);
   });
 });

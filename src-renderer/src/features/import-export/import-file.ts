@@ -1,11 +1,11 @@
 // A file the rep picked for import, read into the table the dialog maps: CSV is parsed here
 // (papaparse), an .xlsx goes to main as bytes and comes back as the same kind of table, with
 // what the reader wants the rep to know (notes) and cells that have no value (cellIssues).
-// A CSV is checked where it enters: its size before it is read, its rows and columns before
-// papaparse builds them (src-shared/import-limits.ts). Every refusal names the file.
+// A CSV is checked where it enters: its size before it is read, its rows and columns as it is
+// read, before papaparse builds them (src-shared/import-limits.ts). Every refusal names the file.
 import { toFieldmapError, type FieldmapApi } from '../../../../src-shared';
 import type { CellProblem } from '../../../../src-shared/csv-customers';
-import { csvShapeCheck, csvTooLargeMessage } from '../../../../src-shared/import-limits';
+import { CsvShapeCheck, csvTooLargeMessage } from '../../../../src-shared/import-limits';
 import {
   isSpreadsheetName,
   MAX_SPREADSHEET_BYTES,
@@ -40,12 +40,23 @@ function base64Of(file: Blob): Promise<string> {
   });
 }
 
-/** Runs a sliced check to its answer, letting the page's thread go between slices. */
-async function slicesOf<T>(check: Generator<void, T>): Promise<T> {
+/**
+ * A CSV file's text, read and checked piece by piece as the browser streams it (the page's thread
+ * is let go between pieces); the shape check's refusal as soon as a piece shows one.
+ */
+async function csvText(file: Blob): Promise<{ text: string } | { refusal: string }> {
+  const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader();
+  const check = new CsvShapeCheck();
+  const pieces: string[] = [];
   for (;;) {
-    const step = check.next();
-    if (step.done) return step.value;
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    const { done, value } = await reader.read();
+    if (done) return { text: pieces.join('') };
+    const refusal = check.feed(value);
+    if (refusal) {
+      await reader.cancel();
+      return { refusal };
+    }
+    pieces.push(value);
   }
 }
 
@@ -76,10 +87,9 @@ export async function readImportFile(
   }
   const tooLarge = csvTooLargeMessage(file.size);
   if (tooLarge) throw refuse(tooLarge);
-  const text = await file.text();
-  const shape = await slicesOf(csvShapeCheck(text));
-  if (shape) throw refuse(shape);
-  const csv = parseCsv(text);
+  const read = await csvText(file);
+  if ('refusal' in read) throw refuse(read.refusal);
+  const csv = parseCsv(read.text);
   if (csv.headers.length === 0) throw refuse('The file has no header row.');
   return { ...csv, notes: [], rowNumbers: null, cellIssues: [] };
 }
