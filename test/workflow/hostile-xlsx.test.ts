@@ -62,6 +62,22 @@ describe('hostile spreadsheets', () => {
     });
   }
 
+  it('a crafted merge reference or sheet name is not echoed into the notes', async () => {
+    const bytes = buildXlsx({
+      sheets: [
+        {
+          name: `C${'n'.repeat(30)}`,
+          rows: [['Name'], ['Ann'], [null]],
+          merges: [`A2:A3:${'Z'.repeat(500_000)}`],
+        },
+        { name: 'N'.repeat(500_000), rows: [] },
+      ],
+    });
+    const table = await readSpreadsheet(await request('customers.xlsx', bytes));
+    expect(table.rows).toEqual([['Ann']]);
+    expect(table.notes.join(' ').length).toBeLessThan(1_000);
+  });
+
   it('a reader that throws is a refusal of the file, not an error of main', async () => {
     const message = await refusal(
       readSpreadsheet(await request('list.xlsx', good()), { entry: worker('throws.ts') }),

@@ -176,7 +176,8 @@ function fillMerges(
   }
   const notes: string[] = [];
   for (const ref of merges) {
-    const [a, b] = ref.split(':');
+    const [a, b, ...rest] = ref.split(':');
+    if (rest.length > 0) continue;
     const from = a ? parseRef(a) : null;
     const to = b ? parseRef(b) : null;
     if (!from || !to) continue;
@@ -198,7 +199,7 @@ function fillMerges(
     }
     if (notes.length < SHOWN_MERGES) {
       notes.push(
-        `Merged cells ${ref.toUpperCase()}: the value of ${a!.toUpperCase()} was used for every cell of the range.`,
+        `Merged cells ${a!.toUpperCase()}:${b!.toUpperCase()}: the value of ${a!.toUpperCase()} was used for every cell of the range.`,
       );
     }
   }
