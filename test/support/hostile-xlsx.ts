@@ -196,9 +196,9 @@ export function hostileWorkbooks(): HostileXlsx[] {
       bytes: () =>
         workbookWithDeflated(
           'xl/sharedStrings.xml',
-          Buffer.from(`<sst xmlns="${NS}">${'<si/>'.repeat(5_000_001)}</sst>`),
+          Buffer.from(`<sst xmlns="${NS}">${'<si/>'.repeat(2_000_001)}</sst>`),
         ),
-      reason: /^This spreadsheet has more than 5,000,000 shared texts/,
+      reason: /^This spreadsheet has more than 2,000,000 shared texts/,
     },
     {
       name: 'styles-by-the-thousand.xlsx',

@@ -15,8 +15,9 @@ export const MAX_CELLS = 5_000_000;
 export const MAX_TABLE_CHARS = 32 * 1024 * 1024;
 /** Merged ranges a sheet may list. */
 export const MAX_MERGES = 10_000;
-/** Entries of the shared string table and of the style list. */
-export const MAX_SHARED_STRINGS = MAX_CELLS;
+/** Entries of the shared string table: 50,000 rows of 40 columns, every text different. */
+export const MAX_SHARED_STRINGS = 2_000_000;
+/** Entries of the style list (Excel's own limit on cell formats). */
 export const MAX_STYLES = 64_000;
 
 const fmt = (n: number) => n.toLocaleString('en');
