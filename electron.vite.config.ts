@@ -11,7 +11,13 @@ export default defineConfig({
       // keytar is a native addon and electron is the runtime: both stay outside the bundle;
       // electron-updater is loaded from the packaged node_modules (a runtime dependency).
       externalizeDeps: { include: ['keytar', 'electron', 'electron-updater'] },
-      rollupOptions: { input: { index: resolve(root, 'src-main/shell/main.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(root, 'src-main/shell/main.ts'),
+          // Untrusted spreadsheets are read in a worker thread (core/untrusted/parse-worker.ts).
+          'xlsx-worker': resolve(root, 'src-main/core/xlsx/xlsx-worker.ts'),
+        },
+      },
     },
   },
   preload: {

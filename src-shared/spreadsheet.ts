@@ -19,6 +19,18 @@ export function spreadsheetTooLargeMessage(bytes: number): string {
   );
 }
 
+/** A file name as a message quotes it: one line, not too long to read. */
+function shownFileName(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is dropped
+  const line = name.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 77)}...` : line;
+}
+
+/** What a rep reads when a file they picked for import is refused: the file, then why. */
+export function refusedFileMessage(fileName: string, reason: string): string {
+  return `"${shownFileName(fileName)}" was not read. ${reason}`;
+}
+
 /** True for a file name the import reads as an Excel workbook. */
 export function isSpreadsheetName(name: string): boolean {
   return /\.xlsx$/i.test(name.trim());

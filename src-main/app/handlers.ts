@@ -7,7 +7,7 @@ import { createOpenExternalHandler } from './open-external';
 import { AppError } from './app-error';
 import { createBasemapHandlers, type BasemapHandlerDeps } from './basemap-handlers';
 import type { ImportJobs } from './import-jobs';
-import { readSpreadsheet } from './spreadsheet-import';
+import { readSpreadsheet, type SpreadsheetReader } from './spreadsheet-import';
 import type { CurrentSession, SessionManager } from './session-manager';
 
 export type AppHandlers = IpcHandlers;
@@ -22,6 +22,8 @@ export interface HandlerDeps {
   basemap: BasemapHandlerDeps;
   /** The page's error reports into main's log (support.ts rendererErrorLog). */
   reportError?: (report: RendererErrorReport) => boolean;
+  /** Which worker reads a spreadsheet, and its limits (spreadsheet-import.ts). */
+  spreadsheets?: SpreadsheetReader;
 }
 
 export function createHandlers({
@@ -30,6 +32,7 @@ export function createHandlers({
   imports,
   basemap,
   reportError,
+  spreadsheets,
 }: HandlerDeps): AppHandlers {
   const needImports = (): ImportJobs => {
     if (!imports) throw new AppError('Internal', { detail: 'imports are not available' });
@@ -110,7 +113,7 @@ export function createHandlers({
     'import:dismiss': async ({ importId }) => needImports().dismiss(importId),
     'import:read-spreadsheet': async (request) => {
       need();
-      return readSpreadsheet(request);
+      return readSpreadsheet(request, spreadsheets);
     },
 
     ...createBasemapHandlers(basemap),

@@ -15,6 +15,7 @@ import * as v from 'valibot';
 import {
   duplicateKey,
   ImportStatusSchema,
+  MAX_IMPORT_ROWS,
   StartImportRequestSchema,
   type ImportStatus,
   type StartImportRequest,
@@ -31,23 +32,51 @@ const BATCH = 10;
 /** A sync is asked for after this many queued rows, so sending starts while queuing goes on. */
 const SYNC_EVERY = 50;
 
-const RowsFileSchema = v.object({
+// The resume files are read back after a restart and trusted to say which rows were queued, so
+// they are read strictly: exactly these keys, in the bounds start() writes, and a rows file no
+// larger than MAX_ROWS_FILE_BYTES is parsed at all.
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+const RowsFileSchema = v.strictObject({
   version: v.literal(1),
-  importId: v.string(),
-  fileName: v.string(),
-  startedAt: v.number(),
-  rows: v.array(CustomerFieldsSchema),
+  importId: v.pipe(v.string(), v.uuid()),
+  fileName: v.pipe(v.string(), v.maxLength(500)),
+  startedAt: count,
+  rows: v.pipe(v.array(CustomerFieldsSchema), v.minLength(1), v.maxLength(MAX_IMPORT_ROWS)),
 });
 type RowsFile = v.InferOutput<typeof RowsFileSchema>;
 
-const ProgressSchema = v.object({
-  version: v.literal(1),
-  /** Rows 0..queued-1 are in the outbox or on the service. */
-  queued: v.number(),
-  /** Rows queued..intent-1 may have been handed over (a crash mid-batch). */
-  intent: v.number(),
-});
+const ProgressSchema = v.pipe(
+  v.strictObject({
+    version: v.literal(1),
+    /** Rows 0..queued-1 are in the outbox or on the service. */
+    queued: count,
+    /** Rows queued..intent-1 may have been handed over (a crash mid-batch). */
+    intent: count,
+  }),
+  v.check((p) => p.queued <= p.intent, 'queued is past intent'),
+);
 type Progress = v.InferOutput<typeof ProgressSchema>;
+
+/** A rows file's largest size: 50,000 rows of long fields, far under what would stall main. */
+const MAX_ROWS_FILE_BYTES = 256 * 1024 * 1024;
+const MAX_PROGRESS_FILE_BYTES = 4096;
+
+/** A resume file: absent, its JSON, or damaged (unreadable, over its size, not JSON). */
+async function readResumeFile(
+  fs: DurableFs,
+  file: string,
+  maxBytes: number,
+): Promise<{ missing: true } | { missing: false; json: unknown }> {
+  try {
+    if ((await fs.ops.stat(file)).size > maxBytes) return { missing: false, json: undefined };
+    const text = (await fs.ops.readFile(file)).toString('utf8');
+    return { missing: false, json: JSON.parse(text) as unknown };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { missing: true };
+    return { missing: false, json: undefined };
+  }
+}
 
 /** The temp id of row `index` of an import: a UUID-shaped hash, the same on every run. */
 export function importTempId(importId: string, index: number): string {
@@ -181,19 +210,35 @@ export class ImportJobs {
     for (const name of names.filter((n) => n.endsWith('.rows.json'))) {
       const importId = name.slice(0, -'.rows.json'.length);
       if (this.#jobs.has(importId)) continue;
-      const file = v.safeParse(RowsFileSchema, await this.#fs.readJson(join(dir, name)));
+      const rowsFile = await readResumeFile(this.#fs, join(dir, name), MAX_ROWS_FILE_BYTES);
+      const file = v.safeParse(RowsFileSchema, rowsFile.missing ? undefined : rowsFile.json);
+      if (!file.success || file.output.importId !== importId) {
+        // Left on disk as it is: nothing is queued from a file that cannot be trusted.
+        console.warn(`[fieldmap] import ${importId.slice(0, 40)}: its rows file is damaged`);
+        continue;
+      }
+      const rows = file.output.rows.length;
+      const progressFile = await readResumeFile(
+        this.#fs,
+        join(dir, `${importId}.progress.json`),
+        MAX_PROGRESS_FILE_BYTES,
+      );
       const progress = v.safeParse(
         ProgressSchema,
-        await this.#fs.readJson(join(dir, `${importId}.progress.json`)),
+        progressFile.missing ? undefined : progressFile.json,
       );
-      // A rows file without progress was never started: nothing of it was queued.
-      if (file.success) {
-        this.#add(
-          accountKey,
-          file.output,
-          progress.success ? progress.output : { version: 1, queued: 0, intent: 0 },
-        );
-      }
+      this.#add(
+        accountKey,
+        file.output,
+        progress.success && progress.output.intent <= rows
+          ? progress.output
+          : progressFile.missing
+            ? // A rows file without progress was never started: nothing of it was queued.
+              { version: 1, queued: 0, intent: 0 }
+            : // Damaged progress: any row may have been handed over, so each is checked
+              // (outbox, then service) before it is queued again, as after a crash mid-batch.
+              { version: 1, queued: 0, intent: rows },
+      );
     }
   }
 

@@ -5,6 +5,7 @@ import { BasemapService } from '../core/basemap/service';
 import type { DurableFs } from '../core/durable-fs';
 import { noLog, type AppLogPort } from '../core/log/app-log';
 import { fetchFromEnv } from '../core/network/env-fetch';
+import type { WorkerEntry } from '../core/untrusted/parse-worker';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
 import { adminRegionSourceOf } from './admin-defaults';
@@ -46,6 +47,8 @@ export interface MainServicesOptions {
   fs?: DurableFs;
   /** Main's log file (core/log): session, sync and failure events, the page's errors. */
   log?: AppLogPort;
+  /** The built .xlsx reader worker (the app's bundle); default: its source, run through tsx. */
+  xlsxWorker?: WorkerEntry;
 }
 
 export interface MainServices {
@@ -121,6 +124,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     createHandlers({
       sessions,
       imports,
+      ...(options.xlsxWorker ? { spreadsheets: { entry: options.xlsxWorker } } : {}),
       ...(options.openExternal ? { openExternal: options.openExternal } : {}),
       basemap: {
         basemap,

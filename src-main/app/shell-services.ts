@@ -6,6 +6,7 @@ import type { CredentialStore, EmitEvent } from '../core/ports';
 import type { IpcHandlers } from '../ipc/handle';
 import type { BasemapService } from '../core/basemap/service';
 import type { AppLogPort } from '../core/log/app-log';
+import type { WorkerEntry } from '../core/untrusted/parse-worker';
 import { createMainServices } from './main-services';
 import type { AccountAbout } from './support';
 
@@ -29,7 +30,7 @@ export interface ShellServices {
 
 export async function createShellServices(
   { dataDir, emit, pickFile, openExternal, fetch, log }: ShellContext,
-  options: { credentialStore: CredentialStore; demo: boolean },
+  options: { credentialStore: CredentialStore; demo: boolean; xlsxWorker?: WorkerEntry },
 ): Promise<ShellServices> {
   const services = await createMainServices({
     dataDir,
@@ -39,6 +40,7 @@ export async function createShellServices(
     log,
     ...(pickFile ? { pickFile } : {}),
     credentialStore: options.credentialStore,
+    ...(options.xlsxWorker ? { xlsxWorker: options.xlsxWorker } : {}),
   });
   // `npm start -- --demo`: open the demo account when no account is open.
   if (options.demo && !services.sessions.currentAccount()) {

@@ -58,6 +58,7 @@ startShell(
       createShellServices(context, {
         credentialStore: new KeytarCredentialStore(),
         demo: process.argv.includes('--demo'),
+        xlsxWorker: fileURLToPath(new URL('./xlsx-worker.js', import.meta.url)),
       }),
   },
 );

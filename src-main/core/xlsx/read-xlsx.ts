@@ -1,6 +1,6 @@
 // Reads the first visible sheet of an .xlsx workbook into the table a CSV file gives (headers,
 // data rows of text cells), so the import's mapping, preview, checks, duplicate detection and
-// job are the CSV ones. Runs in main, never in the renderer.
+// job are the CSV ones. Runs in a worker thread of main (xlsx-worker.ts), never in the renderer.
 //
 // Why our own reader on Node's zlib rather than a library: the npm `xlsx` (SheetJS) build is
 // stale (0.18.5) with prototype-pollution and ReDoS advisories, its fixed builds are off the
@@ -15,20 +15,29 @@
 //
 // Rules, each told to the rep where it matters (notes) or as the row's error (cellIssues):
 // - files over MAX_SPREADSHEET_BYTES are refused with their size; parts unpacking past 200 MB
-//   (a zip bomb) are refused; a damaged file names the part and what is wrong;
+//   (a zip bomb) are refused; a damaged file names the part and what is wrong; a sheet over a
+//   cap of limits.ts (cells, characters, rows, columns, merges) is refused before it is built;
 // - the first sheet shown in Excel (hidden ones skipped) is read, and the note says which;
 // - a formula gives its saved (cached) value; with none, the cell is an issue of its row;
 // - a merged range gives every one of its cells the top-left value, and the note lists it;
 // - date-formatted numbers become ISO dates; "00000"-formatted numbers keep leading zeros;
 //   text cells are taken as text (a zip code typed as text stays "02134");
 // - the header is the first non-empty row and empty rows are skipped, as in a CSV import.
-import { MAX_IMPORT_ROWS } from '../../../src-shared/csv-customers';
 import {
   MAX_SPREADSHEET_BYTES,
   spreadsheetTooLargeMessage,
   type CellIssue,
   type SheetTable,
 } from '../../../src-shared/spreadsheet';
+import {
+  MAX_CELLS,
+  MAX_COLUMNS,
+  MAX_SHEET_ROWS,
+  SheetBudget,
+  tooManyCells,
+  tooManyColumns,
+  tooManyRows,
+} from './limits';
 import { parseRef, readSheetCells, type SheetCell } from './sheet-cells';
 import {
   readRelationships,
@@ -42,10 +51,6 @@ import { NOT_XLSX, XlsxError, ZipParts } from './zip';
 
 export { XlsxError } from './zip';
 
-/** Columns a sheet may use (a customer list has a few dozen). */
-const MAX_COLUMNS = 500;
-/** Data rows a sheet may have: twice what one import takes, so the checks can say which are over. */
-const MAX_SHEET_ROWS = 2 * MAX_IMPORT_ROWS;
 /** Merged ranges named one by one in the notes. */
 const SHOWN_MERGES = 5;
 
@@ -54,13 +59,17 @@ const damaged = (part: string, what: string) =>
     `The spreadsheet is damaged (${part}: ${what}). Open it in Excel and save it again, or save it as CSV.`,
   );
 
+/** What the small parts (relationships, workbook, styles) may unpack to, each. */
+const SMALL_PART_BYTES = 16 * 1024 * 1024;
+
 /** Reads one part with `read`, turning XML errors into the rep's message. */
 async function part<T>(
   zip: ZipParts,
   path: string,
   read: (xml: string) => T | Promise<T>,
+  maxBytes?: number,
 ): Promise<T | null> {
-  const xml = zip.text(path);
+  const xml = zip.text(path, maxBytes);
   if (xml === null) return null;
   try {
     return await read(xml);
@@ -84,14 +93,19 @@ export async function readXlsx(bytes: Uint8Array): Promise<SheetTable> {
     throw new XlsxError(spreadsheetTooLargeMessage(bytes.length));
   }
   const zip = new ZipParts(bytes);
-  const rootRels = await part(zip, '_rels/.rels', (xml) => readRelationships(xml, ''));
+  const rootRels = await part(
+    zip,
+    '_rels/.rels',
+    (xml) => readRelationships(xml, ''),
+    SMALL_PART_BYTES,
+  );
   const workbookPath =
     rootRels?.find((r) => r.type === 'officeDocument')?.path ?? 'xl/workbook.xml';
   const baseDir = workbookPath.split('/').slice(0, -1).join('/');
-  const workbook = required(await part(zip, workbookPath, readWorkbook));
+  const workbook = required(await part(zip, workbookPath, readWorkbook, SMALL_PART_BYTES));
   const relsPath = `${baseDir ? `${baseDir}/` : ''}_rels/${workbookPath.split('/').pop()}.rels`;
   const rels: Relationship[] =
-    (await part(zip, relsPath, (xml) => readRelationships(xml, baseDir))) ?? [];
+    (await part(zip, relsPath, (xml) => readRelationships(xml, baseDir), SMALL_PART_BYTES)) ?? [];
 
   const sheet = workbook.sheets.find((s) => !s.hidden);
   if (!sheet) throw new XlsxError('This spreadsheet has no sheet to read.');
@@ -99,38 +113,59 @@ export async function readXlsx(bytes: Uint8Array): Promise<SheetTable> {
   if (!sheetPath || !zip.has(sheetPath)) throw damaged(workbookPath, `no part for "${sheet.name}"`);
   const pathOf = (type: string, fallback: string) =>
     rels.find((r) => r.type === type)?.path ?? fallback;
+  const budget = new SheetBudget();
   const shared = await part(zip, pathOf('sharedStrings', `${baseDir}/sharedStrings.xml`), (xml) =>
     readSharedStrings(xml, pause),
   );
-  const styles = await part(zip, pathOf('styles', `${baseDir}/styles.xml`), readStyles);
+  const styles = await part(
+    zip,
+    pathOf('styles', `${baseDir}/styles.xml`),
+    readStyles,
+    SMALL_PART_BYTES,
+  );
   const cells = required(
     await part(zip, sheetPath, (xml) =>
       readSheetCells(
         xml,
         { shared: shared ?? [], styles: styles ?? [], date1904: workbook.date1904 },
         pause,
+        budget,
       ),
     ),
   );
 
   const notes = [sheetNote(sheet.name, workbook.sheets)];
-  notes.push(...fillMerges(cells.rows, cells.merges));
+  notes.push(...fillMerges(cells.rows, cells.merges, budget));
   return { sheetName: sheet.name, ...(await toTable(cells.rows)), notes };
 }
 
+/** Excel's names have at most 31 characters; a crafted one is cut, not echoed whole. */
+const shown = (name: string) => (name.length > 40 ? `${name.slice(0, 37)}...` : name);
+/** Sheets named one by one in the note. */
+const SHOWN_SHEETS = 20;
+
 function sheetNote(name: string, sheets: readonly { name: string; hidden: boolean }[]): string {
-  if (sheets.length === 1) return `Read the sheet "${name}".`;
-  const list = sheets.map((s) => `"${s.name}"${s.hidden ? ' (hidden)' : ''}`).join(', ');
+  if (sheets.length === 1) return `Read the sheet "${shown(name)}".`;
+  const list = sheets
+    .slice(0, SHOWN_SHEETS)
+    .map((s) => `"${shown(s.name)}"${s.hidden ? ' (hidden)' : ''}`)
+    .join(', ');
+  const more = sheets.length > SHOWN_SHEETS ? ` and ${sheets.length - SHOWN_SHEETS} more` : '';
   return (
-    `Read the sheet "${name}" (the first one Excel shows) of ${sheets.length} sheets: ${list}. ` +
+    `Read the sheet "${shown(name)}" (the first one Excel shows) of ${sheets.length} sheets: ${list}${more}. ` +
     'To import another sheet, move it to the front in Excel, or save it as its own file.'
   );
 }
 
-/** Gives each merged range's cells the top-left cell; the notes say which ranges. */
+/**
+ * Gives each merged range's cells the top-left cell; the notes say which ranges. Each range's
+ * cells are taken from `budget` before it is filled, so a range over the whole sheet is refused
+ * instead of walked.
+ */
 function fillMerges(
   rows: Map<number, Map<number, SheetCell>>,
   merges: readonly string[],
+  budget: SheetBudget,
 ): string[] {
   if (merges.length === 0) return [];
   let lastRow = 0;
@@ -141,14 +176,20 @@ function fillMerges(
   }
   const notes: string[] = [];
   for (const ref of merges) {
-    const [a, b] = ref.split(':');
+    const [a, b, ...rest] = ref.split(':');
+    if (rest.length > 0) continue;
     const from = a ? parseRef(a) : null;
     const to = b ? parseRef(b) : null;
     if (!from || !to) continue;
     const top = rows.get(from.row)?.get(from.col);
     // A range reaching past the used cells (whole columns) is filled only where rows are.
-    for (let r = from.row; r <= Math.min(to.row, lastRow); r++) {
-      for (let c = from.col; c <= Math.min(to.col, lastCol); c++) {
+    const toRow = Math.min(to.row, lastRow);
+    const toCol = Math.min(to.col, lastCol);
+    const area = Math.max(0, toRow - from.row + 1) * Math.max(0, toCol - from.col + 1);
+    if (area > MAX_CELLS) throw tooManyCells();
+    budget.take(area, top?.text.length ?? 0);
+    for (let r = from.row; r <= toRow; r++) {
+      for (let c = from.col; c <= toCol; c++) {
         if (r === from.row && c === from.col) continue;
         let row = rows.get(r);
         if (!row) rows.set(r, (row = new Map()));
@@ -158,7 +199,7 @@ function fillMerges(
     }
     if (notes.length < SHOWN_MERGES) {
       notes.push(
-        `Merged cells ${ref.toUpperCase()}: the value of ${a!.toUpperCase()} was used for every cell of the range.`,
+        `Merged cells ${a!.toUpperCase()}:${b!.toUpperCase()}: the value of ${a!.toUpperCase()} was used for every cell of the range.`,
       );
     }
   }
@@ -182,16 +223,10 @@ async function toTable(
   numbers.sort((x, y) => x - y);
   let width = 0;
   for (const r of numbers) for (const c of rows.get(r)!.keys()) width = Math.max(width, c + 1);
-  if (width > MAX_COLUMNS) {
-    throw new XlsxError(
-      `This sheet uses ${width} columns; Fieldmap reads up to ${MAX_COLUMNS}. Delete the columns you do not need, or save it as CSV.`,
-    );
-  }
-  if (numbers.length - 1 > MAX_SHEET_ROWS) {
-    throw new XlsxError(
-      `This sheet has ${(numbers.length - 1).toLocaleString('en')} rows; Fieldmap reads up to ${MAX_SHEET_ROWS.toLocaleString('en')}. Split it into smaller files.`,
-    );
-  }
+  if (width > MAX_COLUMNS) throw tooManyColumns(width);
+  if (numbers.length - 1 > MAX_SHEET_ROWS) throw tooManyRows(numbers.length - 1);
+  // The dense table holds every empty cell too.
+  if (numbers.length * width > MAX_CELLS) throw tooManyCells();
   const cellIssues: CellIssue[] = [];
   const dense = (r: number, index: number) => {
     const out = new Array<string>(width).fill('');

@@ -3,6 +3,15 @@
 // read (a formula never calculated, an error such as #DIV/0!), the reason, for the rows that map
 // that column. Also the merged ranges (<mergeCell ref="A1:C1"/>).
 import { numberText, type NumberShape } from './cell-format';
+import {
+  MAX_COLUMNS,
+  MAX_MERGES,
+  MAX_SHEET_ROWS,
+  tooManyColumns,
+  tooManyOf,
+  tooManyRows,
+  type SheetBudget,
+} from './limits';
 import { parseXmlPausing, XmlError } from './xml';
 
 export interface SheetCell {
@@ -50,14 +59,20 @@ export interface SheetContext {
 
 const shortFormula = (f: string) => (f.length > 60 ? `${f.slice(0, 57)}...` : f);
 
-/** Reads the sheet, pausing now and then (parseXmlPausing) so main stays responsive. */
+/**
+ * Reads the sheet, pausing now and then (parseXmlPausing). Every cell kept is taken from
+ * `budget`, and a value past the last column or row Fieldmap reads refuses the sheet there.
+ */
 export async function readSheetCells(
   xml: string,
   ctx: SheetContext,
   pause: () => Promise<void>,
+  budget: SheetBudget,
 ): Promise<SheetCells> {
   const rows = new Map<number, Map<number, SheetCell>>();
   const merges: string[] = [];
+  // Rows with a value: the header and the data rows toTable keeps.
+  const filledRows = new Set<number>();
   let rowNumber = 0;
   let col = -1;
   let cell: { ref: string; t: string; s: number; v: string | null; f: string | null } | null = null;
@@ -99,6 +114,12 @@ export async function readSheetCells(
             : { text: v };
     }
     if (out.text !== '' || out.issue) {
+      if (out.text.trim() !== '' || out.issue) {
+        if (col >= MAX_COLUMNS) throw tooManyColumns(null);
+        filledRows.add(rowNumber);
+        if (filledRows.size > MAX_SHEET_ROWS + 1) throw tooManyRows(null);
+      }
+      budget.take(1, out.text.length);
       let row = rows.get(rowNumber);
       if (!row) rows.set(rowNumber, (row = new Map()));
       row.set(col, out);
@@ -134,7 +155,10 @@ export async function readSheetCells(
           cell.v = '';
         } else if (inInline && name === 'rPh') phonetic++;
         else if (inInline && name === 't' && phonetic === 0) capture = 'is';
-        else if (name === 'mergeCell' && attrs.ref) merges.push(attrs.ref);
+        else if (name === 'mergeCell' && attrs.ref) {
+          if (merges.length >= MAX_MERGES) throw tooManyOf('merged ranges', MAX_MERGES);
+          merges.push(attrs.ref);
+        }
       },
       close(name) {
         if (name === 'c') finish();

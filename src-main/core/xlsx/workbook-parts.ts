@@ -2,6 +2,7 @@
 // relationships that say where each part is, the shared strings and the cell styles' number
 // formats. Each is read with the strict XML reader into plain values.
 import { numberShape, type NumberShape } from './cell-format';
+import { MAX_SHARED_STRINGS, MAX_STYLES, tooManyOf } from './limits';
 import { parseXml, parseXmlPausing } from './xml';
 
 export interface SheetEntry {
@@ -83,8 +84,10 @@ export async function readSharedStrings(
     xml,
     {
       open(name) {
-        if (name === 'si') current = '';
-        else if (name === 'rPh') phonetic++;
+        if (name === 'si') {
+          if (out.length >= MAX_SHARED_STRINGS) throw tooManyOf('shared texts', MAX_SHARED_STRINGS);
+          current = '';
+        } else if (name === 'rPh') phonetic++;
         else if (name === 't' && current !== null && phonetic === 0) inText = true;
       },
       close(name) {
@@ -110,9 +113,12 @@ export function readStyles(xml: string): NumberShape[] {
   let inCellXfs = false;
   parseXml(xml, {
     open(name, attrs) {
-      if (name === 'numFmt') codes.set(Number(attrs.numFmtId), attrs.formatCode ?? '');
-      else if (name === 'cellXfs') inCellXfs = true;
+      if (name === 'numFmt') {
+        if (codes.size >= MAX_STYLES) throw tooManyOf('number formats', MAX_STYLES);
+        codes.set(Number(attrs.numFmtId), attrs.formatCode ?? '');
+      } else if (name === 'cellXfs') inCellXfs = true;
       else if (name === 'xf' && inCellXfs) {
+        if (shapes.length >= MAX_STYLES) throw tooManyOf('cell styles', MAX_STYLES);
         const id = Number(attrs.numFmtId ?? 0);
         shapes.push(numberShape(id, codes.get(id)));
       }

@@ -26,6 +26,17 @@ const localName = (name: string) => {
 
 const isSpace = (c: string) => c === ' ' || c === '\n' || c === '\r' || c === '\t';
 
+/** Elements open at once: SpreadsheetML nests a handful deep. */
+export const MAX_XML_DEPTH = 256;
+/** Characters of a tag's name and of one attribute value (a sheet's cell ranges stay far under). */
+const MAX_NAME_CHARS = 1_000;
+/** Attributes of one tag: SpreadsheetML's have a few dozen at most, namespaces included. */
+const MAX_ATTRIBUTES = 1_000;
+export const MAX_ATTRIBUTE_CHARS = 1024 * 1024;
+
+/** A name as an error message quotes it: never a crafted megabyte. */
+const quoted = (name: string) => (name.length > 40 ? `${name.slice(0, 37)}...` : name);
+
 /** Text with its entity and character references replaced. */
 export function decodeXmlText(raw: string): string {
   if (!raw.includes('&')) return raw;
@@ -121,7 +132,9 @@ function* xmlSlices(xml: string, handler: XmlHandler, tagsPerSlice: number): Gen
       const open = stack.pop();
       if (open !== name) {
         throw new XmlError(
-          open === undefined ? `</${name}> closes nothing` : `</${name}> closes <${open}>`,
+          open === undefined
+            ? `</${quoted(name)}> closes nothing`
+            : `</${quoted(name)}> closes <${quoted(open)}>`,
         );
       }
       handler.close(localName(name));
@@ -134,11 +147,15 @@ function* xmlSlices(xml: string, handler: XmlHandler, tagsPerSlice: number): Gen
         }
         handler.open(localName(name), attrs);
         if (selfClosing) handler.close(localName(name));
-        else stack.push(name);
+        else if (stack.push(name) > MAX_XML_DEPTH) {
+          throw new XmlError(`elements nested more than ${MAX_XML_DEPTH} deep`);
+        }
       });
     }
   }
-  if (stack.length > 0) throw new XmlError(`<${stack[stack.length - 1]}> is never closed`);
+  if (stack.length > 0) {
+    throw new XmlError(`<${quoted(stack[stack.length - 1]!)}> is never closed`);
+  }
   if (!seenRoot) throw new XmlError('no root element');
 }
 
@@ -151,36 +168,47 @@ function startTag(
   const n = xml.length;
   let j = lt + 1;
   while (j < n && !isSpace(xml[j]!) && xml[j] !== '/' && xml[j] !== '>') j++;
+  if (j - lt - 1 > MAX_NAME_CHARS) throw new XmlError('a tag name too long to be one');
   const name = xml.slice(lt + 1, j);
   if (name === '' || name.includes('<')) throw new XmlError('a tag without a name');
+  const tag = quoted(name);
   const attrs: Record<string, string> = {};
+  let count = 0;
   for (;;) {
     while (j < n && isSpace(xml[j]!)) j++;
-    if (j >= n) throw new XmlError(`<${name}> is never closed`);
+    if (j >= n) throw new XmlError(`<${tag}> is never closed`);
     if (xml[j] === '>') {
       emit(name, attrs, false);
       return j + 1;
     }
     if (xml[j] === '/') {
-      if (xml[j + 1] !== '>') throw new XmlError(`a stray "/" in <${name}>`);
+      if (xml[j + 1] !== '>') throw new XmlError(`a stray "/" in <${tag}>`);
       emit(name, attrs, true);
       return j + 2;
     }
+    if (++count > MAX_ATTRIBUTES) throw new XmlError(`<${tag}> has too many attributes`);
     const keyStart = j;
     while (j < n && !isSpace(xml[j]!) && xml[j] !== '=' && xml[j] !== '>' && xml[j] !== '/') j++;
+    if (j - keyStart > MAX_NAME_CHARS)
+      throw new XmlError(`an attribute name in <${tag}> too long to be one`);
     const key = xml.slice(keyStart, j);
     while (j < n && isSpace(xml[j]!)) j++;
-    if (xml[j] !== '=') throw new XmlError(`the attribute ${key} of <${name}> has no value`);
+    if (xml[j] !== '=') throw new XmlError(`the attribute ${quoted(key)} of <${tag}> has no value`);
     j++;
     while (j < n && isSpace(xml[j]!)) j++;
     const quote = xml[j];
     if (quote !== '"' && quote !== "'") {
-      throw new XmlError(`the attribute ${key} of <${name}> is not quoted`);
+      throw new XmlError(`the attribute ${quoted(key)} of <${tag}> is not quoted`);
     }
     const close = xml.indexOf(quote, j + 1);
-    if (close === -1) throw new XmlError(`<${name}> is never closed`);
+    if (close === -1) throw new XmlError(`<${tag}> is never closed`);
+    if (close - j - 1 > MAX_ATTRIBUTE_CHARS) {
+      throw new XmlError(
+        `the attribute ${quoted(key)} of <${tag}> has more than ${MAX_ATTRIBUTE_CHARS.toLocaleString('en')} characters`,
+      );
+    }
     const raw = xml.slice(j + 1, close);
-    if (raw.includes('<')) throw new XmlError(`a "<" in the attribute ${key} of <${name}>`);
+    if (raw.includes('<')) throw new XmlError(`a "<" in the attribute ${quoted(key)} of <${tag}>`);
     if (!key.startsWith('xmlns')) attrs[localName(key)] = decodeXmlText(raw);
     j = close + 1;
   }

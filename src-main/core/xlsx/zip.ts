@@ -14,9 +14,11 @@ export const NOT_XLSX =
 
 /** Bytes all the parts read may unpack to, together. */
 export const MAX_UNZIPPED_BYTES = 200 * 1024 * 1024;
+/** Entries of the archive: a workbook has a few dozen parts, a few hundred with many pictures. */
+export const MAX_ZIP_ENTRIES = 10_000;
 
-const bombMessage = (part: string) =>
-  `This spreadsheet unpacks to more than ${MAX_UNZIPPED_BYTES / 1024 / 1024} MB (${part}), ` +
+const bombMessage = (part: string, cap: number) =>
+  `This spreadsheet unpacks to more than ${cap / 1024 / 1024} MB (${part}), ` +
   'more than Fieldmap reads. Save the customers you need as a smaller file or CSV.';
 
 interface Entry {
@@ -41,11 +43,14 @@ export class ZipParts {
     return this.#entries.has(name);
   }
 
-  /** A part as UTF-8 text; null when the archive has no such part. */
-  text(name: string): string | null {
+  /**
+   * A part as UTF-8 text; null when the archive has no such part. `maxBytes` caps this part
+   * (a small part such as the styles) below what is left of the shared cap.
+   */
+  text(name: string, maxBytes = MAX_UNZIPPED_BYTES): string | null {
     const entry = this.#entries.get(name);
     if (!entry) return null;
-    const data = this.#unpack(name, entry);
+    const data = this.#unpack(name, entry, maxBytes);
     return new TextDecoder('utf-8', { fatal: false }).decode(data);
   }
 
@@ -73,6 +78,12 @@ export class ZipParts {
     const count = this.#u16(end + 10);
     const offset = this.#u32(end + 16);
     if (count === 0xffff || offset === 0xffffffff) throw new XlsxError(NOT_XLSX);
+    if (count > MAX_ZIP_ENTRIES) {
+      throw new XlsxError(
+        `This spreadsheet has ${count.toLocaleString('en')} parts; Fieldmap reads workbooks of up to ` +
+          `${MAX_ZIP_ENTRIES.toLocaleString('en')}. Save the customers you need as a new workbook or CSV.`,
+      );
+    }
     let at = offset;
     for (let i = 0; i < count; i++) {
       if (this.#u32(at) !== 0x02014b50) throw new XlsxError(NOT_XLSX);
@@ -96,7 +107,11 @@ export class ZipParts {
     }
   }
 
-  #unpack(name: string, entry: Entry): Uint8Array {
+  #unpack(name: string, entry: Entry, maxBytes: number): Uint8Array {
+    // The shared cap is named when it is what runs out; a part's own cap otherwise.
+    const cap = Math.min(this.#left, maxBytes);
+    const over = () =>
+      new XlsxError(bombMessage(name, maxBytes < this.#left ? maxBytes : MAX_UNZIPPED_BYTES));
     const at = entry.localOffset;
     if (this.#u32(at) !== 0x04034b50) throw new XlsxError(NOT_XLSX);
     const start = at + 30 + this.#u16(at + 26) + this.#u16(at + 28);
@@ -106,16 +121,16 @@ export class ZipParts {
     let out: Uint8Array;
     if (entry.method === 0) out = data;
     else if (entry.method === 8) {
-      if (this.#left <= 0) throw new XlsxError(bombMessage(name));
+      if (cap <= 0) throw over();
       try {
-        out = inflateRawSync(data, { maxOutputLength: this.#left });
+        out = inflateRawSync(data, { maxOutputLength: cap });
       } catch (error) {
         const code = (error as { code?: unknown }).code;
-        if (code === 'ERR_BUFFER_TOO_LARGE') throw new XlsxError(bombMessage(name));
+        if (code === 'ERR_BUFFER_TOO_LARGE') throw over();
         throw new XlsxError(NOT_XLSX);
       }
     } else throw new XlsxError(NOT_XLSX);
-    if (out.length > this.#left) throw new XlsxError(bombMessage(name));
+    if (out.length > cap) throw over();
     this.#left -= out.length;
     return out;
   }

@@ -134,13 +134,13 @@ describe('Import from Excel (.xlsx)', () => {
       await expect
         .poll(() => dialog().locator('[role="alert"]').textContent())
         .toBe(
-          'This spreadsheet is 50 MB; Fieldmap imports files up to 20 MB. Save the customers you need as a smaller file or CSV.',
+          '"everyone.xlsx" was not read. This spreadsheet is 50 MB; Fieldmap imports files up to 20 MB. Save the customers you need as a smaller file or CSV.',
         );
       await page.setInputFiles(input, damaged);
       await expect
         .poll(() => dialog().locator('[role="alert"]').textContent())
         .toBe(
-          'This file is not an Excel workbook (.xlsx) Fieldmap can read. Open it in Excel and save it as .xlsx or CSV.',
+          '"damaged.xlsx" was not read. This file is not an Excel workbook (.xlsx) Fieldmap can read. Open it in Excel and save it as .xlsx or CSV.',
         );
       expect(await dialog().locator('button:has-text("Import 0 customers")').isDisabled()).toBe(
         true,

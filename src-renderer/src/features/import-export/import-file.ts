@@ -1,11 +1,15 @@
 // A file the rep picked for import, read into the table the dialog maps: CSV is parsed here
 // (papaparse), an .xlsx goes to main as bytes and comes back as the same kind of table, with
 // what the reader wants the rep to know (notes) and cells that have no value (cellIssues).
+// A CSV is checked where it enters: its size before it is read, its rows and columns as it is
+// read, before papaparse builds them (src-shared/import-limits.ts). Every refusal names the file.
 import { toFieldmapError, type FieldmapApi } from '../../../../src-shared';
 import type { CellProblem } from '../../../../src-shared/csv-customers';
+import { CsvShapeCheck, csvTooLargeMessage } from '../../../../src-shared/import-limits';
 import {
   isSpreadsheetName,
   MAX_SPREADSHEET_BYTES,
+  refusedFileMessage,
   spreadsheetTooLargeMessage,
   unreadableSpreadsheetMessage,
 } from '../../../../src-shared/spreadsheet';
@@ -36,21 +40,42 @@ function base64Of(file: Blob): Promise<string> {
   });
 }
 
+/**
+ * A CSV file's text, read and checked piece by piece as the browser streams it (the page's thread
+ * is let go between pieces); the shape check's refusal as soon as a piece shows one.
+ */
+async function csvText(file: Blob): Promise<{ text: string } | { refusal: string }> {
+  const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader();
+  const check = new CsvShapeCheck();
+  const pieces: string[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: pieces.join('') };
+    const refusal = check.feed(value);
+    if (refusal) {
+      await reader.cancel();
+      return { refusal };
+    }
+    pieces.push(value);
+  }
+}
+
 /** Reads a picked .csv or .xlsx; throws with the message the rep should read. */
 export async function readImportFile(
   file: File,
   api: Pick<FieldmapApi, 'readSpreadsheet'>,
 ): Promise<ImportTable> {
+  const refuse = (reason: string) => new Error(refusedFileMessage(file.name, reason));
   const unreadable = unreadableSpreadsheetMessage(file.name);
-  if (unreadable) throw new Error(unreadable);
+  if (unreadable) throw refuse(unreadable);
   if (isSpreadsheetName(file.name)) {
-    if (file.size > MAX_SPREADSHEET_BYTES) throw new Error(spreadsheetTooLargeMessage(file.size));
+    if (file.size > MAX_SPREADSHEET_BYTES) throw refuse(spreadsheetTooLargeMessage(file.size));
     const base64 = await base64Of(file);
-    // main's refusal (too big, damaged, a zip bomb) is the message the rep reads.
+    // main's refusal (too big, damaged, a zip bomb), which names the file, is what the rep reads.
     const sheet = await api
       .readSpreadsheet({ fileName: file.name, base64 })
       .catch((error: unknown) => Promise.reject(toFieldmapError(error)));
-    if (sheet.headers.length === 0) throw new Error(`The sheet "${sheet.sheetName}" is empty.`);
+    if (sheet.headers.length === 0) throw refuse(`The sheet "${sheet.sheetName}" is empty.`);
     return {
       headers: sheet.headers,
       rows: sheet.rows,
@@ -60,7 +85,11 @@ export async function readImportFile(
       cellIssues: sheet.cellIssues,
     };
   }
-  const csv = parseCsv(await file.text());
-  if (csv.headers.length === 0) throw new Error('The file has no header row.');
+  const tooLarge = csvTooLargeMessage(file.size);
+  if (tooLarge) throw refuse(tooLarge);
+  const read = await csvText(file);
+  if ('refusal' in read) throw refuse(read.refusal);
+  const csv = parseCsv(read.text);
+  if (csv.headers.length === 0) throw refuse('The file has no header row.');
   return { ...csv, notes: [], rowNumbers: null, cellIssues: [] };
 }
