@@ -1,4 +1,5 @@
 // The Electron main entry: wires the real electron module and the real services into the shell.
+/// <reference types="electron-vite/node" />
 import { fileURLToPath } from 'node:url';
 import {
   app,
@@ -16,6 +17,9 @@ import {
   type WebContents,
 } from 'electron';
 import { createMainServices } from '../app/main-services';
+// electron-vite bundles the plan worker on its own and gives its path (a separate build: shared
+// chunks between two entries break its CommonJS shims).
+import planWorkerPath from '../core/basemap/plan-worker?modulePath';
 import { KeytarCredentialStore } from '../core/service/credential-store';
 import { startShell } from './start-shell';
 
@@ -39,6 +43,7 @@ startShell(
     dialog: {
       // The shell only hands back windows it made with this BrowserWindow class.
       showOpenDialog: (window, options) => dialog.showOpenDialog(window as BrowserWindow, options),
+      showMessageBox: (window, options) => dialog.showMessageBox(window as BrowserWindow, options),
       showErrorBox: (title, content) => dialog.showErrorBox(title, content),
     },
   },
@@ -46,12 +51,14 @@ startShell(
     // Bundled to out/main/index.js: the renderer and preload builds sit beside it.
     rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
     preloadPath: fileURLToPath(new URL('../preload/index.cjs', import.meta.url)),
-    async createServices({ dataDir, emit, pickFile, openExternal }) {
+    async createServices({ dataDir, emit, pickFile, confirmLocalAddress, openExternal }) {
       const services = await createMainServices({
         dataDir,
         emit,
         openExternal,
+        planWorkerPath,
         ...(pickFile ? { pickFile } : {}),
+        ...(confirmLocalAddress ? { confirmLocalAddress } : {}),
         credentialStore: new KeytarCredentialStore(),
       });
       // `npm start -- --demo`: open the demo account when no account is open.
