@@ -7,6 +7,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { EventChannel } from '../../src-shared/ipc-contract';
 import { PIECE_ITEMS, sendInPieces, type DataPiece } from '../../src-shared/data-pieces';
 import { createDemoLauncher } from '../../src-main/app/demo';
+import type { ConfirmLocalAddress } from '../../src-main/app/basemap-handlers';
 import { createMainServices, type MainServices } from '../../src-main/app/main-services';
 import type { CredentialStore, EmitEvent } from '../../src-main/core/ports';
 import {
@@ -44,6 +45,12 @@ export interface LaunchOptions {
   /** Demo service: requests per second (default 3, as the real service). */
   demoRate?: number;
   log?: (line: string) => void;
+  /**
+   * Main's question before an address on this computer or the LAN is used, as Electron's message
+   * box asks it: the CLI asks on its terminal, the e2e harness answers for the test. Without it
+   * every such address is refused.
+   */
+  confirmLocalAddress?: ConfirmLocalAddress;
 }
 
 export interface RunningApp {
@@ -87,6 +94,7 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
     ...(options.syncPeriodMs !== undefined ? { syncPeriodMs: options.syncPeriodMs } : {}),
     // No desktop browser to hand links to: the runner prints them.
     openExternal: async (url) => log(`open in browser: ${url}`),
+    ...(options.confirmLocalAddress ? { confirmLocalAddress: options.confirmLocalAddress } : {}),
   });
   const router = createIpcRouter(services.handlers, {
     isTrustedSender: topFrameOfOrigins([RUNNER_ORIGIN]),

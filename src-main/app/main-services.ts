@@ -5,7 +5,7 @@ import { BasemapService } from '../core/basemap/service';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
 import { adminRegionSourceOf } from './admin-defaults';
-import type { PickFile } from './basemap-handlers';
+import type { ConfirmLocalAddress, PickFile } from './basemap-handlers';
 import { createDemoLauncher } from './demo';
 import { createHandlers, type AppHandlers } from './handlers';
 import { ImportJobs } from './import-jobs';
@@ -29,6 +29,10 @@ export interface MainServicesOptions {
   restore?: boolean;
   /** Main's native file dialog (the Electron shell); without it, regions are added by path. */
   pickFile?: PickFile;
+  /** Main's own yes/no question before an address on this computer or the LAN is used. */
+  confirmLocalAddress?: ConfirmLocalAddress;
+  /** The built plan worker (Electron); without it the worker runs plan-worker.ts through tsx. */
+  planWorkerPath?: string;
   /** Where the administrator's defaults are read (admin-defaults.ts); default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -88,6 +92,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     clock,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     adminRegionSource: adminRegionSourceOf(options.env ?? process.env),
+    ...(options.planWorkerPath ? { planWorkerPath: options.planWorkerPath } : {}),
   });
   const handlers = createHandlers({
     sessions,
@@ -97,6 +102,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
       basemap,
       emit: options.emit,
       ...(options.pickFile ? { pickFile: options.pickFile } : {}),
+      ...(options.confirmLocalAddress ? { confirmLocalAddress: options.confirmLocalAddress } : {}),
     },
   });
   return {

@@ -154,11 +154,28 @@ export interface ShellOpenDialogOptions {
   filters: Array<{ name: string; extensions: string[] }>;
 }
 
+/** A native message box's request (Electron's MessageBoxOptions, the parts used). */
+export interface ShellMessageBoxOptions {
+  type: 'question';
+  title: string;
+  message: string;
+  detail: string;
+  buttons: string[];
+  defaultId: number;
+  cancelId: number;
+  noLink: boolean;
+}
+
 export interface ShellDialog {
   showOpenDialog(
     window: ShellBrowserWindow,
     options: ShellOpenDialogOptions,
   ): Promise<{ canceled: boolean; filePaths: string[] }>;
+  /** Resolves with the index of the button the user clicked (cancelId when the box is closed). */
+  showMessageBox(
+    window: ShellBrowserWindow,
+    options: ShellMessageBoxOptions,
+  ): Promise<{ response: number }>;
   showErrorBox(title: string, content: string): void;
 }
 

@@ -8,6 +8,7 @@ import type {
   PreventableEvent,
   ShellDeps,
   ShellMenuItem,
+  ShellMessageBoxOptions,
   ShellOpenDialogOptions,
   ShellSenderFrame,
   WindowOptions,
@@ -184,6 +185,9 @@ export function createFakeElectron(
     opened: [] as Array<{ window: unknown; options: ShellOpenDialogOptions }>,
     errors: [] as Array<{ title: string; content: string }>,
     answer: null as string | null,
+    /** Message boxes asked, and the button the "user" clicks (Electron: its index). */
+    boxes: [] as Array<{ window: unknown; options: ShellMessageBoxOptions }>,
+    button: null as number | null,
   };
   const menu = { template: null as ShellMenuItem[] | null };
 
@@ -210,6 +214,11 @@ export function createFakeElectron(
       },
       showErrorBox: (title, content) => {
         dialogs.errors.push({ title, content });
+      },
+      // Electron resolves with the clicked button; closing the box gives cancelId.
+      showMessageBox: async (window, options) => {
+        dialogs.boxes.push({ window, options });
+        return { response: dialogs.button ?? options.cancelId };
       },
     },
     Menu: {
