@@ -62,6 +62,17 @@ describe('a crafted PMTiles archive is refused with the reason, and nothing is l
   }
 });
 
+describe('a crafted archive added as a file', () => {
+  it('is refused when its header points outside the file, and nothing is added', async () => {
+    const crafted = CRAFTED_ARCHIVES.find((c) => /outside the file/.test(c.name))!;
+    const file = join(root, 'crafted.pmtiles');
+    await writeFile(file, crafted.bytes());
+    const { regions } = await openDownloads(dir);
+    await expect(regions.add(file, 'Crafted')).rejects.toThrow(crafted.reason);
+    await nothingLost();
+  });
+});
+
 describe('a source whose answers never end or stall', () => {
   it('an endless body is cut off at the bytes asked for and refused', async () => {
     const server = await startHostileServer(endlessBody);
