@@ -52,14 +52,28 @@ describe('a crafted PMTiles archive is refused with the reason, and nothing is l
         const estimate = downloads.estimate(server.url, area, 15);
         await expect(estimate).rejects.toThrow(REFUSED);
         await expect(estimate).rejects.toThrow(crafted.reason);
-        const start = downloads.start({ url: server.url, area, maxZoom: 15, name: 'Hostile' });
-        await expect(start).rejects.toThrow(crafted.reason);
       } finally {
         await server.close();
       }
       await nothingLost();
     });
   }
+});
+
+describe('a download from a crafted source', () => {
+  it('is refused before anything is written', async () => {
+    const crafted = CRAFTED_ARCHIVES[0]!;
+    const server = await startRangeServer(crafted.bytes());
+    try {
+      const { downloads } = await openDownloads(dir);
+      const start = downloads.start({ url: server.url, area, maxZoom: 15, name: 'Hostile' });
+      await expect(start).rejects.toThrow(crafted.reason);
+      expect(downloads.list()).toEqual([]);
+    } finally {
+      await server.close();
+    }
+    await nothingLost();
+  });
 });
 
 describe('a crafted archive added as a file', () => {
