@@ -90,7 +90,11 @@ beforeAll(async () => {
   });
 });
 
+const opened: BasemapService[] = [];
+
 afterAll(async () => {
+  // The caches' index writes finish before their folders go.
+  for (const basemap of opened) await basemap.tiles.flush();
   for (const h of [inside, style]) {
     h.server.closeAllConnections();
     await new Promise<void>((resolve) => h.server.close(() => resolve()));
@@ -101,6 +105,7 @@ afterAll(async () => {
 let n = 0;
 async function basemapWith(path: string, confirmed: boolean): Promise<BasemapService> {
   const basemap = await BasemapService.open({ dataDir: join(dataDir, `b${n++}`) });
+  opened.push(basemap);
   await basemap.setSettings({
     onlineStyleUrl: `${style.origin}${path}`,
     confirmedOrigins: confirmed ? [style.origin] : [],
