@@ -6,6 +6,10 @@ const root = import.meta.dirname;
 
 export default defineConfig({
   main: {
+    // pmtiles brings fflate, whose Node build declares its own top-level `require`; in the plan
+    // worker's separate bundle (src-main/shell/main.ts, ?modulePath) that clashes with the CommonJS
+    // shim electron-vite adds. Main never uses fflate (node:zlib unpacks), so its plain build does.
+    resolve: { alias: { fflate: resolve(root, 'node_modules/fflate/esm/browser.js') } },
     build: {
       outDir: 'out/main',
       // keytar is a native addon and electron is the runtime: both stay outside the bundle;

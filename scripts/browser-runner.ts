@@ -1,9 +1,25 @@
 // `npm run start:browser`: Fieldmap without Electron. See scripts/browser-runner/launch.ts.
 import { mkdir } from 'node:fs/promises';
+import { createInterface } from 'node:readline/promises';
+import type { ConfirmLocalAddress } from '../src-main/app/basemap-handlers';
 import { parseRunnerArgs, USAGE } from './browser-runner/cli-options';
 import { pickCredentialStore } from './browser-runner/credentials';
 import { launchApp } from './browser-runner/launch';
 import { writeScreenshot } from './browser-runner/screenshot';
+
+/** Main's "allow a local address?" box, asked on the runner's terminal (the page cannot answer). */
+const askOnTerminal: ConfirmLocalAddress = async ({ url, what }) => {
+  if (!process.stdin.isTTY) return false;
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = await prompt.question(
+      `Allow Fieldmap to use ${new URL(url).origin} (on this computer or your local network) as the ${what}? [y/N] `,
+    );
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    prompt.close();
+  }
+};
 
 async function main(): Promise<void> {
   const options = parseRunnerArgs(process.argv.slice(2));
@@ -24,6 +40,7 @@ async function main(): Promise<void> {
     ...(options.serviceUrl ? { serviceUrl: options.serviceUrl } : {}),
     ...(options.limiterRate !== null ? { limiterRate: options.limiterRate } : {}),
     ...(options.syncPeriodMs !== null ? { syncPeriodMs: options.syncPeriodMs } : {}),
+    confirmLocalAddress: askOnTerminal,
   });
 
   if (options.screenshot) {

@@ -7,6 +7,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { EventChannel } from '../../src-shared/ipc-contract';
 import { PIECE_ITEMS, sendInPieces, type DataPiece } from '../../src-shared/data-pieces';
 import { createDemoLauncher } from '../../src-main/app/demo';
+import type { ConfirmLocalAddress } from '../../src-main/app/basemap-handlers';
 import { createMainServices, type MainServices } from '../../src-main/app/main-services';
 import { AppLog } from '../../src-main/core/log/app-log';
 import type { CredentialStore, EmitEvent } from '../../src-main/core/ports';
@@ -57,6 +58,12 @@ export interface LaunchOptions {
    * give their own bound, so that a loaded machine never fails a wait before the test's limit.
    */
   waitLimitMs?: number;
+  /**
+   * Main's question before an address on this computer or the LAN is used, as Electron's message
+   * box asks it: the CLI asks on its terminal, the e2e harness answers for the test. Without it
+   * every such address is refused.
+   */
+  confirmLocalAddress?: ConfirmLocalAddress;
 }
 
 export interface RunningApp {
@@ -107,6 +114,7 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
     ...(options.syncPeriodMs !== undefined ? { syncPeriodMs: options.syncPeriodMs } : {}),
     // No desktop browser to hand links to: the runner prints them.
     openExternal: async (url) => log(`open in browser: ${url}`),
+    ...(options.confirmLocalAddress ? { confirmLocalAddress: options.confirmLocalAddress } : {}),
   });
   const router = createIpcRouter(services.handlers, {
     isTrustedSender: topFrameOfOrigins([RUNNER_ORIGIN]),

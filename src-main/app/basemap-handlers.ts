@@ -7,6 +7,7 @@ import type { BasemapSettingsView } from '../../src-shared/basemap';
 import type { BasemapService } from '../core/basemap/service';
 import { RegionError } from '../core/basemap/offline-regions';
 import { checkSourceUrl, RegionDownloadError } from '../core/basemap/region-source';
+import { isLocalNetworkHost } from '../core/basemap/remote-policy';
 import type { EmitEvent } from '../core/ports';
 import type { IpcHandlers } from '../ipc/handle';
 import { adminSourceView } from './admin-defaults';
@@ -22,11 +23,23 @@ export type PickFile = (options: {
   filters: Array<{ name: string; extensions: string[] }>;
 }) => Promise<string | null>;
 
+/**
+ * Main's own question to the rep (Electron's message box; the browser runner asks on its
+ * terminal): may Fieldmap reach this address on this computer or the local network? True only
+ * when the rep said yes. The page cannot answer it, so a page cannot point main at the LAN.
+ */
+export type ConfirmLocalAddress = (request: {
+  url: string;
+  what: 'online style' | 'map source';
+}) => Promise<boolean>;
+
 export interface BasemapHandlerDeps {
   basemap: BasemapService;
   emit: EmitEvent;
   /** Present in Electron: then a region's path comes only from this dialog, never from the renderer. */
   pickFile?: PickFile;
+  /** Without it, no address on this computer or the LAN can be set. */
+  confirmLocalAddress?: ConfirmLocalAddress;
 }
 
 export type BasemapChannel =
@@ -87,7 +100,28 @@ export function createBasemapHandlers({
   basemap,
   emit,
   pickFile,
+  confirmLocalAddress,
 }: BasemapHandlerDeps): BasemapHandlers {
+  /** True for a local address, asking the rep first unless confirmed; adds it to `confirmed`. */
+  const confirmLocal = async (
+    confirmed: string[],
+    url: string,
+    what: 'online style' | 'map source',
+    field: string,
+  ): Promise<boolean> => {
+    const { hostname, origin } = new URL(url);
+    if (!isLocalNetworkHost(hostname)) return false;
+    if (!basemap.isConfirmed(origin) && !confirmed.includes(origin)) {
+      const yes = (await confirmLocalAddress?.({ url, what })) ?? false;
+      if (!yes)
+        throw invalid(
+          `The ${what} ${origin} is on this computer or the local network, and Fieldmap reaches such an address only once you confirm it.`,
+          field,
+        );
+    }
+    confirmed.push(origin);
+    return true;
+  };
   const settingsView = (): BasemapSettingsView => {
     const settings = basemap.settings();
     const usage = basemap.tiles.usage();
@@ -155,6 +189,7 @@ export function createBasemapHandlers({
     },
     'basemap:settings': async () => settingsView(),
     'basemap:set-settings': async ({ onlineStyleUrl, cacheCapBytes, regionSourceUrl }) => {
+      const confirmed: string[] = [];
       let url: string | null | undefined = onlineStyleUrl;
       if (typeof url === 'string') {
         if (url.trim() === '') url = null;
@@ -162,6 +197,7 @@ export function createBasemapHandlers({
           const checked = checkOnlineStyleUrl(url);
           if (!checked.ok) throw invalid(checked.reason, 'onlineStyleUrl');
           url = checked.url;
+          await confirmLocal(confirmed, url, 'online style', 'onlineStyleUrl');
         }
       }
       let source: string | null | undefined = regionSourceUrl;
@@ -170,7 +206,8 @@ export function createBasemapHandlers({
         else {
           try {
             source = checkSourceUrl(source);
-            await basemap.downloads.checkSource(source);
+            const local = await confirmLocal(confirmed, source, 'map source', 'regionSourceUrl');
+            await basemap.downloads.checkSource(source, { confirmedLocal: local });
           } catch (error) {
             if (error instanceof RegionDownloadError)
               throw invalid(error.message, 'regionSourceUrl');
@@ -178,7 +215,9 @@ export function createBasemapHandlers({
           }
         }
       }
+      const keep = basemap.settings().confirmedOrigins;
       await basemap.setSettings({
+        confirmedOrigins: [...keep, ...confirmed],
         ...(source !== undefined ? { regionSourceUrl: source } : {}),
         ...(url !== undefined ? { onlineStyleUrl: url } : {}),
         ...(cacheCapBytes !== undefined ? { tileCacheBytes: cacheCapBytes } : {}),

@@ -9,7 +9,7 @@ import type { WorkerEntry } from '../core/untrusted/parse-worker';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
 import { adminRegionSourceOf } from './admin-defaults';
-import type { PickFile } from './basemap-handlers';
+import type { ConfirmLocalAddress, PickFile } from './basemap-handlers';
 import { createDemoLauncher } from './demo';
 import { createHandlers, type AppHandlers } from './handlers';
 import { ImportJobs } from './import-jobs';
@@ -41,6 +41,10 @@ export interface MainServicesOptions {
   restore?: boolean;
   /** Main's native file dialog (the Electron shell); without it, regions are added by path. */
   pickFile?: PickFile;
+  /** Main's own yes/no question before an address on this computer or the LAN is used. */
+  confirmLocalAddress?: ConfirmLocalAddress;
+  /** The built plan worker (Electron); without it the worker runs plan-worker.ts through tsx. */
+  planWorkerPath?: string;
   /** Where the administrator's defaults and the fallback network's settings are read; default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
   /** The seam of every file main writes (default: the real file system, this platform's rules). */
@@ -119,6 +123,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     ...fs,
     fetch,
     adminRegionSource: adminRegionSourceOf(options.env ?? process.env),
+    ...(options.planWorkerPath ? { planWorkerPath: options.planWorkerPath } : {}),
   });
   const handlers = loggedHandlers(
     createHandlers({
@@ -130,6 +135,9 @@ export async function createMainServices(options: MainServicesOptions): Promise<
         basemap,
         emit,
         ...(options.pickFile ? { pickFile: options.pickFile } : {}),
+        ...(options.confirmLocalAddress
+          ? { confirmLocalAddress: options.confirmLocalAddress }
+          : {}),
       },
       reportError: rendererErrorLog(log, clock),
     }),

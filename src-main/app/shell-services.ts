@@ -1,7 +1,7 @@
 // What the Electron shell starts (shell/main.ts): main's services on the shell's dialog, opener
 // and network, as the shell's MainServices. Here rather than in main.ts so the shell test runs
 // this very composition on its fake electron module.
-import type { PickFile } from './basemap-handlers';
+import type { ConfirmLocalAddress, PickFile } from './basemap-handlers';
 import type { CredentialStore, EmitEvent } from '../core/ports';
 import type { IpcHandlers } from '../ipc/handle';
 import type { BasemapService } from '../core/basemap/service';
@@ -14,6 +14,7 @@ export interface ShellContext {
   dataDir: string;
   emit: EmitEvent;
   pickFile?: PickFile;
+  confirmLocalAddress?: ConfirmLocalAddress;
   openExternal: (url: string) => Promise<void>;
   fetch: typeof globalThis.fetch;
   log: AppLogPort;
@@ -29,8 +30,13 @@ export interface ShellServices {
 }
 
 export async function createShellServices(
-  { dataDir, emit, pickFile, openExternal, fetch, log }: ShellContext,
-  options: { credentialStore: CredentialStore; demo: boolean; xlsxWorker?: WorkerEntry },
+  { dataDir, emit, pickFile, confirmLocalAddress, openExternal, fetch, log }: ShellContext,
+  options: {
+    credentialStore: CredentialStore;
+    demo: boolean;
+    xlsxWorker?: WorkerEntry;
+    planWorkerPath?: string;
+  },
 ): Promise<ShellServices> {
   const services = await createMainServices({
     dataDir,
@@ -39,6 +45,8 @@ export async function createShellServices(
     fetch,
     log,
     ...(pickFile ? { pickFile } : {}),
+    ...(confirmLocalAddress ? { confirmLocalAddress } : {}),
+    ...(options.planWorkerPath ? { planWorkerPath: options.planWorkerPath } : {}),
     credentialStore: options.credentialStore,
     ...(options.xlsxWorker ? { xlsxWorker: options.xlsxWorker } : {}),
   });

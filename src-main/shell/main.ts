@@ -1,4 +1,5 @@
 // The Electron main entry: wires the real electron module and the real services into the shell.
+/// <reference types="electron-vite/node" />
 import { fileURLToPath } from 'node:url';
 import {
   app,
@@ -18,6 +19,9 @@ import {
 // electron-updater is CommonJS: its named exports are not visible to an ES module import.
 import electronUpdater from 'electron-updater';
 import { createShellServices } from '../app/shell-services';
+// electron-vite bundles the plan worker on its own and gives its path (a separate build: shared
+// chunks between two entries break its CommonJS shims).
+import planWorkerPath from '../core/basemap/plan-worker?modulePath';
 import { KeytarCredentialStore } from '../core/service/credential-store';
 import { startShell } from './start-shell';
 
@@ -59,6 +63,7 @@ startShell(
         credentialStore: new KeytarCredentialStore(),
         demo: process.argv.includes('--demo'),
         xlsxWorker: fileURLToPath(new URL('./xlsx-worker.js', import.meta.url)),
+        planWorkerPath,
       }),
   },
 );

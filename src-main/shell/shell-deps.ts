@@ -194,7 +194,10 @@ export interface ShellDialog {
     options: ShellOpenDialogOptions,
   ): Promise<{ canceled: boolean; filePaths: string[] }>;
   showErrorBox(title: string, content: string): void;
-  /** Resolves with the index of the button the user pressed (Electron's showMessageBox). */
+  /**
+   * Resolves with the index of the button the user pressed (Electron's showMessageBox; cancelId
+   * when the box is closed).
+   */
   showMessageBox(
     window: ShellBrowserWindow | null,
     options: ShellMessageBoxOptions,

@@ -2,7 +2,7 @@
 // router, the window, and the connectivity signals the sync engine listens to. Every Electron
 // API arrives through ShellDeps, so tests drive this with a fake electron module.
 import { adminUpdateFeedOf } from '../app/admin-defaults';
-import type { PickFile } from '../app/basemap-handlers';
+import type { ConfirmLocalAddress, PickFile } from '../app/basemap-handlers';
 import type { AccountAbout } from '../app/support';
 import { AppLog } from '../core/log/app-log';
 import type { EmitEvent } from '../core/ports';
@@ -61,6 +61,8 @@ export interface ShellOptions {
     emit: EmitEvent;
     /** Electron's open-file dialog on the app window (when the deps have a dialog). */
     pickFile?: PickFile;
+    /** Electron's message box on the app window, asking before a local address is used. */
+    confirmLocalAddress?: ConfirmLocalAddress;
     /** Electron's shell.openExternal; app/open-external.ts checks the URL and the click first. */
     openExternal: (url: string) => Promise<void>;
     /** Main's log file, in Electron's logs folder. */
@@ -192,10 +194,18 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
           return picked.canceled ? null : (picked.filePaths[0] ?? null);
         }
       : undefined;
+    const confirmLocalAddress: ConfirmLocalAddress | undefined = dialog
+      ? async (request) => {
+          if (!window || window.isDestroyed()) return false;
+          const { response } = await dialog.showMessageBox(window, localAddressQuestion(request));
+          return response === 0;
+        }
+      : undefined;
     services = await options.createServices({
       dataDir: app.getPath('userData'),
       emit,
       ...(pickFile ? { pickFile } : {}),
+      ...(confirmLocalAddress ? { confirmLocalAddress } : {}),
       // The handler (app/open-external.ts) opens only https URLs without credentials, on a click.
       openExternal: (url) => deps.shell.openExternal(url) /* eng-disable OPEN_EXTERNAL_JS_CHECK */,
       log: mainLog,
@@ -275,6 +285,21 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
   });
 
   return { ready, window: () => window, checkOnline, appLog: () => appLog };
+}
+
+/** The question of main's message box; button 0 allows, 1 (the default and Escape) refuses. */
+export function localAddressQuestion(request: { url: string; what: string }) {
+  return {
+    type: 'question' as const,
+    title: 'Allow a local address?',
+    message: `Allow Fieldmap to use ${new URL(request.url).origin} as the ${request.what}?`,
+    detail:
+      'This address is on this computer or your local network. Allow it only if you typed it yourself and trust the server there.',
+    buttons: ['Allow', 'Cancel'],
+    defaultId: 1,
+    cancelId: 1,
+    noLink: true,
+  };
 }
 
 /** File > Add offline region…: the same pick as the renderer's, with failures shown in a box. */

@@ -53,7 +53,8 @@ describe('online style through the tile cache', () => {
     const styleUrl = `${server.url}/style.json`;
     const dir = join(dataDir, 'online');
     const basemap = await BasemapService.open({ dataDir: dir });
-    await basemap.setSettings({ onlineStyleUrl: styleUrl });
+    // A loopback style the rep typed and confirmed in main's dialog.
+    await basemap.setSettings({ onlineStyleUrl: styleUrl, confirmedOrigins: [server.url] });
     const view = { center: ONLINE_SQUARE_CENTER, zoom: 6, onlineStyleUrl: styleUrl };
     const near = (c: Rgb, color: string) => distance(c, hex(color)) <= 8;
 
@@ -91,7 +92,10 @@ describe('online style through the tile cache', () => {
 
   it('refuses to fetch hosts the configured style did not name', async () => {
     const basemap = await BasemapService.open({ dataDir: join(dataDir, 'refuse') });
-    await basemap.setSettings({ onlineStyleUrl: 'http://127.0.0.1:9/style.json' });
+    await basemap.setSettings({
+      onlineStyleUrl: 'http://127.0.0.1:9/style.json',
+      confirmedOrigins: ['http://127.0.0.1:9'],
+    });
     const answer = await basemap.handleRequest(
       new URL(`http://app/tiles?url=${encodeURIComponent('http://127.0.0.2:9/secret')}`),
       null,

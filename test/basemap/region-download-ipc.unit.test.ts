@@ -48,6 +48,8 @@ beforeAll(async () => {
     clock: instantClock,
     emit: (event, payload) => events.push({ event, payload: structuredClone(payload) }),
     fetch: globalThis.fetch,
+    // The test's loopback servers are addresses the rep typed and confirmed in main's dialog.
+    confirmLocalAddress: async () => true,
   });
   const router = createIpcRouter(services.handlers, {
     isTrustedSender: topFrameOfOrigins([APP_ORIGIN]),

@@ -24,6 +24,8 @@ export async function openDownloads(
     clock: instantClock,
     maxGapBytes: 0,
     freeSpace: async () => 100 * 1024 ** 3,
+    // The loopback source plays an address the rep typed and confirmed.
+    confirmedLocal: () => true,
     ...options,
   });
   return { regions, downloads };

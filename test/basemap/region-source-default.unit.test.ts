@@ -30,6 +30,10 @@ const dirs: string[] = [];
 const apps: App[] = [];
 let admin: RangeServer;
 let own: RangeServer;
+/** The administrator's source: a public https host, played by the `admin` server on loopback. */
+const ADMIN_URL = 'https://tiles.example.com/planet.pmtiles';
+const adminFetch: typeof fetch = (input, init) =>
+  fetch(String(input).replace(ADMIN_URL, admin.url), init);
 
 /** Main services started with this environment, as the shell starts them on a laptop. */
 async function start(env: Record<string, string | undefined>): Promise<App> {
@@ -42,8 +46,10 @@ async function start(env: Record<string, string | undefined>): Promise<App> {
     restore: false,
     clock: instantClock,
     emit: () => undefined,
-    fetch: globalThis.fetch,
+    fetch: adminFetch,
     env,
+    // The rep's own loopback source is an address typed and confirmed in main's dialog.
+    confirmLocalAddress: async () => true,
   });
   const router = createIpcRouter(services.handlers, {
     isTrustedSender: topFrameOfOrigins([APP_ORIGIN]),
@@ -77,10 +83,10 @@ afterAll(async () => {
 
 describe('the admin default map source (FIELDMAP_REGION_SOURCE)', () => {
   it('is used while the rep has set none; the rep’s own wins; clearing it falls back', async () => {
-    const app = await start({ FIELDMAP_REGION_SOURCE: ` ${admin.url} ` });
+    const app = await start({ FIELDMAP_REGION_SOURCE: ` ${ADMIN_URL} ` });
     const settings = await app.ok<Settings>('basemap:settings');
     expect(settings.regionSourceUrl).toBeNull();
-    expect(settings.adminRegionSource).toEqual({ url: admin.url });
+    expect(settings.adminRegionSource).toEqual({ url: ADMIN_URL });
 
     const before = admin.requests.length;
     const estimate = await app.ok<Estimate>('regions:estimate', { area });
@@ -92,7 +98,7 @@ describe('the admin default map source (FIELDMAP_REGION_SOURCE)', () => {
     });
     expect((await app.services.basemap.downloads.settled(started.id)).state).toBe('done');
     const [region] = await app.ok<ResponseOf<'regions:list'>>('regions:list');
-    expect(region!.download?.url).toBe(admin.url);
+    expect(region!.download?.url).toBe(ADMIN_URL);
 
     // The rep's own source wins over the default...
     await app.ok('basemap:set-settings', { regionSourceUrl: own.url });
@@ -103,7 +109,7 @@ describe('the admin default map source (FIELDMAP_REGION_SOURCE)', () => {
     expect(own.requests.length).toBeGreaterThan(ownCount);
     // ...and clearing it goes back to the default.
     const cleared = await app.ok<Settings>('basemap:set-settings', { regionSourceUrl: '' });
-    expect(cleared).toMatchObject({ regionSourceUrl: null, adminRegionSource: { url: admin.url } });
+    expect(cleared).toMatchObject({ regionSourceUrl: null, adminRegionSource: { url: ADMIN_URL } });
     await app.ok<Estimate>('regions:estimate', { area });
     expect(admin.requests.length).toBeGreaterThan(adminCount);
   });
@@ -124,6 +130,19 @@ describe('the admin default map source (FIELDMAP_REGION_SOURCE)', () => {
     // The rep can still set a source of their own, which is used.
     await app.ok('basemap:set-settings', { regionSourceUrl: own.url });
     expect((await app.ok<Estimate>('regions:estimate', { area })).dataDate).toBe(DATA_DATE);
+  });
+
+  it('refuses a default on this computer or the LAN: only an address the rep confirmed may be', async () => {
+    for (const url of [admin.url, 'https://192.168.1.20/planet.pmtiles']) {
+      const app = await start({ FIELDMAP_REGION_SOURCE: url });
+      const settings = await app.ok<Settings>('basemap:settings');
+      const problem = (settings.adminRegionSource as { problem: string }).problem;
+      expect(problem).toMatch(/on this computer or the local network/);
+      const before = admin.requests.length;
+      const refused = await app.call('regions:estimate', { area });
+      expect(!refused.ok && refused.error.message).toBe(problem);
+      expect(admin.requests.length).toBe(before);
+    }
   });
 
   it('never shows a password an admin put in the default URL', async () => {

@@ -38,6 +38,8 @@ async function start(dataDir: string, pickFile?: PickFile): Promise<Running> {
         events.push(structuredClone(payload) as EventOf<'basemap:changed'>);
     },
     fetch: () => Promise.reject(new Error('no network in this test')),
+    // The test's loopback servers are addresses the rep typed and confirmed in main's dialog.
+    confirmLocalAddress: async () => true,
     ...(pickFile ? { pickFile } : {}),
   });
   const router = createIpcRouter(services.handlers, {

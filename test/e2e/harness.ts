@@ -29,6 +29,11 @@ export interface HarnessOptions {
   headed?: boolean;
   /** Main's network settings (HTTPS_PROXY, NO_PROXY, FIELDMAP_EXTRA_CA_CERTS…); default: none. */
   env?: Record<string, string>;
+  /**
+   * The answer to main's "allow a local address?" question (the test's servers are on loopback);
+   * default: allow. Every question asked is in AppHandle.localAddressQuestions.
+   */
+  allowLocalAddress?: boolean;
 }
 
 export interface AppHandle {
@@ -44,6 +49,8 @@ export interface AppHandle {
   holdData(): () => void;
   /** True once the page's cache worker listens on its data socket (main's pieces then skip the page). */
   dataChannelOpen(): boolean;
+  /** Each "allow a local address?" question main asked, as its URL. */
+  readonly localAddressQuestions: string[];
   /** Closes browser and services, then starts both again on the same data dir and profile. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -63,6 +70,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
   const ownStore = options.credentialStore === undefined;
   const credentialStore = options.credentialStore ?? defaultCredentialStore();
   let offline = options.offline ?? false;
+  const localAddressQuestions: string[] = [];
   const start = () =>
     launchRunner({
       dataDir,
@@ -74,6 +82,10 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       env: options.env ?? {},
       log: () => undefined,
       waitLimitMs: testBoundMs(),
+      confirmLocalAddress: async ({ url }) => {
+        localAddressQuestions.push(url);
+        return options.allowLocalAddress ?? true;
+      },
       ...(options.demo ? { demo: true } : {}),
       ...(options.serviceUrl ? { serviceUrl: options.serviceUrl } : {}),
       ...(options.limiterRate !== undefined ? { limiterRate: options.limiterRate } : {}),
@@ -97,6 +109,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
     },
     dataDir,
     credentialStore,
+    localAddressQuestions,
     call: <T>(method: string, request?: unknown) =>
       running().page.evaluate(
         ([m, r]) => {

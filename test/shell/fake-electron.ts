@@ -274,6 +274,9 @@ export function createFakeElectron(
     opened: [] as Array<{ window: unknown; options: ShellOpenDialogOptions }>,
     errors: [] as Array<{ title: string; content: string }>,
     answer: null as string | null,
+    /** Every message box asked, and the button the "user" clicks at once (Electron: its index). */
+    boxes: [] as Array<{ window: unknown; options: ShellMessageBoxOptions }>,
+    button: null as number | null,
   };
   const menu = { template: null as ShellMenuItem[] | null };
   const boxes: FakeMessageBox[] = [];
@@ -309,10 +312,15 @@ export function createFakeElectron(
       showErrorBox: (title, content) => {
         dialogs.errors.push({ title, content });
       },
-      showMessageBox: (window, options) =>
-        new Promise<{ response: number }>((resolve) => {
+      // Electron resolves with the clicked button: `dialogs.button` when a test set one, else
+      // the box waits until the test presses one (`boxes[i].press`).
+      showMessageBox: (window, options) => {
+        dialogs.boxes.push({ window, options });
+        if (dialogs.button !== null) return Promise.resolve({ response: dialogs.button });
+        return new Promise<{ response: number }>((resolve) => {
           boxes.push({ window, options, press: (response) => resolve({ response }) });
-        }),
+        });
+      },
     },
     shellFiles: {
       openPath: async (path) => {

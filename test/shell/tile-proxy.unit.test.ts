@@ -40,7 +40,8 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   dataDir = await mkdtemp(join(tmpdir(), 'fieldmap-tile-proxy-'));
   const basemap = await BasemapService.open({ dataDir });
-  await basemap.setSettings({ onlineStyleUrl: `${origin}/style.json` });
+  // A loopback style the rep typed and confirmed in main's dialog.
+  await basemap.setSettings({ onlineStyleUrl: `${origin}/style.json`, confirmedOrigins: [origin] });
   handler = createAppProtocolHandler({
     rootDir: join(dataDir, 'no-renderer'),
     contentSecurityPolicy: csp,

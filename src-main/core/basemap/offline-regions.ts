@@ -9,6 +9,7 @@ import { bytesToHeader, TileType } from 'pmtiles';
 import * as v from 'valibot';
 import { OfflineRegionSchema, type OfflineRegion } from '../../../src-shared/basemap';
 import { nodeDurableFs, type DurableFs } from '../durable-fs';
+import { checkLayout } from './archive-bounds';
 import { textResponse, type BasemapResponse } from './files';
 
 // The registry's record is the one the IPC contract sends (src-shared/basemap.ts).
@@ -38,6 +39,9 @@ async function readHeader(file: string): Promise<ReturnType<typeof bytesToHeader
       throw new RegionError(`PMTiles version ${header.specVersion} is not supported (3 is)`);
     if (header.tileType !== TileType.Mvt)
       throw new RegionError('the archive holds no vector tiles');
+    // The map reads the file by these offsets: a header pointing outside it is refused here.
+    const problem = checkLayout(header, (await handle.stat()).size);
+    if (problem) throw new RegionError(problem);
     return header;
   } finally {
     await handle.close();

@@ -3,6 +3,7 @@
 // and the root/leaf split that keeps the header and root directory inside the first 16 KiB.
 // Decoding of headers is the `pmtiles` library's (bytesToHeader); it does not export directory
 // decoding, so decodeDirectory reads the same columns with its readVarint.
+import * as zlib from 'node:zlib';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { Compression, readVarint, type Entry, type Header } from 'pmtiles';
 
@@ -41,9 +42,14 @@ export function encodeDirectory(entries: Entry[]): Uint8Array {
   return varints(values);
 }
 
+/**
+ * Reads a directory's columns. Throws a DecompressError when the bytes cannot be one: more
+ * entries than bytes could hold (each takes at least four), or columns that end early or late.
+ */
 export function decodeDirectory(bytes: Uint8Array): Entry[] {
   const p = { buf: bytes, pos: 0 };
   const count = readVarint(p);
+  if (count > bytes.length / 4) throw new DecompressError('is malformed');
   const entries: Entry[] = [];
   let lastId = 0;
   for (let i = 0; i < count; i++) {
@@ -57,15 +63,50 @@ export function decodeDirectory(bytes: Uint8Array): Entry[] {
     const previous = entries[i - 1];
     e.offset = raw === 0 && previous ? previous.offset + previous.length : raw - 1;
   });
+  if (p.pos !== bytes.length) throw new DecompressError('is malformed');
   return entries;
 }
 
-/** Undoes the archive's internal compression; zstd is not available in this Node. */
-export function decompress(bytes: Uint8Array, compression: Compression): Uint8Array {
-  if (compression === Compression.None || compression === Compression.Unknown) return bytes;
-  if (compression === Compression.Gzip) return gunzipSync(bytes);
-  if (compression === Compression.Brotli) return brotliDecompressSync(bytes);
-  throw new Error(`compression ${compression} is not supported`);
+/** Thrown when decompressed bytes would pass their cap, or the compression is not supported. */
+export class DecompressError extends Error {
+  override name = 'DecompressError';
+}
+
+// zstd came to node:zlib after Node 20; Electron's Node has it, so it is used where present.
+const zstdDecompressSync = (
+  zlib as unknown as {
+    zstdDecompressSync?: (b: Uint8Array, o: { maxOutputLength: number }) => Uint8Array;
+  }
+).zstdDecompressSync;
+
+/**
+ * Undoes the archive's internal compression, refusing output over `maxBytes`: zlib stops as soon
+ * as the cap is passed, so a small bomb costs the cap, not its unpacked size.
+ */
+export function decompress(
+  bytes: Uint8Array,
+  compression: Compression,
+  maxBytes: number,
+): Uint8Array {
+  const options = { maxOutputLength: maxBytes };
+  try {
+    if (compression === Compression.None || compression === Compression.Unknown) {
+      if (bytes.length > maxBytes) throw new RangeError('over the cap');
+      return bytes;
+    }
+    if (compression === Compression.Gzip) return gunzipSync(bytes, options);
+    if (compression === Compression.Brotli) return brotliDecompressSync(bytes, options);
+    if (compression === Compression.Zstd && zstdDecompressSync)
+      return zstdDecompressSync(bytes, options);
+  } catch (error) {
+    if (
+      error instanceof RangeError ||
+      (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE'
+    )
+      throw new DecompressError(`unpacks to more than ${Math.round(maxBytes / 1024)} KiB`);
+    throw new DecompressError('is not validly compressed');
+  }
+  throw new DecompressError(`uses compression ${compression}, which is not supported`);
 }
 
 export type HeaderFields = Omit<Header, 'etag' | 'specVersion'>;

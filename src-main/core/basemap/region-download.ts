@@ -10,6 +10,7 @@ import { statfs, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { nodeDurableFs, type DurableFs } from '../durable-fs';
+import { StoredPlanSchema, type StoredPlan } from './plan-schema';
 import { HEADER_BYTES } from './pmtiles-format';
 import type { DownloadPlan } from './region-plan';
 import { RegionDownloadError, type RangeReader } from './region-source';
@@ -31,30 +32,20 @@ export const systemFreeSpace: FreeSpace = async (dir) => {
 /** Room kept free beside the region, for the registry and everything else. */
 const DISK_MARGIN_BYTES = 64 * 1024 * 1024;
 
-const PlanSchema = v.looseObject({
-  version: v.literal(1),
-  sourceUrl: v.string(),
-  etag: v.string(),
-  sourceHeader: v.string(),
-  head: v.string(),
-  totalBytes: v.number(),
-  downloadBytes: v.number(),
-  ranges: v.array(
-    v.object({ offset: v.number(), length: v.number(), pieces: v.array(v.number()) }),
-  ),
-});
-
 const planFile = (dir: string) => join(dir, 'plan.json');
 export const partFile = (dir: string) => join(dir, 'region.part');
 const journalFile = (dir: string) => join(dir, 'journal');
 
-/** The plan of an interrupted download in `dir`, or null when there is none (or it is torn). */
-export async function readPlan<T extends DownloadPlan>(
+/**
+ * The plan of an interrupted download in `dir`, or null when there is none, or it is torn or
+ * does not pass the strict schema (plan-schema.ts).
+ */
+export async function readPlan(
   dir: string,
   fs: DurableFs = nodeDurableFs,
-): Promise<T | null> {
-  const parsed = v.safeParse(PlanSchema, await fs.readJson(planFile(dir)));
-  return parsed.success ? (parsed.output as unknown as T) : null;
+): Promise<StoredPlan | null> {
+  const parsed = v.safeParse(StoredPlanSchema, await fs.readJson(planFile(dir)));
+  return parsed.success ? parsed.output : null;
 }
 
 /** Checks the disk, then lays down the part file's head and the plan (the plan last). */
@@ -103,7 +94,7 @@ async function writeAll(handle: FileHandle, bytes: Uint8Array, position: number)
   }
 }
 
-async function doneRanges(fs: DurableFs, dir: string): Promise<Set<number>> {
+async function doneRanges(fs: DurableFs, dir: string, ranges: number): Promise<Set<number>> {
   const text = await fs.ops
     .readFile(journalFile(dir))
     .then((bytes) => bytes.toString('utf8'))
@@ -112,7 +103,7 @@ async function doneRanges(fs: DurableFs, dir: string): Promise<Set<number>> {
   // A line is complete only with its newline: a torn last line names no range.
   for (const line of text.split('\n').slice(0, -1)) {
     const n = Number(line);
-    if (Number.isInteger(n)) done.add(n);
+    if (/^\d+$/.test(line) && n < ranges) done.add(n);
   }
   return done;
 }
@@ -140,7 +131,7 @@ export async function runDownload(dir: string, plan: DownloadPlan, options: RunO
         'The map source changed since the download started (a new build was published). Start the download again to get the new build.',
       );
   }
-  const done = await doneRanges(fs, dir);
+  const done = await doneRanges(fs, dir, plan.ranges.length);
   const tileDataOffset = Buffer.from(plan.head, 'base64').length;
   const progress: DownloadProgress = {
     doneBytes: plan.ranges.reduce((sum, r, i) => sum + (done.has(i) ? r.length : 0), 0),

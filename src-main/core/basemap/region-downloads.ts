@@ -17,8 +17,11 @@ import {
   type DownloadProgress,
   type FreeSpace,
 } from './region-download';
-import { MAX_REGION_BYTES, planDownload, type DownloadPlan } from './region-plan';
-import { openArchive, RangeReader, RegionDownloadError } from './region-source';
+import * as v from 'valibot';
+import { DownloadPlanSchema, type StoredPlan } from './plan-schema';
+import { runPlanTask, type PlanWorkerOptions } from './plan-worker-host';
+import { MAX_REGION_BYTES, type DownloadPlan, type RegionArea } from './region-plan';
+import { RangeReader, refusedSource, RegionDownloadError } from './region-source';
 
 export interface RegionEstimate {
   tileCount: number;
@@ -39,8 +42,6 @@ export interface DownloadStatus extends DownloadProgress {
   requests: number;
 }
 
-type StoredPlan = DownloadPlan & { name: string; area: RegionAreaInput; replaces: string | null };
-
 export interface RegionDownloadsOptions {
   dataDir: string;
   regions: OfflineRegions;
@@ -54,6 +55,15 @@ export interface RegionDownloadsOptions {
   /** Every status change and progress step. */
   onChange?: (status: DownloadStatus) => void;
   fs?: DurableFs;
+  /**
+   * Whether the rep typed and confirmed this source's origin: only then may it be on this
+   * computer or the local network (default: never).
+   */
+  confirmedLocal?: (origin: string) => boolean;
+  /** Bounds of the plan worker (plan-worker-host.ts). */
+  planWorker?: PlanWorkerOptions;
+  /** A request whose answer or next bytes do not come within this is given up (default 30 s). */
+  stallMs?: number;
 }
 
 interface Job {
@@ -81,9 +91,10 @@ export class RegionDownloads {
     const fs = downloads.#fs;
     const ids = await fs.ops.readdir(downloads.#dir).catch(() => [] as string[]);
     for (const id of ids) {
-      const plan = await readPlan<StoredPlan>(join(downloads.#dir, id), fs);
+      const plan = await readPlan(join(downloads.#dir, id), fs);
       if (!plan) {
-        await discardDownload(join(downloads.#dir, id), fs); // torn before its plan was written
+        // Torn before its plan was written, or a plan that is not one of ours: nothing to resume.
+        await discardDownload(join(downloads.#dir, id), fs);
         continue;
       }
       downloads.#jobs.set(id, {
@@ -100,11 +111,20 @@ export class RegionDownloads {
     return [...this.#jobs.values()].map((job) => ({ ...job.status }));
   }
 
-  #reader(url: string, signal?: AbortSignal): RangeReader {
+  #reader(url: string, signal?: AbortSignal, confirmed = false): RangeReader {
+    let origin: string | null = null;
+    try {
+      origin = new URL(url).origin;
+    } catch {
+      // RangeReader refuses it with the reason
+    }
     return new RangeReader(url, {
       clock: this.#options.clock,
+      confirmedLocal:
+        confirmed || (origin !== null && (this.#options.confirmedLocal?.(origin) ?? false)),
       ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
       ...(signal ? { signal } : {}),
+      ...(this.#options.stallMs !== undefined ? { stallMs: this.#options.stallMs } : {}),
     });
   }
 
@@ -112,9 +132,10 @@ export class RegionDownloads {
    * Reads the source's header: throws the RegionDownloadError that says why it is not a
    * clustered vector PMTiles v3 archive; an unreachable source passes (it is checked again on use).
    */
-  async checkSource(url: string): Promise<void> {
+  async checkSource(url: string, options: { confirmedLocal?: boolean } = {}): Promise<void> {
     try {
-      await openArchive(this.#reader(url));
+      const reader = this.#reader(url, undefined, options.confirmedLocal);
+      await runPlanTask(reader, { kind: 'open', url }, this.#options.planWorker);
     } catch (error) {
       if (
         error instanceof RegionDownloadError &&
@@ -128,7 +149,7 @@ export class RegionDownloads {
   /** The exact size and tile count of an area, from the source's directories. */
   async estimate(url: string, area: RegionAreaInput, maxZoom: number): Promise<RegionEstimate> {
     const reader = this.#reader(url);
-    const plan = await planDownload(reader, area, maxZoom, this.#limits());
+    const plan = await this.#plan(reader, area, maxZoom);
     return {
       tileCount: plan.tileCount,
       totalBytes: plan.totalBytes,
@@ -148,7 +169,7 @@ export class RegionDownloads {
   }): Promise<DownloadStatus> {
     const reader = this.#reader(request.url);
     const plan: StoredPlan = {
-      ...(await planDownload(reader, request.area, request.maxZoom, this.#limits())),
+      ...(await this.#plan(reader, request.area, request.maxZoom)),
       name: request.name,
       area: request.area,
       replaces: request.replaces ?? null,
@@ -212,6 +233,17 @@ export class RegionDownloads {
     const job = this.#jobs.get(id);
     if (!job) throw new RegionDownloadError('cancelled', 'There is no such download.');
     return job;
+  }
+
+  /** The plan, made in a plan worker: main's event loop never parses the source's bytes. */
+  async #plan(reader: RangeReader, area: RegionArea, maxZoom: number): Promise<DownloadPlan> {
+    const task = { kind: 'plan', url: reader.url, area, maxZoom, limits: this.#limits() } as const;
+    const plan = v.safeParse(
+      DownloadPlanSchema,
+      await runPlanTask(reader, task, this.#options.planWorker),
+    );
+    if (!plan.success) throw refusedSource(reader.url, 'it could not be planned');
+    return plan.output;
   }
 
   #limits(): { maxBytes: number; maxGapBytes?: number } {

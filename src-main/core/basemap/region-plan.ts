@@ -4,16 +4,16 @@
 // the byte (header, root, metadata, leaves, then the tile data in tile-id order, deduplicated),
 // and the coalesced source ranges to fetch, each with the pieces it holds and where they go.
 import { gzipSync } from 'node:zlib';
-import { Compression, findTile, zxyToTileId } from 'pmtiles';
+import { Compression, findTile, zxyToTileId, type Header } from 'pmtiles';
+import { MAX_LEAF_BYTES_READ } from './archive-bounds';
+import { encodeHeader, sectionFields, layoutDirectories, type Entry } from './pmtiles-format';
 import {
-  decodeDirectory,
-  decompress,
-  encodeHeader,
-  sectionFields,
-  layoutDirectories,
-  type Entry,
-} from './pmtiles-format';
-import { openArchive, RegionDownloadError, type RangeReader } from './region-source';
+  openArchive,
+  readDirectory,
+  refusedSource,
+  RegionDownloadError,
+  type ArchiveReader,
+} from './region-source';
 import { insideRing, segmentsIntersect } from '../../../src-shared/area-ring';
 
 export type Bounds = [number, number, number, number];
@@ -160,14 +160,15 @@ export function coalesce<T extends { offset: number; length: number }>(
 
 /** The source entry of every wanted tile id the archive has, walking leaves as needed. */
 async function findEntries(
-  reader: RangeReader,
-  leafBase: number,
-  compression: Compression,
+  reader: ArchiveReader,
+  header: Header,
   root: Entry[],
   ids: number[],
 ): Promise<{ found: Array<[number, Entry]>; requests: number }> {
+  const leafBase = header.leafDirectoryOffset;
   const found: Array<[number, Entry]> = [];
   let requests = 0;
+  let leafBytes = 0;
   let pending: Array<{ entries: Entry[]; ids: number[] }> = [{ entries: root, ids }];
   for (let depth = 0; depth < 4 && pending.length > 0; depth++) {
     const leaves = new Map<Entry, number[]>();
@@ -185,19 +186,22 @@ async function findEntries(
     pending = [];
     for (const span of coalesce(wantedLeaves, MAX_GAP_BYTES, MAX_REQUEST_BYTES)) {
       requests++;
+      leafBytes += span.length;
+      if (leafBytes > MAX_LEAF_BYTES_READ)
+        throw refusedSource(reader.url, 'its directories for that area are larger than 64 MiB');
       const bytes = await reader.read(leafBase + span.offset, span.length);
       for (const item of span.items) {
         const start = item.offset - span.offset;
         const raw = bytes.subarray(start, start + item.length);
         pending.push({
-          entries: decodeDirectory(decompress(raw, compression)),
+          entries: readDirectory(raw, header, reader.url),
           ids: leaves.get(item.entry)!,
         });
       }
     }
   }
   if (pending.length > 0)
-    throw new RegionDownloadError('unsupported', 'The map source nests its directories too deep.');
+    throw refusedSource(reader.url, 'it nests its directories too deep (leaves of leaves)');
   return { found: found.sort((a, b) => a[0] - b[0]), requests };
 }
 
@@ -221,7 +225,7 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
 /** Reads the source's header and directories and lays out the region: the estimate, exactly. */
 export async function planDownload(
-  reader: RangeReader,
+  reader: ArchiveReader,
   area: RegionArea,
   maxZoom: number,
   limits: { maxBytes?: number; maxGapBytes?: number } = {},
@@ -232,14 +236,7 @@ export async function planDownload(
   const before = reader.requests;
   const archive = await openArchive(reader);
   const { header } = archive;
-  const leafBase = header.leafDirectoryOffset;
-  const { found } = await findEntries(
-    reader,
-    leafBase,
-    header.internalCompression,
-    archive.root,
-    ids,
-  );
+  const { found } = await findEntries(reader, header, archive.root, ids);
   if (found.length === 0)
     throw new RegionDownloadError('unsupported', 'The map source has no tiles in that area.');
 

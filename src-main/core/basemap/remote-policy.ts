@@ -1,9 +1,11 @@
 // What main fetches for the renderer's online map, and how the app:// protocol may hand it on.
 // A style is https (plain http only on this computer). The hosts a style or TileJSON names are
-// learned only when https, and never loopback or private addresses when the style is remote
-// (a style from the internet must not make main probe the LAN or this computer); a loopback
-// style (a local tile server) may name loopback http hosts too. What comes back is served as is
-// only when it is tile or style content; anything else as opaque bytes under a sandbox CSP.
+// learned only when https, and never loopback or private addresses (a style must not make main
+// probe the LAN or this computer), except the one origin of a style on this computer or the LAN
+// that the rep typed and confirmed in main's dialog (a local tile server): through the proxy the
+// renderer reads whatever main may fetch, so any other loopback service stays out of its reach.
+// What comes back is served as is only when it is tile or style content; anything else as opaque
+// bytes under a sandbox CSP.
 import { isLoopbackHost } from '../service/base-url';
 
 /** The style URL setting: https, or http on loopback; nothing else. */
@@ -57,16 +59,17 @@ export function isLocalNetworkHost(hostname: string): boolean {
   return false;
 }
 
-/** Whether main may fetch `target` for the renderer of the online style at `style`. */
-export function mayFetchFor(target: URL, style: URL): boolean {
+/**
+ * Whether main may fetch `target` for the renderer's online style. `confirmedLocal` is the
+ * origin of a style on this computer or the LAN that the rep confirmed, else null.
+ */
+export function mayFetchFor(target: URL, confirmedLocal: string | null): boolean {
   if (target.username !== '' || target.password !== '') return false;
-  if (isLoopbackHost(style.hostname)) {
-    return (
-      target.protocol === 'https:' ||
-      (target.protocol === 'http:' && isLoopbackHost(target.hostname))
-    );
+  if (isLocalNetworkHost(target.hostname)) {
+    const web = target.protocol === 'https:' || target.protocol === 'http:';
+    return web && target.origin === confirmedLocal;
   }
-  return target.protocol === 'https:' && !isLocalNetworkHost(target.hostname);
+  return target.protocol === 'https:';
 }
 
 // Tile and style content: JSON (style, TileJSON, sprite index), vector and raster tiles,

@@ -9,7 +9,12 @@ import { OfflineRegions } from './offline-regions';
 import { RegionDownloads, type DownloadStatus } from './region-downloads';
 import { checkSourceUrl, RegionDownloadError } from './region-source';
 import { systemClock, type Clock } from '../ports';
-import { checkStyleUrl, mayFetchFor, proxyContentHeaders } from './remote-policy';
+import {
+  checkStyleUrl,
+  isLocalNetworkHost,
+  mayFetchFor,
+  proxyContentHeaders,
+} from './remote-policy';
 import { TileCache } from './tile-cache';
 
 export const DEFAULT_TILE_CACHE_BYTES = 200 * 1024 * 1024;
@@ -19,6 +24,11 @@ const SettingsSchema = v.object({
   tileCacheBytes: v.pipe(v.number(), v.integer(), v.minValue(0)),
   /** The PMTiles archive regions are downloaded from (region-source.ts checks it). */
   regionSourceUrl: v.optional(v.nullable(v.string()), null),
+  /**
+   * Origins on this computer or the LAN the rep typed and confirmed in main's dialog, among the
+   * style's and the source's: only these local addresses are ever fetched.
+   */
+  confirmedOrigins: v.optional(v.array(v.string()), []),
 });
 export type BasemapSettings = v.InferOutput<typeof SettingsSchema>;
 
@@ -31,15 +41,29 @@ export interface BasemapServiceOptions {
   /** The administrator's default map source, used while the rep has set none (unchecked). */
   adminRegionSource?: string | undefined;
   fs?: DurableFs;
+  /** The built plan worker (the Electron shell's); see plan-worker-host.ts. */
+  planWorkerPath?: string;
 }
 
 /** The administrator's default map source: its checked URL, or why it is refused. */
 export type AdminRegionSource = { url: string } | { problem: string };
 
+/** Largest style or TileJSON whose hosts are learned (real styles are tens of KiB). */
+export const MAX_LEARNED_JSON_BYTES = 2 * 1024 * 1024;
+/** Most URLs one style or TileJSON may name to be learned from. */
+const MAX_LEARNED_URLS = 1_000;
+
 function adminSource(raw: string | undefined): AdminRegionSource | null {
   if (raw === undefined || raw.trim() === '') return null;
   try {
-    return { url: checkSourceUrl(raw) };
+    const url = checkSourceUrl(raw);
+    // Only an address the rep typed and confirmed may be on this computer or the LAN.
+    if (isLocalNetworkHost(new URL(url).hostname))
+      return {
+        problem:
+          'The map source is on this computer or the local network; Fieldmap uses such an address only when you type it here and confirm it.',
+      };
+    return { url };
   } catch (error) {
     if (error instanceof RegionDownloadError) return { problem: error.message };
     throw error;
@@ -59,6 +83,8 @@ export class BasemapService {
   #settings: BasemapSettings;
   /** Origins main fetches for the renderer: the style's own, then those its sources name. */
   #origins = new Set<string>();
+  /** The downloads' view of the confirmed origins (kept equal to the settings'). */
+  #confirmed: { origins: string[] } = { origins: [] };
 
   private constructor(
     parts: { regions: OfflineRegions; tiles: TileCache; downloads: RegionDownloads; fs: DurableFs },
@@ -82,9 +108,15 @@ export class BasemapService {
     const settingsFile = join(options.dataDir, 'basemap-settings.json');
     const fs = options.fs ?? nodeDurableFs;
     const parsed = v.safeParse(SettingsSchema, await fs.readJson(settingsFile));
-    const settings = parsed.success
+    const settings: BasemapSettings = parsed.success
       ? parsed.output
-      : { onlineStyleUrl: null, tileCacheBytes: DEFAULT_TILE_CACHE_BYTES, regionSourceUrl: null };
+      : {
+          onlineStyleUrl: null,
+          tileCacheBytes: DEFAULT_TILE_CACHE_BYTES,
+          regionSourceUrl: null,
+          confirmedOrigins: [],
+        };
+    const confirmed = { origins: settings.confirmedOrigins };
     const regions = await OfflineRegions.open({
       dataDir: options.dataDir,
       fs,
@@ -105,15 +137,19 @@ export class BasemapService {
       clock: options.clock ?? systemClock,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       onChange: (status) => listeners.forEach((listener) => listener(status)),
+      confirmedLocal: (origin) => confirmed.origins.includes(origin),
+      ...(options.planWorkerPath ? { planWorker: { path: options.planWorkerPath } } : {}),
     });
     const admin = adminSource(options.adminRegionSource);
-    return new BasemapService(
+    const service = new BasemapService(
       { regions, tiles, downloads, fs },
       listeners,
       settingsFile,
       settings,
       admin,
     );
+    service.#confirmed = confirmed;
+    return service;
   }
 
   /** Subscribes to every download's progress and end; returns the unsubscribe function. */
@@ -123,7 +159,12 @@ export class BasemapService {
   }
 
   settings(): BasemapSettings {
-    return { ...this.#settings };
+    return { ...this.#settings, confirmedOrigins: [...this.#settings.confirmedOrigins] };
+  }
+
+  /** Whether the rep confirmed this origin (on this computer or the LAN) for the style or source. */
+  isConfirmed(origin: string): boolean {
+    return this.#settings.confirmedOrigins.includes(origin);
   }
 
   /** The administrator's default map source, or null when none is set. */
@@ -141,7 +182,11 @@ export class BasemapService {
     const next = { ...this.#settings, ...changes };
     if (next.onlineStyleUrl !== null) next.onlineStyleUrl = checkStyleUrl(next.onlineStyleUrl);
     if (next.regionSourceUrl) next.regionSourceUrl = checkSourceUrl(next.regionSourceUrl);
+    // A confirmation lasts as long as the address it was given for.
+    const inUse = [next.onlineStyleUrl, next.regionSourceUrl].map((u) => u && new URL(u).origin);
+    next.confirmedOrigins = [...new Set(next.confirmedOrigins)].filter((o) => inUse.includes(o));
     this.#settings = v.parse(SettingsSchema, next);
+    this.#confirmed.origins = this.#settings.confirmedOrigins;
     await this.#fs.writeJson(this.#settingsFile, this.#settings);
     if (changes.tileCacheBytes !== undefined)
       await this.tiles.setCapacity(this.#settings.tileCacheBytes);
@@ -165,8 +210,8 @@ export class BasemapService {
       return textResponse(400, 'bad url');
     }
     // Only what the style may name (remote-policy.ts), and of that only the hosts it did name.
-    const style = this.#settings.onlineStyleUrl;
-    const allowed = style !== null && mayFetchFor(target, new URL(style));
+    const allowed =
+      this.#settings.onlineStyleUrl !== null && mayFetchFor(target, this.#localStyle());
     if (!allowed || (!this.#origins.has(target.origin) && !this.tiles.has(target.href))) {
       return textResponse(403, 'not a resource of the configured online style');
     }
@@ -187,6 +232,13 @@ export class BasemapService {
     };
   }
 
+  /** The style's origin when it is on this computer or the LAN and the rep confirmed it. */
+  #localStyle(): string | null {
+    const style = this.#settings.onlineStyleUrl;
+    const origin = style ? new URL(style).origin : null;
+    return origin && this.isConfirmed(origin) ? origin : null;
+  }
+
   #resetOrigins(): void {
     this.#origins.clear();
     if (this.#settings.onlineStyleUrl)
@@ -195,7 +247,9 @@ export class BasemapService {
 
   /** A style or TileJSON main served: the hosts its sources and tiles name become fetchable. */
   #learnOrigins(base: URL, data: Uint8Array): void {
-    const style = this.#settings.onlineStyleUrl ? new URL(this.#settings.onlineStyleUrl) : null;
+    // A larger document is served but teaches nothing: its parse would hold main's event loop.
+    if (data.length > MAX_LEARNED_JSON_BYTES) return;
+    const local = this.#localStyle();
     let json: unknown;
     try {
       json = JSON.parse(new TextDecoder().decode(data));
@@ -207,16 +261,16 @@ export class BasemapService {
       if (!o || typeof o !== 'object') return;
       const record = o as { url?: unknown; tiles?: unknown; sprite?: unknown };
       urls.push(record.url);
-      if (Array.isArray(record.tiles)) urls.push(...record.tiles);
+      if (Array.isArray(record.tiles)) urls.push(...record.tiles.slice(0, MAX_LEARNED_URLS));
     };
     collect(json);
     const sources = (json as { sources?: unknown }).sources;
     if (sources && typeof sources === 'object') Object.values(sources).forEach(collect);
-    for (const u of urls) {
+    for (const u of urls.slice(0, MAX_LEARNED_URLS)) {
       if (typeof u !== 'string') continue;
       try {
         const target = new URL(u.replace(/[{}]/g, ''), base);
-        if (style && mayFetchFor(target, style)) this.#origins.add(target.origin);
+        if (mayFetchFor(target, local)) this.#origins.add(target.origin);
       } catch {
         // not a URL: nothing to allow
       }

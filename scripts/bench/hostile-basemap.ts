@@ -1,0 +1,190 @@
+// Bench module: crafted map sources through main's real code paths (issue 30). Each case runs one
+// crafted input through the services main uses (BasemapService: its region downloads with the
+// plan worker, its tile proxy and cache) against a loopback server playing the hostile source,
+// and resolves once main has refused it (or, for the 1,000-vertex area, answered).
+// `basemapHostileCases()` is what scripts/bench/hostile.ts runs; `run()` measures main's event
+// loop over each case on its own:
+// - basemap_hostile_max_loop_delay_ms: the largest event-loop delay of main over all cases
+//   (perf_hooks.monitorEventLoopDelay at 10 ms resolution); target under 100 ms.
+// - basemap_hostile_<case>_ms: each case's own largest delay.
+// - basemap_hostile_idle_loop_delay_ms: the largest delay while main waits 2 s doing nothing, the
+//   machine's own noise in the same run (on a loaded machine it is far above zero).
+// - basemap_hostile_<case>_busy_ms: how long main's event loop was busy during the case
+//   (eventLoopUtilization's active time): its own work, apart from waiting for a core.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { gzipSync } from 'node:zlib';
+import { BasemapService } from '../../src-main/core/basemap/service';
+import { systemClock } from '../../src-main/core/ports';
+import { regionArchive } from '../../test/basemap/fixture-tiles';
+import {
+  CRAFTED_ARCHIVES,
+  endlessBody,
+  startHostileServer,
+} from '../../test/basemap/hostile-archives';
+import { startRangeServer } from '../../test/basemap/range-server';
+import { AREA_BOUNDS, townArchive } from '../../test/basemap/streets-fixture';
+
+export interface HostileCase {
+  name: string;
+  run: () => Promise<void>;
+}
+
+const AREA = { kind: 'bbox' as const, bounds: AREA_BOUNDS };
+
+/** Resolves when `task` rejects; a task that succeeds is a bench failure (nothing was refused). */
+async function refused(task: Promise<unknown>, what: string): Promise<void> {
+  try {
+    await task;
+  } catch {
+    return;
+  }
+  throw new Error(`${what} was not refused`);
+}
+
+/** A ring of `n` corners around the town, about 3° across: a large territory's outline. */
+function territory(n: number): Array<[number, number]> {
+  return Array.from({ length: n }, (_, i) => {
+    const a = (2 * Math.PI * i) / n;
+    const r = 1.5 * (0.85 + 0.15 * Math.sin(7 * a));
+    return [-97.4 + r * Math.cos(a), 37.7 + 0.8 * r * Math.sin(a)] as [number, number];
+  });
+}
+
+export async function basemapHostileCases(): Promise<HostileCase[]> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldmap-bench-hostile-'));
+  process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  const basemap = await BasemapService.open({ dataDir, clock: systemClock });
+  // An offline region already there: the cases must leave it as it is.
+  const kept = path.join(dataDir, 'kept.pmtiles');
+  writeFileSync(kept, regionArchive());
+  await basemap.regions.add(kept, 'Kept');
+
+  // Every source is a loopback server, confirmed as the rep would in main's dialog.
+  const confirm = async (url: string) => {
+    const origin = new URL(url).origin;
+    await basemap.setSettings({ regionSourceUrl: url, confirmedOrigins: [origin] });
+  };
+  const cases: HostileCase[] = [];
+  for (const crafted of CRAFTED_ARCHIVES) {
+    const server = await startRangeServer(crafted.bytes());
+    cases.push({
+      name: crafted.name,
+      run: async () => {
+        await confirm(server.url);
+        await refused(basemap.downloads.estimate(server.url, AREA, 15), crafted.name);
+        await server.close();
+      },
+    });
+  }
+  const endless = await startHostileServer(endlessBody);
+  cases.push({
+    name: 'range answer whose body never ends',
+    run: async () => {
+      await confirm(endless.url);
+      await refused(basemap.downloads.estimate(endless.url, AREA, 15), 'endless body');
+      await endless.close();
+    },
+  });
+  const town = await startRangeServer(townArchive());
+  cases.push({
+    name: 'estimate of a 1,000-vertex territory',
+    run: async () => {
+      await confirm(town.url);
+      const area = { kind: 'polygon' as const, ring: territory(1_000) };
+      await basemap.downloads.estimate(town.url, area, 15).catch(() => undefined);
+      await town.close();
+    },
+  });
+  // Made before the cases: the server shares main's event loop here, and its own work must not
+  // count as main's.
+  const member = gzipSync(Buffer.alloc(16 * 1024 * 1024), { level: 9 });
+  const huge = Buffer.from(
+    JSON.stringify({
+      version: 8,
+      sources: {
+        s: {
+          type: 'vector',
+          tiles: Array.from({ length: 1_000_000 }, (_, i) => `https://h${i}.example/x`),
+        },
+      },
+    }),
+  );
+  const tiles = await startHostileServer((request, response) => {
+    if (request.url === '/bomb.pbf') {
+      response.writeHead(200, {
+        'content-type': 'application/x-protobuf',
+        'content-encoding': 'gzip',
+      });
+      for (let i = 0; i < 64; i++) response.write(member);
+      response.end();
+      return;
+    }
+    if (request.url === '/huge.json') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(huge);
+      return;
+    }
+    endlessBody(request, response);
+  });
+  const origin = new URL(tiles.url).origin;
+  const proxy = async (target: string) => {
+    await basemap.setSettings({
+      onlineStyleUrl: `${origin}/style.json`,
+      confirmedOrigins: [origin],
+    });
+    const answer = await basemap.handleRequest(
+      new URL(`app://fieldmap/tiles?url=${encodeURIComponent(`${origin}${target}`)}`),
+      null,
+    );
+    if (target !== '/huge.json' && answer?.status === 200) throw new Error(`${target} was served`);
+  };
+  cases.push(
+    { name: 'tile that is a 1 GiB gzip bomb', run: () => proxy('/bomb.pbf') },
+    { name: 'style whose body never ends', run: () => proxy('/endless.json') },
+    { name: 'style of 30 MB with a million URLs', run: () => proxy('/huge.json') },
+  );
+  cases.push({
+    name: 'close',
+    run: async () => {
+      await tiles.close();
+      if (basemap.regions.list().length !== 1) throw new Error('the kept region was lost');
+    },
+  });
+  return cases;
+}
+
+const key = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
+
+export async function run(): Promise<Record<string, number | string>> {
+  const cases = await basemapHostileCases();
+  const idle = monitorEventLoopDelay({ resolution: 10 });
+  idle.enable();
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  idle.disable();
+  const result: Record<string, number> = {
+    basemap_hostile_idle_loop_delay_ms: Math.round(idle.max / 1e6),
+  };
+  let max = 0;
+  for (const c of cases) {
+    const histogram = monitorEventLoopDelay({ resolution: 10 });
+    histogram.enable();
+    const before = performance.eventLoopUtilization();
+    await c.run();
+    const busy = performance.eventLoopUtilization(before).active;
+    histogram.disable();
+    const ms = Math.round(histogram.max / 1e6);
+    if (c.name !== 'close') {
+      result[`basemap_hostile_${key(c.name)}_ms`] = ms;
+      result[`basemap_hostile_${key(c.name)}_busy_ms`] = Math.round(busy);
+    }
+    max = Math.max(max, ms);
+  }
+  return { basemap_hostile_max_loop_delay_ms: max, ...result };
+}
