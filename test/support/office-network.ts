@@ -55,6 +55,8 @@ export interface ConnectProxy {
   readonly connects: string[];
   /** Answer every CONNECT with this status instead of a tunnel (null: tunnel). */
   refuseWith: number | null;
+  /** Cuts every open tunnel (a proxy that changed its policy does so), so the next request asks anew. */
+  dropTunnels(): void;
   close(): Promise<void>;
 }
 
@@ -69,6 +71,9 @@ export async function startConnectProxy(): Promise<ConnectProxy> {
     address: '',
     connects: [],
     refuseWith: null,
+    dropTunnels: () => {
+      for (const socket of sockets) socket.destroy();
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));

@@ -112,14 +112,17 @@ describe('an office proxy that refuses', () => {
     const text = await signInFails(running, `the proxy ${proxy.address} refused`);
     expect(text).not.toMatch(/not reachable|no connection/i);
   });
+});
 
-  it('after sign-in: the status names it', async () => {
-    proxy.refuseWith = null;
+describe('an office proxy that starts refusing after sign-in', () => {
+  const current = withApp(trusted);
+  it('the status names it', async () => {
     const running = current();
     const { page } = running;
     await signIn(running, { ...service, url: serviceUrl });
     await waitSync(page, 'synced');
     proxy.refuseWith = 407;
+    proxy.dropTunnels();
     await syncNow(page);
     await waitSync(page, 'offline');
     const status = (await page.textContent('.sync-status')) ?? '';
