@@ -14,7 +14,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { BasemapService } from '../../src-main/core/basemap/service';
 import { systemClock } from '../../src-main/core/ports';
@@ -154,37 +153,4 @@ export async function basemapHostileCases(): Promise<HostileCase[]> {
     },
   });
   return cases;
-}
-
-const key = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_|_$/g, '');
-
-export async function run(): Promise<Record<string, number | string>> {
-  const cases = await basemapHostileCases();
-  const idle = monitorEventLoopDelay({ resolution: 10 });
-  idle.enable();
-  await new Promise((resolve) => setTimeout(resolve, 2000));
-  idle.disable();
-  const result: Record<string, number> = {
-    basemap_hostile_idle_loop_delay_ms: Math.round(idle.max / 1e6),
-  };
-  let max = 0;
-  for (const c of cases) {
-    const histogram = monitorEventLoopDelay({ resolution: 10 });
-    histogram.enable();
-    const before = performance.eventLoopUtilization();
-    await c.run();
-    const busy = performance.eventLoopUtilization(before).active;
-    histogram.disable();
-    const ms = Math.round(histogram.max / 1e6);
-    if (c.name !== 'close') {
-      result[`basemap_hostile_${key(c.name)}_ms`] = ms;
-      result[`basemap_hostile_${key(c.name)}_busy_ms`] = Math.round(busy);
-    }
-    max = Math.max(max, ms);
-  }
-  return { basemap_hostile_max_loop_delay_ms: max, ...result };
 }

@@ -18,6 +18,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { readSpreadsheet } from '../../src-main/app/spreadsheet-import';
 import { readImportFile } from '../../src-renderer/src/features/import-export/import-file';
 import { hostileWorkbooks } from '../../test/support/hostile-xlsx';
+import { basemapHostileCases } from './hostile-basemap';
 import { round } from './support/stats';
 
 /** One crafted input and the run of main's code on it; other halves of the issue add theirs. */
@@ -107,13 +108,14 @@ async function measure(prefix: string, cases: HostileCase[]): Promise<Record<str
 
 export async function run(): Promise<Record<string, number>> {
   const dir = await mkdtemp(join(tmpdir(), 'fieldmap-bench-hostile-'));
+  const cleanup: HostileCase[] = [];
   try {
     const main: HostileCase[] = [...spreadsheetCases()];
-    // >>> The map-source half of issue 30 (PMTiles, region downloads, tile proxy, loopback
-    // hosts) adds its cases here, at merge:
-    //   import { basemapHostileCases } from './hostile-basemap';
-    //   main.push(...(await basemapHostileCases()));
-    // <<<
+    // The map-source half: PMTiles, region sources, the tile proxy; its last case shuts its
+    // servers and services down and is not an input.
+    const basemap = await basemapHostileCases();
+    main.push(...basemap.filter((c) => c.name !== 'close'));
+    cleanup.push(...basemap.filter((c) => c.name === 'close'));
     // A warm-up: the first worker's start is not a hostile input's cost.
     await readSpreadsheet({ fileName: 'warm-up.xlsx', base64: '' }).catch(() => undefined);
     const idle = await loopDelayOver(() => new Promise((resolve) => setTimeout(resolve, 2_000)));
@@ -124,6 +126,7 @@ export async function run(): Promise<Record<string, number>> {
       ...(await measure('hostile_csv', await csvCases(dir))),
     };
   } finally {
+    for (const c of cleanup) await c.run();
     await rm(dir, { recursive: true, force: true });
   }
 }
