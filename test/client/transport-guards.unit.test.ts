@@ -100,8 +100,10 @@ describe.each(NETWORK_NAMES)('over %s', (name) => {
       res.end();
     };
     try {
+      // The test's servers are on loopback: as if the rep had typed and confirmed the source.
       const reader = new RangeReader(`${url}/region.pmtiles`, {
         clock: systemClock,
+        confirmedLocal: true,
         ...(network.fetch ? { fetch: network.fetch } : {}),
       });
       await expect(reader.read(0, 127)).rejects.toMatchObject({
