@@ -101,7 +101,13 @@ describe('workflow UI', () => {
     expect(csv.rows).toHaveLength(rows);
     expect(csv.rows.map((r) => r[0])).toContain(target.id);
   });
+
   it('shows each customer in one colour: list dot, details and pin alike', async () => {
+    // The whole list again: the export test above left its search in the box.
+    await app.page.fill('input[aria-label="Search customers"]', '');
+    await app.page.waitForFunction(
+      () => document.querySelector('[aria-label="Customers"]')?.getAttribute('data-rows') === '60',
+    );
     // The pins' colours (asserted in pixels by map.test.ts) come from the same table.
     const rgb = (hex: string) =>
       `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
