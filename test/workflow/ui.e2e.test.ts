@@ -2,7 +2,7 @@
 // (test/e2e/harness.ts) against the reference service. Log a visit from the detail panel,
 // optimise a route's order in the route builder, and export the filtered list as CSV.
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { routeLength } from '../../src-shared/route-optimizer';
 import { positionOf } from '../../src-shared/geo';
 import { colorHex } from '../../src-shared/palette';
@@ -26,6 +26,24 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await service?.stop();
+});
+
+// Each test starts from the same screen, whatever the one before it left open: no dialog, no
+// panel (the route builder hides the details), the whole list.
+beforeEach(async () => {
+  const builder = app.page.locator('button:has-text("Build route")');
+  for (let i = 0; i < 3; i++) {
+    const open =
+      (await app.page.locator('dialog[open], aside[aria-label="Customer details"]').count()) > 0 ||
+      (await builder.getAttribute('aria-pressed')) === 'true';
+    if (!open) break;
+    await app.page.keyboard.press('Escape');
+  }
+  expect(await builder.getAttribute('aria-pressed')).toBe('false');
+  await app.page.fill('input[aria-label="Search customers"]', '');
+  await app.page.waitForFunction(
+    () => document.querySelector('[aria-label="Customers"]')?.getAttribute('data-rows') === '60',
+  );
 });
 
 describe('workflow UI', () => {
@@ -53,8 +71,6 @@ describe('workflow UI', () => {
     await expect
       .poll(() => panel.locator('[data-bucket]').textContent())
       .toContain('Visited today');
-    await app.page.keyboard.press('Escape');
-    await app.page.fill('input[aria-label="Search customers"]', '');
   });
 
   it('optimises the order of a route in the builder, never making it longer', async () => {
@@ -103,11 +119,6 @@ describe('workflow UI', () => {
   });
 
   it('shows each customer in one colour: list dot, details and pin alike', async () => {
-    // The whole list again: the export test above left its search in the box.
-    await app.page.fill('input[aria-label="Search customers"]', '');
-    await app.page.waitForFunction(
-      () => document.querySelector('[aria-label="Customers"]')?.getAttribute('data-rows') === '60',
-    );
     // The pins' colours (asserted in pixels by map.test.ts) come from the same table.
     const rgb = (hex: string) =>
       `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
@@ -131,6 +142,5 @@ describe('workflow UI', () => {
         .first()
         .evaluate((e) => getComputedStyle(e).backgroundColor),
     ).toBe(rgb(colorHex(color)));
-    await app.page.keyboard.press('Escape');
   });
 });
