@@ -43,7 +43,7 @@ export interface MainServicesOptions {
   pickFile?: PickFile;
   /** Main's own yes/no question before an address on this computer or the LAN is used. */
   confirmLocalAddress?: ConfirmLocalAddress;
-  /** The built plan worker (Electron); without it the worker runs plan-worker.ts through tsx. */
+  /** The built plan worker (Electron); without it, plan-worker.ts bundled from source. */
   planWorkerPath?: string;
   /** Where the administrator's defaults and the fallback network's settings are read; default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
@@ -51,7 +51,7 @@ export interface MainServicesOptions {
   fs?: DurableFs;
   /** Main's log file (core/log): session, sync and failure events, the page's errors. */
   log?: AppLogPort;
-  /** The built .xlsx reader worker (the app's bundle); default: its source, run through tsx. */
+  /** The built .xlsx reader worker (the app's bundle); default: its source, bundled. */
   xlsxWorker?: WorkerEntry;
 }
 

@@ -8,6 +8,7 @@ import { bytesToHeader } from 'pmtiles';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { areaTileIds } from '../../src-main/core/basemap/region-plan';
 import { BasemapService } from '../../src-main/core/basemap/service';
+import { sourceWorkerScript } from '../../src-main/core/untrusted/source-worker';
 import { REPO_ROOT } from '../renderer/support/bundle';
 import { startRangeServer, type RangeServer } from './range-server';
 import { leftovers, openDownloads, readArchive, tileOf } from './region-download-support';
@@ -119,7 +120,11 @@ describe('region download', () => {
     server.faults = { holdAfter: { offset: dataOffset, answered: 6 } };
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'test/basemap/download-child.ts', dir, server.url],
+      [
+        await sourceWorkerScript(join(REPO_ROOT, 'test/basemap/download-child.ts')),
+        dir,
+        server.url,
+      ],
       { cwd: REPO_ROOT, stdio: 'ignore' },
     );
     const exited = new Promise((resolve) => child.once('exit', resolve));

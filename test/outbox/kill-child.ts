@@ -3,6 +3,7 @@
 // so every line printed before the kill is there, and at most the last one is partial.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { sourceWorkerScript } from '../../src-main/core/untrusted/source-worker';
 import { FS_PLATFORM_ENV, type FsPlatform } from '../support/windows-fs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,7 +22,8 @@ export async function runUntilKilled(
   platform: FsPlatform,
   after: KillAfter,
 ): Promise<string[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  // Bundled once per test process, so fifty trials do not compile the outbox fifty times.
+  const child = spawn(process.execPath, [await sourceWorkerScript(script), ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, [FS_PLATFORM_ENV]: platform },

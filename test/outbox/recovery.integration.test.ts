@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OutboxError, type Outbox } from '../../src-main/core/outbox/outbox';
+import { sourceWorkerScript } from '../../src-main/core/untrusted/source-worker';
 import { encodeLine, JOURNAL_FILE, SNAPSHOT_FILE } from '../../src-main/core/outbox/journal';
 import { LOCK_FILE } from '../../src-main/core/outbox/lock';
 import { FS_PLATFORM_ENV, FS_PLATFORMS } from '../support/windows-fs';
@@ -186,7 +187,7 @@ describe.each(FS_PLATFORMS)('on %s files', (platform) => {
     it('refuses while a child process has the outbox open, then takes over its stale lock after SIGKILL', async () => {
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', CHILD, box.dir, '7', '1', 'http://127.0.0.1:1#demo'],
+        [await sourceWorkerScript(CHILD), box.dir, '7', '1', 'http://127.0.0.1:1#demo'],
         {
           cwd: ROOT,
           stdio: ['ignore', 'pipe', 'inherit'],

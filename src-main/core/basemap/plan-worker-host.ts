@@ -3,9 +3,9 @@
 // (capped, timed, the injected fetch) and hands the bytes over. A worker that throws, runs out of
 // its heap, or computes longer than `busyMs` without asking for bytes is ended and the source
 // refused: a bug or a crafted input there costs a refused file, never a frozen window.
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { sourceWorkerScript } from '../untrusted/source-worker';
 import type { DownloadPlan } from './region-plan';
 import type { FromWorker, PlanTask, ReaderState, ToWorker } from './plan-worker-protocol';
 import { refusedSource, RegionDownloadError, type RangeReader } from './region-source';
@@ -14,7 +14,7 @@ export interface PlanWorkerOptions {
   /**
    * The built worker (the Electron shell passes electron-vite's bundle of plan-worker.ts); without
    * it, main runs from its TypeScript sources (tests, the bench, the browser runner) and so does
-   * the worker, compiled by tsx.
+   * the worker, bundled from its source (untrusted/source-worker.ts).
    */
   path?: string;
   /** Longest the worker may compute between two reads (default 60 s). */
@@ -24,12 +24,17 @@ export interface PlanWorkerOptions {
 }
 
 /** Runs `task` in a fresh plan worker, reading through `reader`; the plan (null for 'open'). */
-export function runPlanTask(
+export async function runPlanTask(
   reader: RangeReader,
   task: PlanTask,
   options: PlanWorkerOptions = {},
 ): Promise<DownloadPlan | null> {
-  const worker = spawnPlanWorker(options.path, { maxOldGenerationSizeMb: options.heapMb ?? 1024 });
+  const script =
+    options.path ??
+    (await sourceWorkerScript(fileURLToPath(new URL('./plan-worker.ts', import.meta.url))));
+  const worker = new Worker(script, {
+    resourceLimits: { maxOldGenerationSizeMb: options.heapMb ?? 1024 },
+  });
   const busyMs = options.busyMs ?? 60_000;
   const state = (): ReaderState => ({
     etag: reader.etag,
@@ -87,19 +92,3 @@ export function runPlanTask(
 }
 
 const errorFields = (error: RegionDownloadError) => ({ code: error.code, message: error.message });
-
-/** The built worker at `path`, else plan-worker.ts compiled by tsx in the worker thread. */
-function spawnPlanWorker(path: string | undefined, resourceLimits: ResourceLimits): Worker {
-  if (path !== undefined) return new Worker(path, { resourceLimits });
-  const here = import.meta.url;
-  // tsx's ESM api (require.resolve would give its CommonJS twin, which cannot register hooks).
-  const tsxPackage = createRequire(here).resolve('tsx/package.json');
-  const tsx = new URL('dist/esm/api/index.mjs', pathToFileURL(tsxPackage)).href;
-  const entry = new URL('./plan-worker.ts', here).href;
-  const code = `import { register } from ${JSON.stringify(tsx)};
-register();
-await import(${JSON.stringify(entry)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`), {
-    resourceLimits,
-  });
-}

@@ -9,6 +9,7 @@
 // and is then terminated.
 import { Worker } from 'node:worker_threads';
 import { systemClock, type Clock } from '../ports';
+import { sourceWorkerScript } from './source-worker';
 
 /** A worker's reply: a value, or the parser's own refusal (its message is the rep's). */
 export type ParseReply<T> = { ok: true; value: T } | { ok: false; refusal: string };
@@ -36,8 +37,8 @@ export interface ParseLimits {
 
 /**
  * Where a worker's code is: a built .js file (the app), or a .ts source file when main's code
- * runs from source (tests, the browser runner, benches), which Node 20 cannot load in a worker
- * by itself, so tsx's loader is put in front of it.
+ * runs from source (tests, the browser runner, benches), which Node cannot load in a worker by
+ * itself and is bundled first (source-worker.ts).
  */
 export type WorkerEntry = string;
 
@@ -47,12 +48,7 @@ function spawn(entry: WorkerEntry, input: unknown, transfer: ArrayBuffer[], heap
     maxYoungGenerationSizeMb: 32,
     stackSizeMb: 4,
   };
-  const options = { workerData: input, transferList: transfer, resourceLimits };
-  if (!entry.endsWith('.ts')) return new Worker(entry, options);
-  const code =
-    `import('tsx/esm/api').then(({ tsImport }) => ` +
-    `tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(code, { ...options, eval: true });
+  return new Worker(entry, { workerData: input, transferList: transfer, resourceLimits });
 }
 
 /**
@@ -60,15 +56,16 @@ function spawn(entry: WorkerEntry, input: unknown, transfer: ArrayBuffer[], heap
  * parser refused the input, threw, ran out of its heap or passed the deadline. The input's
  * `transfer` buffers move to the worker (main keeps no copy).
  */
-export function parseInWorker<T>(
+export async function parseInWorker<T>(
   entry: WorkerEntry,
   input: unknown,
   transfer: ArrayBuffer[],
   limits: ParseLimits,
   clock: Clock = systemClock,
 ): Promise<T> {
+  const script = entry.endsWith('.ts') ? await sourceWorkerScript(entry) : entry;
   return new Promise<T>((resolve, reject) => {
-    const worker = spawn(entry, input, transfer, limits.heapMb);
+    const worker = spawn(script, input, transfer, limits.heapMb);
     const deadline = new AbortController();
     let settled = false;
     const settle = (outcome: { value: T } | { failure: ParseFailure }) => {
