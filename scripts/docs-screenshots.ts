@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import type { Customer } from '../src-shared';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../test/e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../test/support/app';
 import { MemoryCredentialStore } from './browser-runner/credentials';
 
 const REPO = resolve(import.meta.dirname, '..');

@@ -6,7 +6,7 @@
 // signed into, the list as the plan's customers, started from coordinates.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { launchApp, startTestService } from '../test/e2e/harness';
+import { launchApp, startTestService } from '../test/support/app';
 import { weekInstance } from '../test/support/week-instances';
 import { formatClock } from '../src-renderer/src/features/plan/week-plan-form';
 import { MemoryCredentialStore } from './browser-runner/credentials';

@@ -7,7 +7,7 @@
 // 'fieldmap:map-drawn' mark; median of 3 reopenings.
 import type { Browser, Page } from 'playwright-core';
 import { MAP_DRAWN_MARK, type MapDrawnDetail } from '../../src-renderer/src/map/drawn-mark';
-import { launchBrowser } from '../../test/support/chromium';
+import { launchBrowser } from '../../test/support/browser';
 import { serveDirectory, serveMapPages } from '../../test/renderer/map-fixtures/pages';
 import { harnessCall } from '../../test/renderer/map-fixtures/harness-api';
 import { tempDir } from '../../test/renderer/support/browser';

@@ -1,5 +1,5 @@
 // Bench module (run by scripts/bench.ts): the product at scale (issue 13). The browser runner's
-// real main services and the built renderer in Chromium (test/e2e/harness.ts, as the e2e suites),
+// real main services and the built renderer in Chromium (test/support/app.ts, as the e2e suites),
 // against the reference service with FIELDMAP_SCALE_N customers (100,000 by default) on loopback,
 // in a process of its own (as a real service is never in main's), with its real 3 req/s limit
 // and main's real limiter. Timing runs in the page (performance.now,
@@ -28,11 +28,11 @@ import { RECENT_SOURCE } from '../../src-renderer/src/map/layers/customer-layer-
 import { MemoryCredentialStore } from '../browser-runner/credentials';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { launchApp, type AppHandle } from '../../test/e2e/harness';
+import { launchApp, type AppHandle } from '../../test/support/app';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchBrowser, launchProfile } from '../../test/support/chromium';
+import { launchBrowser, launchProfile } from '../../test/support/browser';
 import { serveMapPages } from '../../test/renderer/map-fixtures/pages';
 import { median, p95, round } from './support/stats';
 import { filterSortTimes } from './support/list-filters';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../src-shared/ipc-contract';
 import { createDemoLauncher, DEMO_KEYCHAIN_URL, DEMO_USERNAME } from '../../src-main/app/demo';
-import { HAS_KEYCHAIN, filesUnder, startApp, type AppUnderTest } from './app-fixture';
+import { HAS_KEYCHAIN, filesUnder, startApp, type AppUnderTest } from '../support/main';
 
 describe.skipIf(!HAS_KEYCHAIN)('demo mode', () => {
   let app: AppUnderTest;

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { EventOf } from '../../src-shared/ipc-contract';
 import type { Op } from '../../src-shared/outbox-types';
 import { startService, type RunningService } from '../../src-service/index';
-import { HAS_KEYCHAIN, startApp, type AppUnderTest } from './app-fixture';
+import { HAS_KEYCHAIN, startApp, type AppUnderTest } from '../support/main';
 
 const REP = { username: 'rep', password: 'handlers-rep-pw-51' };
 const LOOPBACK = ['127.0.0.1/8', '::1'];

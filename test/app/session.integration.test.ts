@@ -7,7 +7,7 @@ import { ERROR_MESSAGES } from '../../src-shared/errors';
 import type { AccountSummary } from '../../src-shared/ipc-contract';
 import { accountDirOf } from '../../src-main/app/accounts-index';
 import { startService, type RunningService } from '../../src-service/index';
-import { filesUnder, HAS_KEYCHAIN, startApp, type AppUnderTest } from './app-fixture';
+import { filesUnder, HAS_KEYCHAIN, startApp, type AppUnderTest } from '../support/main';
 
 const REP = { username: 'rep', password: 'S3cret-rep-PASSWORD-7q' };
 const OTHER = { username: 'other', password: 'An0ther-PASSWORD-zz9' };

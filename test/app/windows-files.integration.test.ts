@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyCustomerFields } from '../../src-shared/domain';
 import { startService, type RunningService } from '../../src-service/index';
 import { playWindows, type WindowsPlayer } from '../support/windows-fs';
-import { HAS_KEYCHAIN, startApp, type AppUnderTest } from './app-fixture';
+import { HAS_KEYCHAIN, startApp, type AppUnderTest } from '../support/main';
 
 const LOWER = { username: 'rep', password: 'windows-rep-pw-61' };
 const UPPER = { username: 'Rep', password: 'windows-rep-pw-62' };

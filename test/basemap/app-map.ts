@@ -1,9 +1,9 @@
-// Helpers for basemap tests on the whole app (test/e2e/harness.ts): reach the app's MapLibre map
+// Helpers for basemap tests on the whole app (test/support/app.ts): reach the app's MapLibre map
 // through its element, read rendered pixels, block every request that leaves the app's origin.
 // The style + tile server on loopback for the online style is style-server.ts.
 import type { Page } from 'playwright-core';
 import { RUNNER_ORIGIN } from '../../scripts/browser-runner/renderer-files';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { signIn } from '../write/support';
 import { startRangeServer, type RangeServer } from './range-server';
 import { townArchive } from './streets-fixture';

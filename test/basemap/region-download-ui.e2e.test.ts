@@ -4,7 +4,7 @@
 // it, and with the source gone sees streets and street names at z15 with the OSM credit shown.
 // FIELDMAP_DOCS_SHOT=<path> also saves the screenshot used in the README (docs/offline-streets.png).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppHandle } from '../e2e/harness';
+import type { AppHandle } from '../support/app';
 import {
   colorsAround,
   OFFLINE_MAPS_PANEL as PANEL,

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUNNER_ORIGIN } from '../../scripts/browser-runner/renderer-files';
 import type { OfflineRegion, RegionEstimate } from '../../src-shared/basemap';
-import type { AppHandle } from '../e2e/harness';
+import type { AppHandle } from '../support/app';
 import {
   layerIds,
   OFFLINE_MAPS_PANEL as PANEL,

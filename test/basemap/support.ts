@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import type { BasemapService } from '../../src-main/core/basemap/service';
 import { buildBundle, REPO_ROOT } from '../renderer/support/bundle';
 import { tempDir } from '../renderer/support/browser';
-import { launchBrowser } from '../support/chromium';
+import { launchBrowser } from '../support/browser';
 
 export const ORIGIN = 'http://fieldmap-basemap.localhost';
 export const PUBLIC_DIR = resolve(REPO_ROOT, 'src-renderer/public');

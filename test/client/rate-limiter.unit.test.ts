@@ -1,7 +1,7 @@
-// RateLimiter rules on a controllable clock (see fake-clock.ts for why that one fake).
+// RateLimiter rules on a controllable clock (see test/support/clock.ts for why that one fake).
 import { describe, expect, it } from 'vitest';
 import { RateLimiter, type Permit } from '../../src-main/core/service/rate-limiter';
-import { FakeClock, settle } from './fake-clock';
+import { FakeClock, settle } from '../support/clock';
 import { mulberry32 } from '../support/prng';
 
 function setup(options: { limit?: number; windowMs?: number; marginMs?: number } = {}) {

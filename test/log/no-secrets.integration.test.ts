@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppLog } from '../../src-main/core/log/app-log';
 import { startService, type RunningService } from '../../src-service/index';
-import { HAS_KEYCHAIN, startApp, type AppUnderTest } from '../app/app-fixture';
+import { HAS_KEYCHAIN, startApp, type AppUnderTest } from '../support/main';
 
 const REP = { username: 'fieldrep-quillon', password: 'Pw-9f3kQ-secret-7731' };
 const WRONG = 'Wrong-pw-4412-zz';

@@ -1,12 +1,12 @@
 // The read side end to end: the real main-process services and the built renderer in Chromium
-// (test/e2e/harness.ts), against the reference service over loopback HTTP. A first sync fills
+// (test/support/app.ts), against the reference service over loopback HTTP. A first sync fills
 // the cache and the list; user text stays text; a restart while offline shows the same data
 // from the cache without a single request to the service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ROUTE_LAYER } from '../../src-renderer/src/map/layers/route-layer';
 import { TERRITORY_LAYER } from '../../src-renderer/src/map/layers/territory-layer';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { renderedCount } from '../write/support';
 
 /** Distinct record ids drawn in a map layer (the whole world in view: fitted to the data). */

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { AllowList } from '../../src-service/allow-list';
 import { SlidingWindowLimiter } from '../../src-service/rate-limit';
 import type { ServiceOptions } from '../../src-service/index';
-import { FakeClock } from '../client/fake-clock';
-import { basic, call, serve } from './helpers';
+import { FakeClock } from '../support/clock';
+import { basic, call, serve } from '../support/service';
 
 /** A service whose rate limit sees only the time the test gives it. */
 async function serveLimited(rate: number, options: ServiceOptions = {}) {

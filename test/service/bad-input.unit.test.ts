@@ -1,7 +1,7 @@
 // Bad input gets a clear 4xx naming the problem, and changes nothing.
 import { describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src-service/index';
-import { call, serve } from './helpers';
+import { call, serve } from '../support/service';
 
 /** Snapshot of everything a write could touch. */
 function state(s: RunningService) {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../../src-service/cli-args';
-import { basic } from './helpers';
+import { basic } from '../support/service';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const children: ChildProcess[] = [];

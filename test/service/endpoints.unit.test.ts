@@ -9,7 +9,7 @@ import {
   TerritorySchema,
   UserMetaSchema,
 } from '../../src-shared/domain';
-import { basic, call, idFromMessage, serve } from './helpers';
+import { basic, call, idFromMessage, serve } from '../support/service';
 
 const ID = /^[A-Za-z0-9]{10}$/;
 

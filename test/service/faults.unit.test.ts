@@ -1,7 +1,7 @@
 // Fault injection: latency, 500/502, resets before and after the change is committed; seeded.
 import { describe, expect, it } from 'vitest';
 import { FaultInjector } from '../../src-service/faults';
-import { call, serve } from './helpers';
+import { call, serve } from '../support/service';
 
 /** Resolves to the error a reset causes (fetch rejects without a response). */
 async function expectReset(p: Promise<unknown>): Promise<void> {

@@ -2,7 +2,7 @@
 // after the service applied it, and releases it when it chooses. No test of a race then waits
 // on wall-clock time.
 import { describe, expect, it } from 'vitest';
-import { call, serve } from './helpers';
+import { call, serve } from '../support/service';
 
 const CUSTOMERS = /^\/api\/v1\/customers$/;
 

@@ -5,8 +5,8 @@ import { request, type IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../../src-service/server';
 import { hashPassword, verifyPassword } from '../../src-service/password';
-import { FakeClock } from '../client/fake-clock';
-import { basic, call, serve } from './helpers';
+import { FakeClock } from '../support/clock';
+import { basic, call, serve } from '../support/service';
 
 /** Starts a POST whose body is never finished; resolves with the response, if one comes. */
 function openPost(

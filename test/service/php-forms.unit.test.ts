@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceStore } from '../../src-service/index';
 import { parseCliArgs } from '../../src-service/cli-args';
-import { call, serve } from './helpers';
+import { call, serve } from '../support/service';
 
 const JULY = Date.UTC(2026, 6, 1, 12, 0, 0, 417);
 const JANUARY = Date.UTC(2026, 0, 15, 12, 0, 0, 5);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../../src-service/cli-args';
 import { PHP_FATAL_HTML, PHP_WARNING } from '../../src-service/php-habits';
-import { basic, call, serve } from './helpers';
+import { basic, call, serve } from '../support/service';
 
 async function raw(url: string, path: string, init: RequestInit = {}) {
   const res = await fetch(url + path, {

@@ -1,7 +1,7 @@
 // Search: case-insensitive substring over name, company, address, city, state, zip, country only.
 import { describe, expect, it } from 'vitest';
 import { matchesSearch } from '../../src-shared/search';
-import { call, serve } from './helpers';
+import { call, serve } from '../support/service';
 
 describe('reference service: search', () => {
   it('matches each searched field, case-insensitively, and returns an array', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startService } from '../../src-service/index';
 import { selfSignedCertificate } from '../../src-service/tls';
-import { basic, call, idFromMessage, serve } from './helpers';
+import { basic, call, idFromMessage, serve } from '../support/service';
 
 /** GET over https trusting only `ca`. */
 function httpsGet(url: string, ca: string | undefined): Promise<{ status: number; body: string }> {

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { CustomerSchema } from '../../src-shared/domain';
 import { timestampToEpochMs } from '../../src-shared/time';
-import { call, idFromMessage, serve } from './helpers';
+import { call, idFromMessage, serve } from '../support/service';
 
 describe('reference service: variants', () => {
   it('create message with or without the new id (customers and routes)', async () => {

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/chromium';
+import { launchBrowser } from '../support/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppProtocolHandler } from '../../src-main/shell/app-protocol';
 import { buildContentSecurityPolicy } from '../../src-main/shell/csp';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShellServices } from '../../src-main/app/shell-services';
 import { startShell } from '../../src-main/shell/start-shell';
 import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
-import { startTestService, type TestService } from '../e2e/harness';
+import { startTestService, type TestService } from '../support/app';
 import {
   CA_NAME,
   makeTestCa,

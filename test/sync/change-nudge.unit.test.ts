@@ -4,7 +4,7 @@
 // moves time, and a running sync is held at a service gate (RunningService.hold), so nothing
 // depends on how fast this machine is.
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock, settle } from '../client/fake-clock';
+import { FakeClock, settle } from '../support/clock';
 import { Harness, USER } from './harness';
 import { until } from '../support/until';
 

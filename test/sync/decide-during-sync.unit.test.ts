@@ -2,7 +2,7 @@
 // sync is over (it used to wait for the next periodic sync, minutes later). The sync is held at
 // the service by a gate and time is the injected clock: no wall-clock waits.
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../client/fake-clock';
+import { FakeClock } from '../support/clock';
 import { Harness, USER } from './harness';
 
 let h: Harness | undefined;

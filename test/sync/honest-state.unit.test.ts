@@ -1,7 +1,7 @@
 // What the engine tells the status bar after a failure it retries by itself: when it tries again
 // (the status shows "next try in …"), on the injected clock, and that it does try then.
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../client/fake-clock';
+import { FakeClock } from '../support/clock';
 import { Harness } from './harness';
 
 let h: Harness | undefined;

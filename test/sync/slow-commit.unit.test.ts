@@ -5,7 +5,7 @@
 // FakeClock, so the grace passes only when the test says so: no timing windows.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createdButNotFound } from '../../src-main/core/sync/errors';
-import { FakeClock } from '../client/fake-clock';
+import { FakeClock } from '../support/clock';
 import { Harness, newFields, tempId, USER } from './harness';
 import { until } from '../support/until';
 

@@ -4,7 +4,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock, settle } from '../client/fake-clock';
+import { FakeClock, settle } from '../support/clock';
 import { Harness, newFields, tempId } from './harness';
 import { until } from '../support/until';
 

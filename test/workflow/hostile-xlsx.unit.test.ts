@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSpreadsheet } from '../../src-main/app/spreadsheet-import';
-import { FakeClock } from '../client/fake-clock';
+import { FakeClock } from '../support/clock';
 import { hostileWorkbooks } from '../support/hostile-xlsx';
 import { buildXlsx } from '../support/xlsx-file';
 

@@ -20,7 +20,7 @@ import { accountDirOf } from '../../src-main/app/accounts-index';
 import { normaliseFields } from '../../src-main/core/sync/merge';
 import { parseCsv, toCsv } from '../../src-renderer/src/features/import-export/csv-io';
 import { startService, type RunningService } from '../../src-service/index';
-import { HAS_KEYCHAIN, startApp, type AppUnderTest } from '../app/app-fixture';
+import { HAS_KEYCHAIN, startApp, type AppUnderTest } from '../support/main';
 import { until } from '../support/until';
 
 const REP = { username: 'importer', password: 'import-pw-77' };

@@ -10,7 +10,7 @@ import type { ImportStatus } from '../../src-shared/csv-customers';
 import { emptyCustomerFields } from '../../src-shared/domain';
 import { accountDirOf } from '../../src-main/app/accounts-index';
 import { startService, type RunningService } from '../../src-service/index';
-import { HAS_KEYCHAIN, startApp, type AppUnderTest } from '../app/app-fixture';
+import { HAS_KEYCHAIN, startApp, type AppUnderTest } from '../support/main';
 import { until } from '../support/until';
 
 const REP = { username: 'resumer', password: 'resume-pw-31' };

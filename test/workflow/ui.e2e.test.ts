@@ -1,5 +1,5 @@
 // The workflow UI end to end: the real main services and the built renderer in Chromium
-// (test/e2e/harness.ts) against the reference service. Log a visit from the detail panel,
+// (test/support/app.ts) against the reference service. Log a visit from the detail panel,
 // optimise a route's order in the route builder, and export the filtered list as CSV.
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { routeLength } from '../../src-shared/route-optimizer';
 import { positionOf } from '../../src-shared/geo';
 import { colorHex } from '../../src-shared/palette';
 import { parseCsv } from '../../src-renderer/src/features/import-export/csv-io';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 
 let service: TestService;
 let app: AppHandle;

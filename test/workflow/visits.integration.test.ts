@@ -16,7 +16,7 @@ import {
 } from '../../src-shared/visits';
 import { applyChanges } from '../../src-main/core/sync/merge';
 import { startService, type RunningService } from '../../src-service/index';
-import { HAS_KEYCHAIN, startApp, type AppUnderTest } from '../app/app-fixture';
+import { HAS_KEYCHAIN, startApp, type AppUnderTest } from '../support/main';
 
 const LOOPBACK = ['127.0.0.1/8', '::1'];
 const ACCOUNTS = {

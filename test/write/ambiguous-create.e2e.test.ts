@@ -3,7 +3,7 @@
 // records only look like it, the rep is asked "Is this the customer you created?" with them.
 // Choosing one adopts its id (nothing sent again); "None of these: create it" sends it again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { signIn, waitSync } from './support';
 import { testBoundMs } from '../support/until';
 

@@ -3,7 +3,7 @@
 // vanish until that pull: the outbox mirror dropped the create before the id was renamed).
 // The pull is held at a service gate, so the cut falls exactly between push and pull.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { signIn, waitRows, waitSync } from './support';
 
 const USER = 'rep';

@@ -11,7 +11,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { WebSocket } from 'ws';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { PIECE_ITEMS, splitEvent } from '../../src-shared/data-pieces';
 import { DATA_PORT_CHANNEL, DATA_PORT_READY } from '../../src-shared/data-port';
 import type { EventOf } from '../../src-shared/ipc-contract';

@@ -10,7 +10,7 @@ import {
   MAP_SOURCE_PATCH_MARK,
   MAP_SOURCE_RELOAD_MARK,
 } from '../../src-renderer/src/map/drawn-mark';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { signIn, syncNow, waitRows, waitSync } from './support';
 import { customerIo, recordCustomerIo, resetCustomerIo } from './idb-probe';
 

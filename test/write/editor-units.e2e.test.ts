@@ -3,7 +3,7 @@
 // timestamps are milliseconds. A never-visited customer (no value of its own to copy the unit
 // from) and a new customer both get milliseconds, as the visit dialog writes them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { signIn, syncNow, waitRows, waitSync } from './support';
 
 const USER = 'rep';

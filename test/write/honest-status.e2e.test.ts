@@ -4,7 +4,7 @@
 // "Try now" that sends everything once it is back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src-service/index';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { signIn, waitRows, waitSync } from './support';
 
 const USER = 'rep';

@@ -8,7 +8,7 @@
 // page kept meanwhile, and a restart reads it back in bounded pieces, never all 20,000 in one task.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { recordStatus, signIn, statusLog, waitSync } from './support';
 import { customerIo, recordCustomerIo, recordCustomerIoOnLoad } from './idb-probe';
 

@@ -2,7 +2,7 @@
 // queued. Then a field changed both on the service and in the app is shown in Conflicts with
 // both values, and the rep's choice is what the service ends with (both choices).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { signIn, syncNow, waitRows, waitSync } from './support';
 
 const USER = 'rep';

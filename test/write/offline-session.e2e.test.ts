@@ -5,7 +5,7 @@
 // route's points are the right customers, the pending marks clear.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src-service/index';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { screenshot, signIn, syncNow, waitRows, waitSync } from './support';
 
 const USER = 'rep';

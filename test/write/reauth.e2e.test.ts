@@ -2,7 +2,7 @@
 // needed and offers "Sign in again"; a wrong password is refused with the changes kept; the
 // right one sends the queued change, and nothing was dropped on the way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { signIn, syncNow, waitRows, waitSync } from './support';
 
 const USER = 'rep';

@@ -4,7 +4,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src-service/index';
-import { launchApp, type AppHandle } from '../e2e/harness';
+import { launchApp, type AppHandle } from '../support/app';
 
 let app: AppHandle;
 let tls: RunningService;

@@ -2,7 +2,7 @@
 // wrong password are refused with a message and leave nothing stored; "Try the demo" opens the
 // demo account with its pins on the map in one click.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { mapSourceCount, renderedCount, screenshot } from './support';
 
 let service: TestService;

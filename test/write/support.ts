@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { AppHandle, TestService } from '../e2e/harness';
+import type { AppHandle, TestService } from '../support/app';
 import { until } from '../support/until';
 
 export const REPO = resolve(import.meta.dirname, '../..');

@@ -1,7 +1,7 @@
 // One Chromium page on the map harness, for a test.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { launchBrowser } from '../../support/chromium';
+import { launchBrowser } from '../../support/browser';
 import { harnessCall, type HarnessCall, type HarnessProps } from './harness-api';
 import { serveMapPages, type MapPages } from './pages';
 

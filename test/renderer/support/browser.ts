@@ -18,8 +18,8 @@ const MIME: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-/** Chromium as tests start it (test/support/chromium.ts). */
-export { launchBrowser, launchProfile } from '../../support/chromium';
+/** Chromium as tests start it (test/support/browser.ts). */
+export { launchBrowser, launchProfile } from '../../support/browser';
 
 export async function tempDir(
   prefix: string,

@@ -3,7 +3,7 @@
 // customer and the same queue after a restart. Registered by ./bulk.suite.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Op } from '../../../src-shared';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../../support/app';
 import { signIn, waitRows } from '../../write/support';
 import { AREA, drawBox, selectedCount } from './bulk-map';
 import { testBoundMs } from '../../support/until';

@@ -12,7 +12,7 @@ import { MemoryCredentialStore } from '../../../scripts/browser-runner/credentia
 import { LOOPBACK_ALLOW } from '../../../src-service/allow-list';
 import type { Op } from '../../../src-shared';
 import { readDealAmount, summarizeSelection } from '../../../src-shared/selection-summary';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../../support/app';
 import { signIn, waitRows } from '../../write/support';
 import { AREA, drawBox, selectedCount } from './bulk-map';
 // The bulk delete of 5,000 runs with these (its own service and app).

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { matchesSearch, type Customer } from '../../../src-shared';
 import { isReminderDue, visitAgeBucket } from '../../../src-shared/visits';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../../support/app';
 import { signIn } from '../../write/support';
 import { testBoundMs } from '../../support/until';
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { haversineMeters, isValidPosition, type LngLat } from '../../../src-shared/geo';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../../support/app';
 import { screenshot, signIn, syncNow, waitRows, waitRowsInHook } from '../../write/support';
 
 const USER = 'rep';

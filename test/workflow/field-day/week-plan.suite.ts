@@ -6,7 +6,7 @@
 // changes both days, and saving three days queues three routes that reach the service once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../../support/app';
 import { customerRecord } from '../../support/customer-record';
 import { isTempId } from '../../../src-shared/outbox-types';
 import { weekInstance } from '../../support/week-instances';

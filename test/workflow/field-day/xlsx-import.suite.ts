@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PALETTE } from '../../../src-shared';
 import { fromAccountTime } from '../../../src-shared/time-units';
 import { startService, type RunningService } from '../../../src-service/index';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../../support/app';
 import { buildXlsx, type XlsxCell } from '../../support/xlsx-file';
 import { screenshot, signIn, syncNow, waitRows, waitSync } from '../../write/support';
 import { testBoundMs } from '../../support/until';

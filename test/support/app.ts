@@ -11,7 +11,7 @@ import { KeytarCredentialStore } from '../../src-main/core/service/credential-st
 import { startService } from '../../src-service/index';
 import type { RunningService, ServiceOptions } from '../../src-service/index';
 import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
-import { testBoundMs } from '../support/until';
+import { testBoundMs } from './until';
 import { launchApp as launchRunner, type RunningApp } from '../../scripts/browser-runner/launch';
 
 export interface HarnessOptions {

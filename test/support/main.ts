@@ -19,7 +19,7 @@ import {
 import { KeytarCredentialStore } from '../../src-main/core/service/credential-store';
 import type { EmitEvent } from '../../src-main/core/ports';
 import { APP_ORIGIN, createIpcRouter, topFrameOfOrigins } from '../../src-main/ipc/handle';
-import { testBoundMs } from '../support/until';
+import { testBoundMs } from './until';
 
 /** Keychain tests need the Secret Service that scripts/test.sh starts. */
 export const HAS_KEYCHAIN = Boolean(process.env.DBUS_SESSION_BUS_ADDRESS);
