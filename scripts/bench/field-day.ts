@@ -14,7 +14,7 @@ import { NearbyIndex } from '../../src-shared/nearby';
 import { seededRandom } from '../../src-shared/route-optimizer';
 import { planWeek } from '../../src-shared/week-plan-search';
 import { weekInstance } from '../../test/support/week-instances';
-import { launchBrowser, tempDir } from '../../test/renderer/support/browser';
+import { launchBrowser, tempDir } from '../../test/support/browser';
 import { buildTestPages } from '../../test/renderer/support/bundle';
 import { openCachePage, scenario } from '../../test/renderer/support/pages';
 import { median, round } from './support/stats';

@@ -2,7 +2,7 @@
 // cache_write_100k_ms vs raw_idb_write_100k_ms (the same 100k records into a plain IndexedDB
 // store with the same indices, same run), search_p95_ms (200 random terms over 100k), and
 // heap_100k_mb (JS heap after the app's state classes hold 100k customers, after a GC).
-import { launchBrowser, tempDir } from '../../test/renderer/support/browser';
+import { launchBrowser, tempDir } from '../../test/support/browser';
 import { buildTestPages } from '../../test/renderer/support/bundle';
 import { openCachePage, scenario } from '../../test/renderer/support/pages';
 import { round } from './support/stats';

@@ -10,7 +10,7 @@ import { MAP_DRAWN_MARK, type MapDrawnDetail } from '../../src-renderer/src/map/
 import { launchBrowser } from '../../test/support/browser';
 import { serveDirectory, serveMapPages } from '../../test/renderer/map-fixtures/pages';
 import { harnessCall } from '../../test/renderer/map-fixtures/harness-api';
-import { tempDir } from '../../test/renderer/support/browser';
+import { tempDir } from '../../test/support/browser';
 import { buildTestPages } from '../../test/renderer/support/bundle';
 import { median, round } from './support/stats';
 

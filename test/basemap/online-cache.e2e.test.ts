@@ -10,7 +10,7 @@ import { BasemapService } from '../../src-main/core/basemap/service';
 import { TileCache } from '../../src-main/core/basemap/tile-cache';
 import { fsFor, FS_PLATFORMS } from '../support/windows-fs';
 import { PALETTES } from '../../src-renderer/src/map/style/palette';
-import { launchBrowser } from '../renderer/support/browser';
+import { launchBrowser } from '../support/browser';
 import { ONLINE_SQUARE_CENTER, onlineTiles } from './fixture-tiles';
 import { ONLINE_MAX_ZOOM as MAX_ZOOM, ONLINE_RED, startStyleServer } from './style-server';
 import { buildPage, call, distance, hex, openPage, serve, type Rgb, type Served } from './support';

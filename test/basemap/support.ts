@@ -5,7 +5,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import type { BasemapService } from '../../src-main/core/basemap/service';
 import { buildBundle, REPO_ROOT } from '../renderer/support/bundle';
-import { tempDir } from '../renderer/support/browser';
+import { tempDir } from '../support/browser';
 import { launchBrowser } from '../support/browser';
 
 export const ORIGIN = 'http://fieldmap-basemap.localhost';

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService } from '../../src-service/index';
-import { clientFor, errorOf } from './helpers';
+import { clientFor, errorOf } from '../support/service';
 
 type Responder = (req: IncomingMessage, res: ServerResponse) => void;
 let respond: Responder = (_req, res) => res.end();

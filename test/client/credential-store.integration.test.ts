@@ -11,7 +11,7 @@ import {
   parseAccountKey,
 } from '../../src-main/core/service/credential-store';
 import { startService, type RunningService } from '../../src-service/index';
-import { clientFor, errorOf } from './helpers';
+import { clientFor, errorOf } from '../support/service';
 
 // scripts/test.sh sets FIELDMAP_TEST_REAL_HOME and runs inside an unlocked keyring: there the
 // suite must run, so a broken keychain fails it instead of skipping it.

@@ -11,7 +11,7 @@ import {
   TEXT_SLICE,
 } from '../../src-main/core/service/responses';
 import { mulberry32 } from '../support/prng';
-import { immediateTicker } from '../support/ticks';
+import { immediateTicker } from '../support/clock';
 
 /** The elements the slicer gives, joined, or the word 'refused'. */
 function sliced(text: string, per: number): unknown[] | 'refused' {

@@ -4,7 +4,7 @@
 import { startService } from '../../src-service/index';
 import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { emptyCustomerFields } from '../../src-shared/domain';
-import { clientFor, REP } from './helpers';
+import { clientFor, REP } from '../support/service';
 
 async function main(): Promise<void> {
   const count = Number(process.argv[2] ?? 60);

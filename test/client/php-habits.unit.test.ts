@@ -12,7 +12,7 @@ import {
 import { isNoSuchRecord } from '../../src-main/core/service/errors';
 import { emptyCustomerFields, type Customer, type CustomerFields } from '../../src-shared/domain';
 import { matchesSearch } from '../../src-shared/search';
-import { clientFor, errorOf, REP } from './helpers';
+import { clientFor, errorOf, REP } from '../support/service';
 
 let service: RunningService;
 const EMPTY = { username: 'empty', password: 'nothing here yet' };

@@ -18,7 +18,7 @@ import {
   type Timestamp,
 } from '../../src-shared/domain';
 import { timestampToEpochMs } from '../../src-shared/time';
-import { clientFor, REP } from './helpers';
+import { clientFor, REP } from '../support/service';
 
 let service: RunningService;
 

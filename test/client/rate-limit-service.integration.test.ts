@@ -5,7 +5,7 @@ import { startService, type RunningService } from '../../src-service/index';
 import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { emptyCustomerFields } from '../../src-shared/domain';
 import { mulberry32 } from '../support/prng';
-import { clientFor, REP } from './helpers';
+import { clientFor, REP } from '../support/service';
 
 let service: RunningService;
 

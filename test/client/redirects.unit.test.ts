@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src-service/index';
 import { emptyCustomerFields } from '../../src-shared/domain';
 import { NETWORK_NAMES, openNetwork, type TestNetwork } from '../support/test-networks';
-import { clientFor, errorOf, REP } from './helpers';
+import { clientFor, errorOf, REP } from '../support/service';
 
 interface Seen {
   method: string;

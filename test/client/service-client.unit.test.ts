@@ -7,7 +7,7 @@ import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { extractIdCandidates } from '../../src-main/core/service/id-candidates';
 import { emptyCustomerFields, type CustomerFields } from '../../src-shared/domain';
 import { matchesSearch } from '../../src-shared/search';
-import { clientFor, errorOf, REP } from './helpers';
+import { clientFor, errorOf, REP } from '../support/service';
 
 let service: RunningService;
 

@@ -13,7 +13,7 @@ import { RangeReader } from '../../src-main/core/basemap/region-source';
 import { systemClock } from '../../src-main/core/ports';
 import { emptyCustomerFields } from '../../src-shared/domain';
 import { NETWORK_NAMES, openNetwork, type TestNetwork } from '../support/test-networks';
-import { clientFor, errorOf } from './helpers';
+import { clientFor, errorOf } from '../support/service';
 
 const routes = JSON.stringify(
   Array.from({ length: 400 }, (_, i) => ({ id: `R${i}`, name: `Route ${i}`, points: [] })),

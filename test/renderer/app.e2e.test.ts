@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchesSearch, type EventOf } from '../../src-shared';
 import { splitEvent } from '../../src-shared/data-pieces';
 import { makeCustomers, makeUser } from './pages/fixtures';
-import { launchBrowser, ORIGIN, serveDir, tempDir } from './support/browser';
+import { launchBrowser, ORIGIN, serveDir, tempDir } from '../support/browser';
 import { buildTestPages } from './support/bundle';
 
 const N = 100_000;

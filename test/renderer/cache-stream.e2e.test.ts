@@ -3,7 +3,7 @@
 // liveQuery never sees part of it, and a stream that breaks leaves the cache as it was.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, tempDir } from './support/browser';
+import { launchBrowser, tempDir } from '../support/browser';
 import { buildTestPages } from './support/bundle';
 import { openCachePage } from './support/pages';
 

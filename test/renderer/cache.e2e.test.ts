@@ -3,10 +3,10 @@
 // and the page's CustomerFeed following the writes of the real cache worker (CacheWriter).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, launchProfile, tempDir } from './support/browser';
+import { launchBrowser, launchProfile, tempDir } from '../support/browser';
 import { buildTestPages } from './support/bundle';
 import { openCachePage, scenario } from './support/pages';
-import { Harness, newFields, tempId } from '../sync/harness';
+import { Harness, newFields, tempId } from '../support/main';
 
 let out: Awaited<ReturnType<typeof tempDir>>;
 let browser: Browser;

@@ -3,7 +3,7 @@
 // dismissed, and its uncaught errors reach main as a class name and frames, never the message.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, ORIGIN, serveDir, tempDir } from './support/browser';
+import { launchBrowser, ORIGIN, serveDir, tempDir } from '../support/browser';
 import { buildTestPages } from './support/bundle';
 
 let out: Awaited<ReturnType<typeof tempDir>>;

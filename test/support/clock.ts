@@ -1,6 +1,7 @@
-// A controllable clock: the one fake of this suite. The limiter's rules are about exact instants
-// (a 4th grant at 1025 ms, not 1024) that real timers cannot pin down without timed assertions;
-// the same limiter is also tested with real time against the reference service.
+// Time in tests. FakeClock: the one fake clock; the limiter's rules are about exact instants (a
+// 4th grant at 1025 ms, not 1024) that real timers cannot pin down without timed assertions, and
+// the same limiter is also tested with real time against the reference service. immediateTicker
+// counts the event loop's turns, not time.
 import type { Clock } from '../../src-main/core/ports';
 
 interface Timer {
@@ -66,4 +67,25 @@ export class FakeClock implements Clock {
 export async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await Promise.resolve();
   await new Promise((resolve) => setImmediate(resolve));
+}
+
+// Counts turns of Node's event loop (a setImmediate that schedules itself) while some work
+// runs: work that lets the loop go between its slices lets the ticker run, work done in one go
+// does not. Counts turns, not time, so it holds on a slow machine too.
+export function immediateTicker(): { readonly count: number; stop(): void } {
+  let count = 0;
+  let ticking = true;
+  const tick = () => {
+    count++;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return {
+    get count() {
+      return count;
+    },
+    stop() {
+      ticking = false;
+    },
+  };
 }

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceApi } from '../../src-main/core/ports';
 import type { Faults } from '../../src-service/index';
 import { AMBIGUOUS_CREATE_DETAIL } from '../../src-main/core/sync/creates/evidence';
-import { Harness, newFields, tempId, USER } from './harness';
+import { Harness, newFields, tempId, USER } from '../support/main';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -5,7 +5,7 @@
 // depends on how fast this machine is.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock, settle } from '../support/clock';
-import { Harness, USER } from './harness';
+import { Harness, USER } from '../support/main';
 import { until } from '../support/until';
 
 /** Longer than the engine's change debounce (500 ms), far shorter than its 10 min period. */

@@ -8,7 +8,7 @@ import {
 } from '../../src-shared/domain';
 import type { NewOp } from '../../src-shared/outbox-types';
 import { normaliseFields } from '../../src-main/core/sync/merge';
-import { newFields, tempId } from './harness';
+import { newFields, tempId } from '../support/main';
 import { mulberry32 } from '../support/prng';
 
 interface ModelCustomer {

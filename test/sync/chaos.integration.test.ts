@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { normaliseFields } from '../../src-main/core/sync/merge';
 import { generateSession } from './chaos-model';
-import { Harness, USER } from './harness';
+import { Harness, USER } from '../support/main';
 
 const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
 const OPS = 200;

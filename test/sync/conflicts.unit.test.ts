@@ -1,6 +1,6 @@
 // Updates merged three-way against the fresh server record, under both PUT readings.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, USER } from './harness';
+import { Harness, USER } from '../support/main';
 
 let h: Harness | undefined;
 afterEach(async () => {

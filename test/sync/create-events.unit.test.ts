@@ -2,7 +2,7 @@
 // shows on 'ids:resolved', so that must come before the outbox change that drops the create
 // (the other way round the new customer vanished from every view until the next pull).
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, newFields, tempId } from './harness';
+import { Harness, newFields, tempId } from '../support/main';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -3,7 +3,7 @@
 // the service by a gate and time is the injected clock: no wall-clock waits.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../support/clock';
-import { Harness, USER } from './harness';
+import { Harness, USER } from '../support/main';
 
 let h: Harness | undefined;
 afterEach(async () => {

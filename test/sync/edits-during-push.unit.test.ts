@@ -3,7 +3,7 @@
 // The hooks below only run an enqueue at a precise moment; every request still goes to the real
 // reference service.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, newFields, tempId, USER } from './harness';
+import { Harness, newFields, tempId, USER } from '../support/main';
 
 let h: Harness | undefined;
 afterEach(async () => {

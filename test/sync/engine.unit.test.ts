@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { ServiceClient } from '../../src-main/core/service/client';
 import { startService, type RunningService } from '../../src-service/index';
-import { Harness, USER } from './harness';
+import { Harness, USER } from '../support/main';
 import { until } from '../support/until';
 
 let h: Harness | undefined;

@@ -2,7 +2,7 @@
 // (the status shows "next try in …"), on the injected clock, and that it does try then.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../support/clock';
-import { Harness } from './harness';
+import { Harness } from '../support/main';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CustomerFields } from '../../src-shared/domain';
 import { foldText } from '../../src-main/core/sync/creates/match';
-import { Harness, newFields, tempId } from './harness';
+import { Harness, newFields, tempId } from '../support/main';
 
 const RUNS = 20;
 const CREATES = 10;

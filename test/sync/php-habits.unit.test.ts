@@ -3,7 +3,7 @@
 // have are in variants.test.ts: the whole offline session under each.)
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceStore } from '../../src-service/index';
-import { Harness, newFields, tempId, USER } from './harness';
+import { Harness, newFields, tempId, USER } from '../support/main';
 
 let h: Harness | undefined;
 afterEach(async () => {

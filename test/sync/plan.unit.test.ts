@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyCustomerFields } from '../../src-shared/domain';
 import type { Op } from '../../src-shared/outbox-types';
 import { planRound } from '../../src-main/core/sync/plan';
-import { tempId } from './harness';
+import { tempId } from '../support/main';
 
 let n = 0;
 function op(partial: Partial<Op> & Pick<Op, 'kind' | 'target'>): Op {

@@ -2,7 +2,7 @@
 // on the service and applied, never sent a second time.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceApi } from '../../src-main/core/ports';
-import { Harness, newFields, tempId, USER } from './harness';
+import { Harness, newFields, tempId, USER } from '../support/main';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 // A route is stored with its customers' positions at creation: the rep's earlier edits of
 // those customers (a moved pin) must reach the service before the route does.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, USER } from './harness';
+import { Harness, USER } from '../support/main';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createdButNotFound } from '../../src-main/core/sync/errors';
 import { FakeClock } from '../support/clock';
-import { Harness, newFields, tempId, USER } from './harness';
+import { Harness, newFields, tempId, USER } from '../support/main';
 import { until } from '../support/until';
 
 /** The client gives up on an answer this soon (the gate holds the POST until released). */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SnapshotKeeper, type Pulled } from '../../src-main/core/sync/pull';
 import type { Customer } from '../../src-shared/domain';
 import { customerRecord } from '../support/customer-record';
-import { immediateTicker } from '../support/ticks';
+import { immediateTicker } from '../support/clock';
 
 function pulled(customers: Customer[]): Pulled {
   return {

@@ -5,7 +5,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock, settle } from '../support/clock';
-import { Harness, newFields, tempId } from './harness';
+import { Harness, newFields, tempId } from '../support/main';
 import { until } from '../support/until';
 
 let h: Harness | undefined;

@@ -15,7 +15,7 @@ import {
 import { ServiceClient } from '../../src-main/core/service/client';
 import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { normaliseCustomer } from '../../src-main/core/sync/pull';
-import { Harness, USER } from './harness';
+import { Harness, USER } from '../support/main';
 import { testBoundMs } from '../support/until';
 
 let h: Harness | null = null;

@@ -3,7 +3,7 @@
 // service that gives every value back in the JSON form it was written in.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Customer } from '../../src-shared/domain';
-import { Harness, USER } from './harness';
+import { Harness, USER } from '../support/main';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { normaliseFields } from '../../src-main/core/sync/merge';
 import type { Variants } from '../../src-service/index';
-import { Harness, newFields, tempId, USER, type HarnessOptions } from './harness';
+import { Harness, newFields, tempId, USER, type HarnessOptions } from '../support/main';
 
 const readings: Array<[string, Partial<Variants>, Partial<HarnessOptions>]> = [
   ['create message with id', { createMessage: 'with-id' }, {}],

@@ -2,7 +2,7 @@
 // code is browser code (typed by tsconfig.web.json), so results come back untyped and each test
 // states the shape it expects.
 import type { BrowserContext, Page } from 'playwright-core';
-import { ORIGIN, serveDir } from './browser';
+import { ORIGIN, serveDir } from '../../support/browser';
 
 export async function openCachePage(context: BrowserContext, dir: string): Promise<Page> {
   await serveDir(context, dir);
