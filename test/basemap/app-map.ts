@@ -4,7 +4,7 @@
 import type { Page } from 'playwright-core';
 import { RUNNER_ORIGIN } from '../../scripts/browser-runner/renderer-files';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn } from '../write/support';
+import { signIn } from '../support/app-steps';
 import { startRangeServer, type RangeServer } from './range-server';
 import { townArchive } from './streets-fixture';
 import type { Rgb } from './support';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PALETTES } from '../../src-renderer/src/map/style/palette';
 import { formatMegabytes } from '../../src-renderer/src/features/offline-maps/region-format';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn } from '../write/support';
+import { signIn } from '../support/app-steps';
 import {
   blockOutside,
   colorsAround,

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { ROUTE_LAYER } from '../../src-renderer/src/map/layers/route-layer';
 import { TERRITORY_LAYER } from '../../src-renderer/src/map/layers/territory-layer';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { renderedCount } from '../write/support';
+import { renderedCount } from '../support/app-steps';
 
 /** Distinct record ids drawn in a map layer (the whole world in view: fitted to the data). */
 async function drawnIds(page: Page, layer: string): Promise<string[]> {

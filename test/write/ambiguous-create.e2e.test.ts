@@ -4,7 +4,7 @@
 // Choosing one adopts its id (nothing sent again); "None of these: create it" sends it again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, waitSync } from './support';
+import { signIn, waitSync } from '../support/app-steps';
 import { testBoundMs } from '../support/until';
 
 const USER = 'rep';

@@ -4,7 +4,7 @@
 // The pull is held at a service gate, so the cut falls exactly between push and pull.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, waitRows, waitSync } from './support';
+import { signIn, waitRows, waitSync } from '../support/app-steps';
 
 const USER = 'rep';
 const NAME = 'Kept Through Ack';

@@ -16,7 +16,7 @@ import { PIECE_ITEMS, splitEvent } from '../../src-shared/data-pieces';
 import { DATA_PORT_CHANNEL, DATA_PORT_READY } from '../../src-shared/data-port';
 import type { EventOf } from '../../src-shared/ipc-contract';
 import { RELAY_PATH } from '../../scripts/browser-runner/data-socket-names';
-import { recordStatus, signIn, statusLog, waitSync } from './support';
+import { recordStatus, signIn, statusLog, waitSync } from '../support/app-steps';
 
 const COUNT = 20_000;
 

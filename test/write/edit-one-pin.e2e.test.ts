@@ -11,7 +11,7 @@ import {
   MAP_SOURCE_RELOAD_MARK,
 } from '../../src-renderer/src/map/drawn-mark';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, syncNow, waitRows, waitSync } from './support';
+import { signIn, syncNow, waitRows, waitSync } from '../support/app-steps';
 import { customerIo, recordCustomerIo, resetCustomerIo } from './idb-probe';
 
 const COUNT = 20_000;

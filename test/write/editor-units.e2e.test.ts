@@ -4,7 +4,7 @@
 // from) and a new customer both get milliseconds, as the visit dialog writes them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, syncNow, waitRows, waitSync } from './support';
+import { signIn, syncNow, waitRows, waitSync } from '../support/app-steps';
 
 const USER = 'rep';
 let service: TestService;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src-service/index';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, waitRows, waitSync } from './support';
+import { signIn, waitRows, waitSync } from '../support/app-steps';
 
 const USER = 'rep';
 const ROWS = 30;

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { recordStatus, signIn, statusLog, waitSync } from './support';
+import { recordStatus, signIn, statusLog, waitSync } from '../support/app-steps';
 import { customerIo, recordCustomerIo, recordCustomerIoOnLoad } from './idb-probe';
 
 const COUNT = 20_000;

@@ -3,7 +3,7 @@
 // both values, and the rep's choice is what the service ends with (both choices).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, syncNow, waitRows, waitSync } from './support';
+import { signIn, syncNow, waitRows, waitSync } from '../support/app-steps';
 
 const USER = 'rep';
 let service: TestService;

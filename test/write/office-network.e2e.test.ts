@@ -17,7 +17,7 @@ import {
   type ConnectProxy,
   type TestCa,
 } from '../support/office-network';
-import { signIn, syncNow, waitRows, waitSync } from './support';
+import { signIn, syncNow, waitRows, waitSync } from '../support/app-steps';
 
 let dir: string;
 let ca: TestCa;

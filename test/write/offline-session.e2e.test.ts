@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src-service/index';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { screenshot, signIn, syncNow, waitRows, waitSync } from './support';
+import { screenshot, signIn, syncNow, waitRows, waitSync } from '../support/app-steps';
 
 const USER = 'rep';
 let service: TestService;

@@ -3,7 +3,7 @@
 // right one sends the queued change, and nothing was dropped on the way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, syncNow, waitRows, waitSync } from './support';
+import { signIn, syncNow, waitRows, waitSync } from '../support/app-steps';
 
 const USER = 'rep';
 let service: TestService;

@@ -3,7 +3,7 @@
 // demo account with its pins on the map in one click.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { mapSourceCount, renderedCount, screenshot } from './support';
+import { mapSourceCount, renderedCount, screenshot } from '../support/app-steps';
 
 let service: TestService;
 let app: AppHandle;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Op } from '../../../src-shared';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../../support/app';
-import { signIn, waitRows } from '../../write/support';
+import { signIn, waitRows } from '../../support/app-steps';
 import { AREA, drawBox, selectedCount } from './bulk-map';
 import { testBoundMs } from '../../support/until';
 

@@ -13,7 +13,7 @@ import { LOOPBACK_ALLOW } from '../../../src-service/allow-list';
 import type { Op } from '../../../src-shared';
 import { readDealAmount, summarizeSelection } from '../../../src-shared/selection-summary';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../../support/app';
-import { signIn, waitRows } from '../../write/support';
+import { signIn, waitRows } from '../../support/app-steps';
 import { AREA, drawBox, selectedCount } from './bulk-map';
 // The bulk delete of 5,000 runs with these (its own service and app).
 import './bulk-many.suite';

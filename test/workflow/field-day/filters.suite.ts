@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { matchesSearch, type Customer } from '../../../src-shared';
 import { isReminderDue, visitAgeBucket } from '../../../src-shared/visits';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../../support/app';
-import { signIn } from '../../write/support';
+import { signIn } from '../../support/app-steps';
 import { testBoundMs } from '../../support/until';
 
 const USER = 'rep';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { haversineMeters, isValidPosition, type LngLat } from '../../../src-shared/geo';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../../support/app';
-import { screenshot, signIn, syncNow, waitRows, waitRowsInHook } from '../../write/support';
+import { screenshot, signIn, syncNow, waitRows, waitRowsInHook } from '../../support/app-steps';
 
 const USER = 'rep';
 const COUNT = 5_000;

@@ -17,7 +17,7 @@ import {
   readForm,
   resolvePoint,
 } from '../../../src-renderer/src/features/plan/week-plan-form';
-import { signIn, syncNow, waitRows } from '../../write/support';
+import { signIn, syncNow, waitRows } from '../../support/app-steps';
 import { testBoundMs } from '../../support/until';
 
 const USER = 'rep';

@@ -15,7 +15,7 @@ import { fromAccountTime } from '../../../src-shared/time-units';
 import { startService, type RunningService } from '../../../src-service/index';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../../support/app';
 import { buildXlsx, type XlsxCell } from '../../support/xlsx-file';
-import { screenshot, signIn, syncNow, waitRows, waitSync } from '../../write/support';
+import { screenshot, signIn, syncNow, waitRows, waitSync } from '../../support/app-steps';
 import { testBoundMs } from '../../support/until';
 
 const USER = 'rep';

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import type { AppHandle, TestService } from '../support/app';
-import { until } from '../support/until';
+import type { AppHandle, TestService } from './app';
+import { until } from './until';
 
 export const REPO = resolve(import.meta.dirname, '../..');
 
