@@ -125,11 +125,19 @@ describe('region download', () => {
         dir,
         server.url,
       ],
-      { cwd: REPO_ROOT, stdio: 'ignore' },
+      { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
     );
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    let exitCode: number | null | undefined;
     const exited = new Promise((resolve) => child.once('exit', resolve));
+    void exited.then((code) => (exitCode = code as number | null));
     // The child's four workers each hold a request: everything answered before is journaled.
-    await until(() => server.held >= concurrency, `${concurrency} range requests held`);
+    // A child that dies first fails the test now, with its reason, not at the test's bound.
+    await until(() => {
+      if (exitCode !== undefined) throw new Error(`download child exited (${exitCode}): ${stderr}`);
+      return server.held >= concurrency;
+    }, `${concurrency} range requests held`);
     const answered = server.answered.filter(([s]) => s >= dataOffset).length;
     expect(answered).toBe(6);
     child.kill('SIGKILL');

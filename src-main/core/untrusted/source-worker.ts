@@ -5,13 +5,36 @@
 // dependency, loaded only on this path: the app's build passes its own .js entries) into one
 // plain .mjs file, named by its content, that every later start loads directly.
 import { createHash } from 'node:crypto';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 interface EsbuildApi {
   build(options: Record<string, unknown>): Promise<{ outputFiles: Array<{ text: string }> }>;
 }
+
+interface EsbuildPluginBuild {
+  onLoad(
+    filter: { filter: RegExp },
+    load: (args: { path: string }) => Promise<{ contents: string; loader: 'ts' }>,
+  ): void;
+}
+
+// Bundled, every module's import.meta would be the bundle's; a module that finds a file beside
+// itself (a worker's entry, a data file) must still find it beside its source.
+const ownImportMeta = {
+  name: 'own-import-meta',
+  setup(build: EsbuildPluginBuild) {
+    build.onLoad({ filter: /\.ts$/ }, async ({ path }) => ({
+      contents: (await readFile(path, 'utf8'))
+        .replaceAll('import.meta.url', JSON.stringify(pathToFileURL(path).href))
+        .replaceAll('import.meta.dirname', JSON.stringify(dirname(path)))
+        .replaceAll('import.meta.filename', JSON.stringify(path)),
+      loader: 'ts',
+    }));
+  },
+};
 
 // A bundle of CommonJS packages in ESM output calls `require` for Node's built-ins.
 const REQUIRE_SHIM =
@@ -44,6 +67,7 @@ async function bundleOnce(entry: string): Promise<string> {
     write: false,
     logLevel: 'silent',
     banner: { js: REQUIRE_SHIM },
+    plugins: [ownImportMeta],
     // Native addons stay outside, resolved from the tree's node_modules, where the bundle lives.
     external: ['keytar', 'electron'],
   });
