@@ -53,6 +53,8 @@ export interface MainServicesOptions {
   log?: AppLogPort;
   /** The built .xlsx reader worker (the app's bundle); default: its source, run through tsx. */
   xlsxWorker?: WorkerEntry;
+  /** The built style reader worker (the app's bundle); default: its source, run through tsx. */
+  styleWorker?: WorkerEntry;
 }
 
 export interface MainServices {
@@ -124,6 +126,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     fetch,
     adminRegionSource: adminRegionSourceOf(options.env ?? process.env),
     ...(options.planWorkerPath ? { planWorkerPath: options.planWorkerPath } : {}),
+    ...(options.styleWorker ? { styleWorker: options.styleWorker } : {}),
   });
   const handlers = loggedHandlers(
     createHandlers({
