@@ -24,6 +24,8 @@ import {
 
 export type DownloadErrorCode =
   | 'bad-url'
+  /** A polygon that is not an area (area-ring.ts ringProblem): the message is the rep's. */
+  | 'bad-area'
   | 'not-pmtiles'
   | 'unsupported'
   | 'no-range'
