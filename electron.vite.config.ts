@@ -20,6 +20,8 @@ export default defineConfig({
           index: resolve(root, 'src-main/shell/main.ts'),
           // Untrusted spreadsheets are read in a worker thread (core/untrusted/parse-worker.ts).
           'xlsx-worker': resolve(root, 'src-main/core/xlsx/xlsx-worker.ts'),
+          // And so are the styles and TileJSON the online map names (core/basemap/service.ts).
+          'style-worker': resolve(root, 'src-main/core/basemap/style-worker.ts'),
         },
       },
     },

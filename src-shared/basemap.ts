@@ -1,5 +1,6 @@
 // The basemap's settings and offline regions as they cross IPC.
 import * as v from 'valibot';
+import { MAX_AREA_CORNERS, TOO_MANY_CORNERS } from './area-ring';
 
 const Lon = v.pipe(v.number(), v.minValue(-180), v.maxValue(180));
 const Lat = v.pipe(v.number(), v.minValue(-85.06), v.maxValue(85.06));
@@ -9,7 +10,12 @@ export const RegionAreaSchema = v.variant('kind', [
   v.strictObject({ kind: v.literal('bbox'), bounds: v.tuple([Lon, Lat, Lon, Lat]) }),
   v.strictObject({
     kind: v.literal('polygon'),
-    ring: v.pipe(v.array(v.tuple([Lon, Lat])), v.minLength(3), v.maxLength(1_000)),
+    ring: v.pipe(
+      v.array(v.tuple([Lon, Lat])),
+      v.minLength(3),
+      // One more: a closed ring repeats its first corner.
+      v.maxLength(MAX_AREA_CORNERS + 1, TOO_MANY_CORNERS),
+    ),
   }),
 ]);
 export type RegionAreaInput = v.InferOutput<typeof RegionAreaSchema>;

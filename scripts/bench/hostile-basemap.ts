@@ -1,7 +1,8 @@
 // Bench module: crafted map sources through main's real code paths (issue 30). Each case runs one
 // crafted input through the services main uses (BasemapService: its region downloads with the
 // plan worker, its tile proxy and cache) against a loopback server playing the hostile source,
-// and resolves once main has refused it (or, for the 1,000-vertex area, answered).
+// and resolves once main has refused it (or, for the territories and the 90,000-URL style,
+// answered).
 // `basemapHostileCases()` is what scripts/bench/hostile.ts runs; `run()` measures main's event
 // loop over each case on its own:
 // - basemap_hostile_max_loop_delay_ms: the largest event-loop delay of main over all cases
@@ -15,7 +16,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import * as v from 'valibot';
+import { createRegionDownloadHandlers } from '../../src-main/app/region-download-handlers';
+import { refusedResolution } from '../../src-main/core/basemap/remote-policy';
 import { BasemapService } from '../../src-main/core/basemap/service';
+import { fetchFromEnv } from '../../src-main/core/network/env-fetch';
+import { guardedLookup, type Resolver } from '../../src-main/core/network/local-address-guard';
+import { RegionAreaSchema } from '../../src-shared/basemap';
 import { systemClock } from '../../src-main/core/ports';
 import { regionArchive } from '../../test/basemap/fixture-tiles';
 import {
@@ -55,7 +62,24 @@ function territory(n: number): Array<[number, number]> {
 export async function basemapHostileCases(): Promise<HostileCase[]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'fieldmap-bench-hostile-'));
   process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const basemap = await BasemapService.open({ dataDir, clock: systemClock });
+  // Main's map network (main-services.ts): its lookup refuses a name resolving to this computer.
+  // No DNS here: the resolver plays a public name whose A record is 127.0.0.1 (localtest.me).
+  const resolver: Resolver = async (hostname) => {
+    if (hostname === 'tiles.example.test') return [{ address: '127.0.0.1', family: 4 }];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  };
+  const confirmed = { origins: (): readonly string[] => [] };
+  const network = fetchFromEnv(
+    {},
+    {
+      lookup: guardedLookup(resolver, (host, address) =>
+        refusedResolution(host, address, confirmed.origins()),
+      ),
+    },
+  );
+  const basemap = await BasemapService.open({ dataDir, clock: systemClock, fetch: network.fetch });
+  confirmed.origins = () => basemap.settings().confirmedOrigins;
+  const handlers = createRegionDownloadHandlers(basemap);
   // An offline region already there: the cases must leave it as it is.
   const kept = path.join(dataDir, 'kept.pmtiles');
   writeFileSync(kept, regionArchive());
@@ -88,13 +112,24 @@ export async function basemapHostileCases(): Promise<HostileCase[]> {
     },
   });
   const town = await startRangeServer(townArchive());
+  // Through 'regions:estimate' as IPC hands it over: the schema, the outline's checks, the plan.
+  for (const corners of [1_000, 10_000]) {
+    const area = { kind: 'polygon' as const, ring: territory(corners) };
+    cases.push({
+      name: `estimate of a ${corners.toLocaleString('en-US')}-corner territory`,
+      run: async () => {
+        await confirm(town.url);
+        const request = { area: v.parse(RegionAreaSchema, area), maxZoom: 15 };
+        await handlers['regions:estimate'](request).catch(() => undefined);
+      },
+    });
+  }
+  const named = `https://tiles.example.test:${new URL(town.url).port}/town.pmtiles`;
   cases.push({
-    name: 'estimate of a 1,000-vertex territory',
+    name: 'source whose name resolves to 127.0.0.1',
     run: async () => {
-      await confirm(town.url);
-      const area = { kind: 'polygon' as const, ring: territory(1_000) };
-      await basemap.downloads.estimate(town.url, area, 15).catch(() => undefined);
-      await town.close();
+      await basemap.setSettings({ regionSourceUrl: named, confirmedOrigins: [] });
+      await refused(basemap.downloads.estimate(named, AREA, 15), 'a name resolving to loopback');
     },
   });
   // Made before the cases: the server shares main's event loop here, and its own work must not
@@ -111,6 +146,19 @@ export async function basemapHostileCases(): Promise<HostileCase[]> {
       },
     }),
   );
+  // Just under the 2 MiB a style is read up to: a million levels deep, and 90,000 URLs.
+  const nested = Buffer.from(`${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`);
+  const wide = Buffer.from(
+    JSON.stringify({
+      version: 8,
+      sources: {
+        s: {
+          type: 'vector',
+          tiles: Array.from({ length: 90_000 }, (_, i) => `https://h${i}.ex/x`),
+        },
+      },
+    }),
+  );
   const tiles = await startHostileServer((request, response) => {
     if (request.url === '/bomb.pbf') {
       response.writeHead(200, {
@@ -121,9 +169,12 @@ export async function basemapHostileCases(): Promise<HostileCase[]> {
       response.end();
       return;
     }
-    if (request.url === '/huge.json') {
+    const json = { '/huge.json': huge, '/nested.json': nested, '/wide.json': wide }[
+      request.url ?? ''
+    ];
+    if (json) {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(huge);
+      response.end(json);
       return;
     }
     endlessBody(request, response);
@@ -138,17 +189,22 @@ export async function basemapHostileCases(): Promise<HostileCase[]> {
       new URL(`app://fieldmap/tiles?url=${encodeURIComponent(`${origin}${target}`)}`),
       null,
     );
-    if (target !== '/huge.json' && answer?.status === 200) throw new Error(`${target} was served`);
+    const served = ['/huge.json', '/wide.json'].includes(target);
+    if (!served && answer?.status === 200) throw new Error(`${target} was served`);
   };
   cases.push(
     { name: 'tile that is a 1 GiB gzip bomb', run: () => proxy('/bomb.pbf') },
     { name: 'style whose body never ends', run: () => proxy('/endless.json') },
     { name: 'style of 30 MB with a million URLs', run: () => proxy('/huge.json') },
+    { name: 'style of 2 MB nested a million deep', run: () => proxy('/nested.json') },
+    { name: 'style of 2 MB with 90,000 URLs', run: () => proxy('/wide.json') },
   );
   cases.push({
     name: 'close',
     run: async () => {
       await tiles.close();
+      await town.close();
+      await network.close();
       if (basemap.regions.list().length !== 1) throw new Error('the kept region was lost');
     },
   });

@@ -5,6 +5,8 @@ import { BasemapService } from '../core/basemap/service';
 import type { DurableFs } from '../core/durable-fs';
 import { noLog, type AppLogPort } from '../core/log/app-log';
 import { fetchFromEnv } from '../core/network/env-fetch';
+import { guardedLookup, systemResolver, type Resolver } from '../core/network/local-address-guard';
+import { refusedResolution } from '../core/basemap/remote-policy';
 import type { WorkerEntry } from '../core/untrusted/parse-worker';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
@@ -53,6 +55,13 @@ export interface MainServicesOptions {
   log?: AppLogPort;
   /** The built .xlsx reader worker (the app's bundle); default: its source, bundled. */
   xlsxWorker?: WorkerEntry;
+  /** The built style reader worker (the app's bundle); default: its source, run through tsx. */
+  styleWorker?: WorkerEntry;
+  /**
+   * The resolver of the map's connections (default: the system's): tests play a name that
+   * resolves to this computer, as no DNS exists where they run.
+   */
+  resolver?: Resolver;
 }
 
 export interface MainServices {
@@ -75,6 +84,17 @@ export async function createMainServices(options: MainServicesOptions): Promise<
   // One network for every service: the shell's net.fetch, or one built from the environment.
   const fallback = options.fetch ? null : fetchFromEnv(options.env ?? process.env);
   const fetch = options.fetch ?? fallback!.fetch;
+  // The map's sources, styles and tiles come from hosts an administrator or a page names: their
+  // fetch also refuses a name that resolves to this computer or the LAN (the service's does not:
+  // a company's service may well be on its LAN).
+  const confirmed = { origins: (): readonly string[] => [] };
+  const mapNetwork = options.fetch
+    ? null
+    : fetchFromEnv(options.env ?? process.env, {
+        lookup: guardedLookup(options.resolver ?? systemResolver, (host, address) =>
+          refusedResolution(host, address, confirmed.origins()),
+        ),
+      });
   const factory = createRuntimeFactory({
     ...fs,
     emit,
@@ -121,10 +141,12 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     dataDir: options.dataDir,
     clock,
     ...fs,
-    fetch,
+    fetch: mapNetwork?.fetch ?? fetch,
     adminRegionSource: adminRegionSourceOf(options.env ?? process.env),
     ...(options.planWorkerPath ? { planWorkerPath: options.planWorkerPath } : {}),
+    ...(options.styleWorker ? { styleWorker: options.styleWorker } : {}),
   });
+  confirmed.origins = () => basemap.settings().confirmedOrigins;
   const handlers = loggedHandlers(
     createHandlers({
       sessions,
@@ -156,6 +178,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
       await basemap.downloads.pauseAll();
       await basemap.tiles.flush();
       await fallback?.close();
+      await mapNetwork?.close();
     },
   };
 }

@@ -1,8 +1,7 @@
 // IPC handlers of region downloads (issue 14): estimate an area, download it from the source set
 // in the basemap settings, list, pause, resume and cancel. Progress goes out as
 // `regions:progress`; a finished download also announces the new region list (basemap:changed).
-import { ringProblem } from '../../src-shared/area-ring';
-import { DEFAULT_DOWNLOAD_MAX_ZOOM, type RegionAreaInput } from '../../src-shared/basemap';
+import { DEFAULT_DOWNLOAD_MAX_ZOOM } from '../../src-shared/basemap';
 import type { BasemapService } from '../core/basemap/service';
 import { RegionDownloadError } from '../core/basemap/region-source';
 import type { IpcHandlers } from '../ipc/handle';
@@ -17,22 +16,21 @@ export type RegionDownloadChannel =
   | 'regions:resume'
   | 'regions:cancel';
 
-/** A refusal the rep can act on, with the downloader's own message. */
+/**
+ * A refusal the rep can act on, with the downloader's own message; a polygon that is not an area
+ * (crosses itself, no surface...) is the plan worker's refusal, so its check never holds main.
+ */
 async function explained<T>(task: () => Promise<T>): Promise<T> {
   try {
     return await task();
   } catch (error) {
     if (error instanceof RegionDownloadError)
-      throw new AppError('InvalidRequest', { message: error.message });
+      throw new AppError('InvalidRequest', {
+        message: error.message,
+        ...(error.code === 'bad-area' ? { field: 'area' } : {}),
+      });
     throw error;
   }
-}
-
-/** The area, or a refusal saying why a polygon is not one (crosses itself, no surface...). */
-function checkedArea(area: RegionAreaInput): RegionAreaInput {
-  const problem = area.kind === 'polygon' ? ringProblem(area.ring) : null;
-  if (problem) throw new AppError('InvalidRequest', { message: problem, field: 'area' });
-  return area;
 }
 
 /** The rep's source, else the administrator's default; refused with the reason when neither. */
@@ -55,11 +53,7 @@ export function createRegionDownloadHandlers(
   return {
     'regions:estimate': ({ area, maxZoom }) =>
       explained(() =>
-        downloads.estimate(
-          sourceOf(basemap),
-          checkedArea(area),
-          maxZoom ?? DEFAULT_DOWNLOAD_MAX_ZOOM,
-        ),
+        downloads.estimate(sourceOf(basemap), area, maxZoom ?? DEFAULT_DOWNLOAD_MAX_ZOOM),
       ),
     'regions:download': ({ area, maxZoom, name, replaces }) =>
       explained(async () => {
@@ -70,7 +64,7 @@ export function createRegionDownloadHandlers(
           });
         return downloads.start({
           url: sourceOf(basemap),
-          area: checkedArea(area),
+          area,
           maxZoom: maxZoom ?? DEFAULT_DOWNLOAD_MAX_ZOOM,
           name,
           ...(replaces ? { replaces } : {}),

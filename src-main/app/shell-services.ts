@@ -35,6 +35,7 @@ export async function createShellServices(
     credentialStore: CredentialStore;
     demo: boolean;
     xlsxWorker?: WorkerEntry;
+    styleWorker?: WorkerEntry;
     planWorkerPath?: string;
   },
 ): Promise<ShellServices> {
@@ -49,6 +50,7 @@ export async function createShellServices(
     ...(options.planWorkerPath ? { planWorkerPath: options.planWorkerPath } : {}),
     credentialStore: options.credentialStore,
     ...(options.xlsxWorker ? { xlsxWorker: options.xlsxWorker } : {}),
+    ...(options.styleWorker ? { styleWorker: options.styleWorker } : {}),
   });
   // `npm start -- --demo`: open the demo account when no account is open.
   if (options.demo && !services.sessions.currentAccount()) {

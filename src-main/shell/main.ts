@@ -63,6 +63,7 @@ startShell(
         credentialStore: new KeytarCredentialStore(),
         demo: process.argv.includes('--demo'),
         xlsxWorker: fileURLToPath(new URL('./xlsx-worker.js', import.meta.url)),
+        styleWorker: fileURLToPath(new URL('./style-worker.js', import.meta.url)),
         planWorkerPath,
       }),
   },

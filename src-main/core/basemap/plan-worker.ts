@@ -3,6 +3,7 @@
 // the unpacking, the area's tiles, the output's layout. Main keeps the network (its fetch, its
 // range reader with caps and timeouts) and answers each read this worker asks for.
 import { parentPort } from 'node:worker_threads';
+import { ringProblem } from '../../../src-shared/area-ring';
 import { planDownload } from './region-plan';
 import { openArchive, RegionDownloadError, type ArchiveReader } from './region-source';
 import type { PlanTask, FromWorker, ToWorker, ReaderState } from './plan-worker-protocol';
@@ -49,6 +50,9 @@ async function run(task: PlanTask, reader: ReaderProxy): Promise<FromWorker> {
     await openArchive(reader);
     return { type: 'done', plan: null };
   }
+  // Checked here, not on main: a territory's outline has up to 10,000 corners.
+  const problem = task.area.kind === 'polygon' ? ringProblem(task.area.ring) : null;
+  if (problem) throw new RegionDownloadError('bad-area', problem);
   const plan = await planDownload(reader, task.area, task.maxZoom, task.limits);
   return { type: 'done', plan };
 }

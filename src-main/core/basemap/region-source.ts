@@ -6,6 +6,7 @@
 import { bytesToHeader, TileType, type Header } from 'pmtiles';
 import type { Clock } from '../ports';
 import { isLocalNetworkHost } from './remote-policy';
+import { localAddressRefusalIn } from '../network/local-address-guard';
 import {
   checkDirectory,
   checkLayout,
@@ -23,6 +24,8 @@ import {
 
 export type DownloadErrorCode =
   | 'bad-url'
+  /** A polygon that is not an area (area-ring.ts ringProblem): the message is the rep's. */
+  | 'bad-area'
   | 'not-pmtiles'
   | 'unsupported'
   | 'no-range'
@@ -187,6 +190,12 @@ export class RangeReader implements ArchiveReader {
     } catch (error) {
       if (this.#signal?.aborted) throw cancelled(this.#signal);
       if (signal.aborted) throw error;
+      const local = localAddressRefusalIn(error);
+      if (local)
+        throw new RegionDownloadError(
+          'bad-url',
+          `The map source ${local.hostname} resolves to ${local.address}, an address on this computer or the local network: Fieldmap uses such an address only when you type it in Offline maps and confirm it.`,
+        );
       const cause = error instanceof Error && error.cause instanceof Error ? error.cause : null;
       if (cause && /redirect/i.test(cause.message))
         throw new RegionDownloadError(

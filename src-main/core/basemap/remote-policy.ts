@@ -60,6 +60,24 @@ export function isLocalNetworkHost(hostname: string): boolean {
 }
 
 /**
+ * Whether a connection to `hostname` that resolved to `address` is refused: a name that does not
+ * look local (the URL checks let it through) but resolves to this computer or the LAN, unless it
+ * is the host of an origin the rep confirmed.
+ */
+export function refusedResolution(
+  hostname: string,
+  address: string,
+  confirmedOrigins: readonly string[],
+): boolean {
+  if (isLocalNetworkHost(hostname)) return false;
+  // WHATWG's form of an IPv6 address (::ffff:127.0.0.1 as ::ffff:7f00:1), which the check reads.
+  const ip = address.includes(':') ? new URL(`http://[${address}]`).hostname : address;
+  if (!isLocalNetworkHost(ip)) return false;
+  const host = hostname.toLowerCase();
+  return !confirmedOrigins.some((origin) => new URL(origin).hostname === host);
+}
+
+/**
  * Whether main may fetch `target` for the renderer's online style. `confirmedLocal` is the
  * origin of a style on this computer or the LAN that the rep confirmed, else null.
  */

@@ -1,7 +1,8 @@
 // The basemap's main-process side: offline regions, the online style setting and its tile cache,
 // and the one request handler the app:// protocol (Electron) and the browser runner both call for
 // the app-origin paths regions/<id>.pmtiles and tiles?url=<remote url>.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as v from 'valibot';
 import { nodeDurableFs, type DurableFs } from '../durable-fs';
 import { textResponse, type BasemapResponse } from './files';
@@ -16,6 +17,14 @@ import {
   proxyContentHeaders,
 } from './remote-policy';
 import { TileCache } from './tile-cache';
+import { MAX_LEARNED_JSON_BYTES } from './style-urls';
+import type { StyleWorkerInput } from './style-worker';
+import {
+  ParseFailed,
+  parseInWorker,
+  type ParseLimits,
+  type WorkerEntry,
+} from '../untrusted/parse-worker';
 
 export const DEFAULT_TILE_CACHE_BYTES = 200 * 1024 * 1024;
 
@@ -43,15 +52,23 @@ export interface BasemapServiceOptions {
   fs?: DurableFs;
   /** The built plan worker (the Electron shell's); see plan-worker-host.ts. */
   planWorkerPath?: string;
+  /** The built style worker (the Electron shell's); default: its source, run through tsx. */
+  styleWorker?: WorkerEntry;
 }
+
+/** The style reader's worker when main runs from source; the app's build passes its own file. */
+export const SOURCE_STYLE_WORKER: WorkerEntry = join(
+  dirname(fileURLToPath(import.meta.url)),
+  'style-worker.ts',
+);
+
+/** Far above what a 2 MiB style needs; a crafted one is ended at these, not main. */
+export const STYLE_LIMITS: ParseLimits = { heapMb: 128, deadlineMs: 20_000 };
 
 /** The administrator's default map source: its checked URL, or why it is refused. */
 export type AdminRegionSource = { url: string } | { problem: string };
 
-/** Largest style or TileJSON whose hosts are learned (real styles are tens of KiB). */
-export const MAX_LEARNED_JSON_BYTES = 2 * 1024 * 1024;
-/** Most URLs one style or TileJSON may name to be learned from. */
-const MAX_LEARNED_URLS = 1_000;
+export { MAX_LEARNED_JSON_BYTES } from './style-urls';
 
 function adminSource(raw: string | undefined): AdminRegionSource | null {
   if (raw === undefined || raw.trim() === '') return null;
@@ -85,6 +102,10 @@ export class BasemapService {
   #origins = new Set<string>();
   /** The downloads' view of the confirmed origins (kept equal to the settings'). */
   #confirmed: { origins: string[] } = { origins: [] };
+  #styleWorker: WorkerEntry = SOURCE_STYLE_WORKER;
+  #clock: Clock = systemClock;
+  /** Counts the resets of #origins: a style read before one teaches nothing after it. */
+  #generation = 0;
 
   private constructor(
     parts: { regions: OfflineRegions; tiles: TileCache; downloads: RegionDownloads; fs: DurableFs },
@@ -149,6 +170,8 @@ export class BasemapService {
       admin,
     );
     service.#confirmed = confirmed;
+    if (options.styleWorker) service.#styleWorker = options.styleWorker;
+    if (options.clock) service.#clock = options.clock;
     return service;
   }
 
@@ -219,8 +242,12 @@ export class BasemapService {
     // Not cached and unreachable: a 404, which MapLibre draws as an empty tile (a 5xx would be
     // reported as a map error for every tile of the area while offline).
     if (result.kind === 'miss') return textResponse(404, 'not cached');
-    if (target.href === this.#settings.onlineStyleUrl || /json/.test(result.contentType))
-      this.#learnOrigins(target, result.data);
+    if (target.href === this.#settings.onlineStyleUrl || /json/.test(result.contentType)) {
+      const refusal = await this.#learnOrigins(target, result.data);
+      // Not handed on: MapLibre would parse on the page what main would not.
+      if (refusal)
+        return textResponse(422, `Fieldmap refused the map style ${target.href}: ${refusal}.`);
+    }
     return {
       status: 200,
       headers: {
@@ -240,34 +267,43 @@ export class BasemapService {
   }
 
   #resetOrigins(): void {
+    this.#generation++;
     this.#origins.clear();
     if (this.#settings.onlineStyleUrl)
       this.#origins.add(new URL(this.#settings.onlineStyleUrl).origin);
   }
 
-  /** A style or TileJSON main served: the hosts its sources and tiles name become fetchable. */
-  #learnOrigins(base: URL, data: Uint8Array): void {
+  /**
+   * A style or TileJSON main served: the hosts its sources and tiles name become fetchable. Read in
+   * a worker (style-worker.ts); the reason it was refused, or null.
+   */
+  async #learnOrigins(base: URL, data: Uint8Array): Promise<string | null> {
     // A larger document is served but teaches nothing: its parse would hold main's event loop.
-    if (data.length > MAX_LEARNED_JSON_BYTES) return;
+    if (data.length > MAX_LEARNED_JSON_BYTES) return null;
     const local = this.#localStyle();
-    let json: unknown;
+    const generation = this.#generation;
+    let urls: string[];
     try {
-      json = JSON.parse(new TextDecoder().decode(data));
-    } catch {
-      return;
+      // A copy of its own moves to the worker (a Buffer's slice would share, and give away, the
+      // bytes still served from here).
+      const input: StyleWorkerInput = { data: new Uint8Array(data) };
+      urls = await parseInWorker<string[]>(
+        this.#styleWorker,
+        input,
+        [input.data.buffer as ArrayBuffer],
+        STYLE_LIMITS,
+        this.#clock,
+      );
+    } catch (error) {
+      if (!(error instanceof ParseFailed)) throw error;
+      const { failure } = error;
+      if (failure.kind === 'refused') return failure.message;
+      if (failure.kind === 'out-of-memory') return 'reading it needed more memory than allowed';
+      if (failure.kind === 'timed-out') return 'reading it took too long';
+      return 'it could not be read';
     }
-    const urls: unknown[] = [];
-    const collect = (o: unknown) => {
-      if (!o || typeof o !== 'object') return;
-      const record = o as { url?: unknown; tiles?: unknown; sprite?: unknown };
-      urls.push(record.url);
-      if (Array.isArray(record.tiles)) urls.push(...record.tiles.slice(0, MAX_LEARNED_URLS));
-    };
-    collect(json);
-    const sources = (json as { sources?: unknown }).sources;
-    if (sources && typeof sources === 'object') Object.values(sources).forEach(collect);
-    for (const u of urls.slice(0, MAX_LEARNED_URLS)) {
-      if (typeof u !== 'string') continue;
+    if (generation !== this.#generation) return null;
+    for (const u of urls) {
       try {
         const target = new URL(u.replace(/[{}]/g, ''), base);
         if (mayFetchFor(target, local)) this.#origins.add(target.origin);
@@ -275,5 +311,6 @@ export class BasemapService {
         // not a URL: nothing to allow
       }
     }
+    return null;
   }
 }

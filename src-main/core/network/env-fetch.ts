@@ -5,11 +5,13 @@
 // extra CA file named later is read here: FIELDMAP_EXTRA_CA_CERTS, else a NODE_EXTRA_CA_CERTS
 // other than the one Node loaded.
 import { readFileSync } from 'node:fs';
+import type { LookupFunction } from 'node:net';
 import * as tls from 'node:tls';
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import { CERTIFICATE_CODE } from '../service/errors';
 import { ConnectionFailure } from './connection-failure';
 import { untrustedCertificateIssuer } from './diagnose';
+import { LOCAL_ADDRESS_REFUSED } from './local-address-guard';
 import { proxyFor, type ProxyEnv } from './proxy-env';
 
 // Codes of a connection that never opened: through a proxy, that connection is the proxy's.
@@ -95,13 +97,26 @@ export interface EnvNetwork {
   close(): Promise<void>;
 }
 
+export interface EnvFetchOptions {
+  /**
+   * The lookup of every direct connection (local-address-guard.ts). Through a proxy the proxy
+   * resolves the name, so it is not used there.
+   */
+  lookup?: LookupFunction;
+}
+
 /** A fetch built from `env` (default process.env): proxies, NO_PROXY and the extra CA file. */
-export function fetchFromEnv(env: ProxyEnv = process.env): EnvNetwork {
+export function fetchFromEnv(
+  env: ProxyEnv = process.env,
+  options: EnvFetchOptions = {},
+): EnvNetwork {
   const extra = extraCaCertificates(env);
   const ca = extra.length > 0 ? [...defaultCertificates(), ...extra] : undefined;
   // One context for every connection: a `ca` list would be parsed again for each.
   const tlsOptions = ca ? { secureContext: tls.createSecureContext({ ca }) } : {};
-  const direct = ca ? new Agent({ connect: tlsOptions }) : undefined;
+  const lookup = options.lookup ? { lookup: options.lookup } : {};
+  const direct =
+    ca || options.lookup ? new Agent({ connect: { ...tlsOptions, ...lookup } }) : undefined;
   const proxies = new Map<string, ProxyAgent>();
   const agentFor = (proxy: URL): ProxyAgent => {
     let agent = proxies.get(proxy.href);
@@ -129,6 +144,7 @@ export function fetchFromEnv(env: ProxyEnv = process.env): EnvNetwork {
       if (signal?.aborted) throw e;
       const cause = seen ?? (e as { cause?: unknown }).cause;
       const code = codeOf(cause);
+      if (code === LOCAL_ADDRESS_REFUSED) throw new ConnectionFailure(code, undefined, cause);
       const refused = cause instanceof Error ? TUNNEL_REFUSED.exec(cause.message) : null;
       if (proxy && refused) {
         const status = Number(refused[1]);
