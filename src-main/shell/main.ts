@@ -11,6 +11,7 @@ import {
   net,
   powerMonitor,
   protocol,
+  screen,
   session,
   shell,
   type MessagePortMain,
@@ -34,6 +35,8 @@ startShell(
     session,
     shell,
     powerMonitor,
+    // Electron's screen module may not be touched before the app is ready: read when asked.
+    screen: { getAllDisplays: () => screen.getAllDisplays() },
     net,
     Menu,
     dataPorts: {

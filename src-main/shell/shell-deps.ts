@@ -1,6 +1,7 @@
 // The slice of the electron module the shell uses, as structural types. main.ts passes the real
 // module; unit tests pass a fake, because no Electron binary can be installed or started here.
 // Keeping the slice small also documents every Electron API the app touches.
+import type { PlacedWindow, ShellScreen } from './window-place';
 
 /** An Electron event a listener may cancel. */
 export interface PreventableEvent {
@@ -73,6 +74,9 @@ export interface WindowWebPreferences {
 export interface WindowOptions {
   width: number;
   height: number;
+  /** Where the rep left the window (window-place.ts); absent: centred. */
+  x?: number;
+  y?: number;
   minWidth: number;
   minHeight: number;
   show: boolean;
@@ -81,11 +85,13 @@ export interface WindowOptions {
   webPreferences: WindowWebPreferences;
 }
 
-export interface ShellBrowserWindow {
+export interface ShellBrowserWindow extends PlacedWindow {
   readonly webContents: ShellWebContents;
   loadURL(url: string): Promise<void>;
   once(event: 'ready-to-show', listener: () => void): unknown;
   on(event: 'closed', listener: () => void): unknown;
+  on(event: 'resize' | 'move' | 'maximize' | 'unmaximize' | 'close', listener: () => void): unknown;
+  maximize(): void;
   show(): void;
   focus(): void;
   restore(): void;
@@ -172,6 +178,8 @@ export interface ShellDeps extends ShellDialogDeps {
   session: { defaultSession: ShellSession };
   shell: { openExternal(url: string): Promise<void> };
   powerMonitor: { on(event: 'resume', listener: () => void): unknown };
+  /** The displays, to open the window where the rep left it only if one still shows it. */
+  screen: ShellScreen;
   /** Chromium's network: every main-process request goes through net.fetch (shell/network.ts). */
   net: {
     isOnline(): boolean;

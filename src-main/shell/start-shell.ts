@@ -23,6 +23,8 @@ import type { ShellBrowserWindow, ShellDeps, ShellDialog } from './shell-deps';
 import { shellFetch } from './network';
 import { hardenWebContents } from './web-contents-guard';
 import { createMainWindow } from './window';
+import { keepWindowPlace, readWindowPlace, type WindowPlace } from './window-place';
+import { nodeDurableFs, type DurableFs } from '../core/durable-fs';
 import { showAbout, showLogs, type HelpContext } from './help';
 import { realWatchTimers, watchRenderer, type WatchTimers } from './renderer-watch';
 import { startUpdates, type Updates } from './updates';
@@ -79,6 +81,8 @@ export interface ShellOptions {
   watchTimers?: WatchTimers;
   /** Where the administrator's settings are read (the update feed); default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The files the shell itself keeps (the window's place); default this platform's. */
+  fs?: DurableFs;
 }
 
 export interface ShellHandle {
@@ -124,8 +128,16 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
     if (window.isMinimized()) window.restore();
     window.focus();
   };
+  let place: WindowPlace | null = null;
   const openWindow = () => {
-    window = createMainWindow(deps.BrowserWindow, options.preloadPath, log);
+    window = createMainWindow(deps.BrowserWindow, options.preloadPath, log, place);
+    keepWindowPlace(window, {
+      fs: options.fs ?? nodeDurableFs,
+      dataDir: app.getPath('userData'),
+      timers: watchTimers,
+      log,
+      kept: (kept) => (place = kept),
+    });
     data = attachDataChannel(window.webContents, deps.dataPorts);
     if (appLog) {
       watchRenderer(window, {
@@ -267,6 +279,11 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
         .catch((error: unknown) => log(`[shell] dispose failed: ${String(error)}`))
         .finally(() => app.quit());
     });
+    place = await readWindowPlace(
+      options.fs ?? nodeDurableFs,
+      app.getPath('userData'),
+      deps.screen,
+    );
     openWindow();
     updates = startUpdates({
       updater: deps.autoUpdater,

@@ -2,18 +2,21 @@
 // talks to main only through the preload's window.fieldmap.
 import { APP_ENTRY_URL } from './app-protocol';
 import type { ShellBrowserWindow, ShellDeps } from './shell-deps';
+import { MIN_WINDOW, type WindowPlace } from './window-place';
 
 export function createMainWindow(
   BrowserWindow: ShellDeps['BrowserWindow'],
   preloadPath: string,
   log: (message: string) => void,
+  place: WindowPlace | null = null,
 ): ShellBrowserWindow {
   // Every option is a literal in this call so electronegativity's static checks can read them.
   const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    minWidth: 720,
-    minHeight: 480,
+    width: place?.width ?? 1280,
+    height: place?.height ?? 820,
+    ...(place ? { x: place.x, y: place.y } : {}),
+    minWidth: MIN_WINDOW.width,
+    minHeight: MIN_WINDOW.height,
     // Shown on ready-to-show, so the user never sees an empty white frame.
     show: false,
     title: 'Fieldmap',
@@ -38,6 +41,7 @@ export function createMainWindow(
       disableBlinkFeatures: 'Auxclick',
     },
   });
+  if (place?.maximized) window.maximize();
   window.once('ready-to-show', () => window.show());
   window.loadURL(APP_ENTRY_URL).catch((error: unknown) => {
     log(

@@ -6,7 +6,9 @@
 // watch, updates) plays the documented behaviour of webContents' 'render-process-gone',
 // 'unresponsive' and 'responsive' events and forcefullyCrashRenderer, dialog.showMessageBox
 // (resolves with the pressed button's index), shell.openPath ('' on success) and
-// showItemInFolder, app.getVersion, and electron-updater's autoUpdater and its events.
+// showItemInFolder, app.getVersion, and electron-updater's autoUpdater and its events. Windows
+// have bounds: given x/y/width/height, else centred on the primary display's work area (as
+// Electron places a window without x and y); `screen` lists the displays' work areas.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -183,6 +185,12 @@ export function createFakeElectron(
     }
   })();
 
+  const screen = {
+    /** The displays' work areas (the screen less taskbar or dock), the primary one first. */
+    displays: [{ workArea: { x: 0, y: 0, width: 1920, height: 1040 } }] as Array<{
+      workArea: { x: number; y: number; width: number; height: number };
+    }>,
+  };
   const windows: FakeBrowserWindow[] = [];
   class FakeBrowserWindow extends Emitter {
     readonly webContents = new FakeWebContents();
@@ -191,8 +199,18 @@ export function createFakeElectron(
     focused = 0;
     minimized = false;
     restored = 0;
+    maximized = false;
+    destroyed = false;
+    bounds: { x: number; y: number; width: number; height: number };
     constructor(readonly options: WindowOptions) {
       super();
+      const primary = screen.displays[0]!.workArea;
+      this.bounds = {
+        x: options.x ?? primary.x + Math.round((primary.width - options.width) / 2),
+        y: options.y ?? primary.y + Math.round((primary.height - options.height) / 2),
+        width: options.width,
+        height: options.height,
+      };
       windows.push(this);
       calls.push('new BrowserWindow');
       app.emit('web-contents-created', {}, this.webContents);
@@ -215,7 +233,30 @@ export function createFakeElectron(
       return this.minimized;
     }
     isDestroyed(): boolean {
-      return false;
+      return this.destroyed;
+    }
+    maximize(): void {
+      this.maximized = true;
+      this.emit('maximize');
+    }
+    isMaximized(): boolean {
+      return this.maximized;
+    }
+    /** The bounds of the window when not maximised (Electron's getNormalBounds). */
+    getNormalBounds() {
+      return { ...this.bounds };
+    }
+    /** The rep drags or resizes the window: Electron emits 'move' and 'resize'. */
+    drag(bounds: { x: number; y: number; width: number; height: number }): void {
+      this.bounds = { ...bounds };
+      this.emit('move');
+      this.emit('resize');
+    }
+    /** The rep closes the window: 'close', then 'closed', then it is destroyed. */
+    close(): void {
+      this.emit('close');
+      this.emit('closed');
+      this.destroyed = true;
     }
   }
 
@@ -300,6 +341,7 @@ export function createFakeElectron(
       },
     },
     powerMonitor,
+    screen: { getAllDisplays: () => screen.displays.map((d) => ({ workArea: { ...d.workArea } })) },
     net: { isOnline: () => network.online, fetch: fakeNet.net.fetch },
     platform: 'linux',
     dialog: {
@@ -360,6 +402,7 @@ export function createFakeElectron(
     files,
     autoUpdater,
     version,
+    screen,
   };
 }
 

@@ -69,6 +69,8 @@ export async function startWithFake(
     platform?: string;
     dataPorts?: ShellDataPorts;
     env?: Record<string, string | undefined>;
+    /** Electron's userData folder (default: a path that does not exist). */
+    dataDir?: string;
     /** Before ready: e.g. give the deps the fake autoUpdater. */
     prepare?: (fake: FakeElectron) => void;
   } = {},
