@@ -13,8 +13,10 @@ import {
   applyRegions,
   defaultAssetBase,
   loadOnlineStyle,
+  PALETTES,
   type BasemapTheme,
 } from '../../map/style/basemap-style';
+import { bundledGroundLayers, bundledLabelLayers } from '../../map/style/bundled-layers';
 import { applyOnline } from './apply-online';
 
 export class BasemapState {
@@ -31,9 +33,33 @@ export class BasemapState {
 
   constructor(
     private readonly api: FieldmapApi,
-    private readonly theme: BasemapTheme = 'light',
+    private theme: BasemapTheme = 'light',
     private readonly assetBase: string = defaultAssetBase(),
   ) {}
+
+  /**
+   * Draws the map in `theme` from now on: the bundled world and labels are repainted in place
+   * (no new style, so the camera and the customers' layers stay) and the regions drawn again.
+   */
+  setTheme(theme: BasemapTheme): void {
+    if (theme === this.theme) return;
+    this.theme = theme;
+    const map = this.#map;
+    if (!map?.getStyle()) return;
+    const palette = PALETTES[theme];
+    for (const layer of [...bundledGroundLayers(palette), ...bundledLabelLayers(palette)]) {
+      if (!map.getLayer(layer.id) || !('paint' in layer) || !layer.paint) continue;
+      for (const [name, value] of Object.entries(layer.paint)) {
+        map.setPaintProperty(
+          layer.id,
+          name as Parameters<MapLibreMap['setPaintProperty']>[1],
+          value,
+        );
+      }
+    }
+    this.#drawnRegions = null;
+    this.#draw();
+  }
 
   get regions(): OfflineRegion[] {
     return this.#regions;
