@@ -14,6 +14,7 @@ import {
   visitDateCell,
   visitDateValue,
 } from './csv-cells';
+import { fromDecimalComma } from './csv-format';
 import {
   CustomerFieldsSchema,
   CUSTOM_FIELD_KEYS,
@@ -114,6 +115,7 @@ export interface CheckedRow {
   duplicateOf?: { kind: 'customer'; id: string } | { kind: 'row'; index: number };
 }
 
+const NUMERIC_FIELDS = new Set(['dealAmount', 'latitude', 'longitude']);
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const INT_RE = /^\d+$/;
 
@@ -135,13 +137,15 @@ function limitErrors(fields: Record<string, unknown>): string[] {
 
 /**
  * Maps one row's cells to customer fields, collecting every reason it is not valid. Visit dates
- * (ISO dates or whole numbers) become lastVisit/remindAt in the account's `unit`.
+ * (ISO dates or whole numbers) become lastVisit/remindAt in the account's `unit`; with
+ * `decimalComma`, numbers may be written 48,137.
  */
 export function checkRow(
   cells: readonly string[],
   mapping: ColumnMapping,
   colors: readonly string[] = PALETTE,
   unit: TimeUnit = 'seconds',
+  decimalComma = false,
 ): { fields: CustomerFields | null; errors: string[] } {
   const fields = emptyCustomerFields() as Record<string, unknown>;
   const errors: string[] = [];
@@ -150,7 +154,9 @@ export function checkRow(
     if (field) seen[field] = unguardText(cells[col] ?? '');
   });
   for (const [field, raw] of Object.entries(seen)) {
-    const cell = raw.trim();
+    const text = raw.trim();
+    // A semicolon file from European Excel writes 48,137 for 48.137 (numbers only).
+    const cell = decimalComma && NUMERIC_FIELDS.has(field) ? fromDecimalComma(text) : text;
     if (field === 'groups') {
       const groups = parseGroups(raw);
       if (groups === null) errors.push('groups: not a list of group names');
@@ -226,7 +232,8 @@ export function checkRows(
   existing: readonly Customer[],
   colors: readonly string[] = PALETTE,
   unit: TimeUnit = 'seconds',
-  options: { cellIssues?: readonly CellProblem[] } = {},
+  /** decimalComma: number cells write the decimal mark as a comma (a semicolon CSV). */
+  options: { cellIssues?: readonly CellProblem[]; decimalComma?: boolean } = {},
 ): CheckedRow[] {
   const known = new Map<string, string>();
   for (const c of existing) if (!known.has(duplicateKey(c))) known.set(duplicateKey(c), c.id);
@@ -241,7 +248,7 @@ export function checkRows(
   }
   let importable = 0;
   return rows.map((cells, index) => {
-    const checked = checkRow(cells, mapping, colors, unit);
+    const checked = checkRow(cells, mapping, colors, unit, options.decimalComma);
     const problems = cellErrors.get(index);
     const errors = problems ? [...problems, ...checked.errors] : checked.errors;
     const fields = problems ? null : checked.fields;

@@ -10,10 +10,14 @@ export interface ParsedCsv {
   problems: string[];
 }
 
-/** Parses CSV text (delimiter guessed; a BOM dropped) into headers and data rows. */
-export function parseCsv(text: string): ParsedCsv {
+/**
+ * Parses CSV text (a BOM dropped) into headers and data rows, split on `delimiter` (import
+ * detects it: src-shared/csv-format.ts) or, without one, on papaparse's guess.
+ */
+export function parseCsv(text: string, delimiter?: string): ParsedCsv {
   const result = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
     skipEmptyLines: 'greedy',
+    ...(delimiter ? { delimiter } : {}),
   });
   const table = result.data.map((r) => r.map((c) => String(c)));
   const problems = result.errors

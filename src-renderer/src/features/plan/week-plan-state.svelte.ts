@@ -33,6 +33,8 @@ export interface PlanOutcome {
   optimised: WeekPlan;
   baseline: WeekPlan;
   labels: string[];
+  /** The first day the plan was made for (YYYY-MM-DD), whatever the form says since. */
+  firstDay: string;
   /** Stops the form kept from the planner (no position, unreadable window). */
   formLeft: Array<{ id: string; reason: LeftReason; detail?: string }>;
 }
@@ -149,6 +151,7 @@ export class WeekPlanState {
         optimised: result.plan,
         baseline: result.baseline,
         labels: dates.map(dayLabel),
+        firstDay: settings.firstDay,
         formLeft: form.left,
       };
       this.#routes = result.plan.days.map((day) => day.visits.map((v) => v.id));

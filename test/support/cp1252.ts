@@ -1,0 +1,22 @@
+// Text as Windows-1252 bytes, the way Excel on Windows saves "CSV (Comma delimited)": written
+// code by code from the code page's table (not through a decoder under test), so a test's file
+// holds the real bytes: ü 0xFC, ø 0xF8, í 0xED, € 0x80.
+const ABOVE_ASCII: Record<string, number> = { '€': 0x80, '‚': 0x82, '„': 0x84, '…': 0x85 };
+
+/** `text` in Windows-1252; throws on a character the code page does not have here. */
+export function cp1252(text: string): Buffer {
+  return Buffer.from(
+    [...text].map((char) => {
+      const code = char.codePointAt(0)!;
+      if (code < 0x80 || (code >= 0xa0 && code <= 0xff)) return code;
+      const mapped = ABOVE_ASCII[char];
+      if (mapped === undefined) throw new Error(`${char} is not in this Windows-1252 table`);
+      return mapped;
+    }),
+  );
+}
+
+/** `text` in UTF-16 little-endian after its byte-order mark, as Excel's "Unicode Text" saves. */
+export function utf16leWithBom(text: string): Buffer {
+  return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+}

@@ -1,0 +1,316 @@
+// The rep's week (issue 28) through the runner: the built app in Chromium against the reference
+// service. Files from the real world: a CSV saved by Excel on Windows (Windows-1252, semicolons,
+// decimal commas), a tab file and a UTF-16LE file with a BOM import with their names intact on
+// the service, and a file that is no CSV is refused with a reason and queues nothing. Plans in
+// the calendar: a 5-day, 40-visit week plan, one of its days and the route being built leave as
+// .ics files through the app's download, read back by an independent parser (ical.js) with the
+// times the panel shows; exporting again after a change keeps every UID.
+import { readFile } from 'node:fs/promises';
+import ICAL from 'ical.js';
+import type { Download, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { cp1252, utf16leWithBom } from '../support/cp1252';
+import { signIn, waitRowsInHook } from '../write/support';
+
+const USER = 'rep';
+const STOPS = 40;
+const FIRST_DAY = '2026-11-23'; // a Monday: the plan's days are 23 to 27 November
+
+let service: TestService;
+let app: AppHandle;
+
+beforeAll(async () => {
+  service = await startTestService({ customers: 0, seed: 28 });
+  // 40 customers within a few hundred metres of the start: nine fit in a morning of 15-minute
+  // visits, so the plan needs all five days.
+  for (let i = 0; i < STOPS; i++) {
+    service.store.createCustomerDirect(USER, {
+      name: `Week Stop ${String(i + 1).padStart(2, '0')}`,
+      address: `${i + 1} High Street, Flat ${i}; rear`,
+      city: 'London',
+      phone: `+44 20 7946 ${String(i).padStart(4, '0')}`,
+      latitude: 51.5 + ((i % 7) - 3) * 0.0008,
+      longitude: -0.1 + (Math.floor(i / 7) - 3) * 0.0012,
+    });
+  }
+  app = await launchApp({ serviceUrl: service.url });
+  app.page.on('pageerror', (error) => console.error('page error:', error.message));
+  await signIn(app, service);
+  await waitRowsInHook(app.page, 'Customers', STOPS);
+});
+
+afterAll(async () => {
+  await app?.close();
+  await service?.stop();
+});
+
+const changesCount = () => app.page.getAttribute('.views button >> nth=0', 'data-count');
+const names = () => service.store.customers(USER).map((c) => c.name);
+
+/** Picks `bytes` as `name` in the import dialog and waits for the preview or the refusal. */
+async function pick(page: Page, name: string, bytes: Buffer): Promise<void> {
+  await page.click('button:has-text("Import CSV")');
+  await page.setInputFiles('input[aria-label="CSV or Excel file"]', {
+    name,
+    mimeType: 'text/csv',
+    buffer: bytes,
+  });
+  await page.waitForSelector('[data-testid="csv-format"], dialog [role="alert"]');
+}
+
+async function importPicked(page: Page, rows: number): Promise<void> {
+  await page.click(`button:has-text("Import ${rows} customers")`);
+  await page.locator('dialog[open]').waitFor({ state: 'detached' });
+}
+
+/** The events of a downloaded .ics, as ical.js reads them. */
+async function eventsOf(download: Download) {
+  const text = await readFile((await download.path())!, 'utf8');
+  const calendar = new ICAL.Component(ICAL.parse(text));
+  return calendar.getAllSubcomponents('vevent').map((c) => new ICAL.Event(c));
+}
+
+async function save(page: Page, button: string): Promise<Download> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+  return download;
+}
+
+describe('files from the real world', () => {
+  // Each import starts with no dialog or panel open.
+  beforeEach(async () => {
+    for (let i = 0; i < 3; i++) {
+      if ((await app.page.locator('dialog[open], aside').count()) === 0) break;
+      await app.page.keyboard.press('Escape');
+    }
+  });
+
+  it('imports a Windows-1252 CSV from Excel with Müller, Søndergaard and García intact', async () => {
+    const { page } = app;
+    const people = ['Müller', 'Søndergaard', 'García'];
+    const text =
+      'Name;Company;Address;City;Latitude;Longitude\r\n' +
+      people
+        .map((n, i) => `${n};${n} & Söhne GmbH;Königstraße ${i + 1};Köln;50,9${i}3;6,95${i}`)
+        .join('\r\n') +
+      '\r\n';
+    await pick(page, 'excel-export.csv', cp1252(text));
+    expect(await page.textContent('[data-testid="csv-format"]')).toBe(
+      'Read as Windows-1252 (Western European), separated by semicolons.',
+    );
+    await importPicked(page, 3);
+    await expect.poll(() => people.filter((n) => names().includes(n)).length).toBe(3);
+    const garcia = service.store.customers(USER).find((c) => c.name === 'García')!;
+    expect(garcia).toMatchObject({
+      company: 'García & Söhne GmbH',
+      address: 'Königstraße 3',
+      city: 'Köln',
+      latitude: 50.923,
+      longitude: 6.952,
+    });
+    expect(names().some((n) => n.includes('\uFFFD'))).toBe(false);
+  });
+
+  it('imports a tab-separated file as its columns', async () => {
+    const { page } = app;
+    const text = 'name\tcompany\tcity\r\nTab Ødegaard\tNord, Süd & Co\tÅrhus\r\n';
+    await pick(page, 'tabs.txt.csv', Buffer.from(text));
+    expect(await page.textContent('[data-testid="csv-format"]')).toBe(
+      'Read as UTF-8, separated by tabs.',
+    );
+    await importPicked(page, 1);
+    await expect.poll(() => names()).toContain('Tab Ødegaard');
+    const c = service.store.customers(USER).find((x) => x.name === 'Tab Ødegaard')!;
+    expect([c.company, c.city]).toEqual(['Nord, Süd & Co', 'Århus']);
+  });
+
+  it('imports a UTF-16LE file with a byte-order mark', async () => {
+    const { page } = app;
+    const text = 'name,city,notes\r\nŁukasz Wróbel,Łódź,"Żółć; 48,5 kg"\r\n';
+    await pick(page, 'unicode.csv', utf16leWithBom(text));
+    expect(await page.textContent('[data-testid="csv-format"]')).toBe(
+      'Read as UTF-16 little-endian, separated by commas.',
+    );
+    await importPicked(page, 1);
+    await expect.poll(() => names()).toContain('Łukasz Wróbel');
+    const c = service.store.customers(USER).find((x) => x.name === 'Łukasz Wróbel')!;
+    expect([c.city, c.notes]).toEqual(['Łódź', 'Żółć; 48,5 kg']);
+  });
+
+  it('refuses a file that is no CSV with what to do, and queues nothing', async () => {
+    const { page } = app;
+    // The imports before this one are all on the service: nothing waits in the outbox.
+    await expect.poll(changesCount).toBe('0');
+    const before = names().length;
+    // The first bytes of an old Excel .xls (a compound file), saved with a .csv name.
+    const xls = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0, 0x3e, 0]);
+    await pick(page, 'customers.csv', xls);
+    expect(await page.textContent('dialog [role="alert"]')).toBe(
+      '"customers.csv" was not read. It is not a text CSV file (it holds binary data, or it is ' +
+        'UTF-16 without a byte-order mark). Open it in Excel and save it as "CSV UTF-8" or ' +
+        '"Unicode Text".',
+    );
+    expect(await page.isDisabled('button:has-text("Import 0 customers")')).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await changesCount()).toBe('0');
+    expect(names()).toHaveLength(before);
+  });
+});
+
+type ShownVisit = { id: string; day: number; start: number; depart: number };
+
+/** The visits the week plan panel shows: day index and minutes of the day. */
+function shownVisits(page: Page): Promise<ShownVisit[]> {
+  return page.$$eval('.wp-day .wp-visit', (els) =>
+    els.map((el) => ({
+      id: el.getAttribute('data-id') ?? '',
+      day: Number(el.closest('.wp-day')!.getAttribute('data-day')),
+      start: Number(el.getAttribute('data-start')),
+      depart: Number(el.getAttribute('data-depart')),
+    })),
+  );
+}
+
+/** The instant of `minutes` after local midnight of 23 November + `day`, as the page reckons it. */
+function instants(page: Page, pairs: Array<[number, number]>): Promise<number[]> {
+  return page.evaluate(
+    (list) => list.map(([day, min]) => new Date(2026, 10, 23 + day, 0, Math.round(min)).getTime()),
+    pairs,
+  );
+}
+
+async function planWeek(page: Page): Promise<void> {
+  await page.fill('input[aria-label="Search customers"]', 'Week Stop');
+  await expect
+    .poll(() => page.getAttribute('[aria-label="Customers"]', 'data-rows'))
+    .toBe(String(STOPS));
+  await page.click('button:has-text("Plan the week")');
+  await page.waitForSelector('aside.week-plan');
+  await page.selectOption('select[aria-label="Customers to plan"]', 'list');
+  await page.selectOption('select[aria-label="Start from"]', 'coords');
+  await page.fill('input[aria-label="Start point"]', '51.5, -0.1');
+  await page.fill('input[aria-label="First day"]', FIRST_DAY);
+  await page.fill('input[aria-label="Number of days"]', '5');
+  for (let d = 1; d <= 5; d++) {
+    await page.fill(`input[aria-label="Day ${d} starts"]`, '09:00');
+    await page.fill(`input[aria-label="Day ${d} ends"]`, '11:30');
+  }
+  await page.fill('input[aria-label="Visit minutes"]', '15');
+  await page.click('button:has-text("Make the plan")');
+  await page.waitForSelector('.wp-result');
+}
+
+// One plan, made by the first test; the panel stays open for the tests after it.
+describe('plans in the calendar', () => {
+  let weekUids: Map<string, string>;
+
+  it('exports a 5-day, 40-visit week plan that ical.js reads with 40 events at the planned times', async () => {
+    const { page } = app;
+    await planWeek(page);
+    const shown = await shownVisits(page);
+    expect(shown).toHaveLength(STOPS);
+    expect(new Set(shown.map((v) => v.day))).toEqual(new Set([0, 1, 2, 3, 4]));
+    const download = await save(page, 'button:has-text("Add week to calendar (.ics)")');
+    expect(download.suggestedFilename()).toBe(`week-plan-${FIRST_DAY}.ics`);
+    const events = await eventsOf(download);
+    expect(events).toHaveLength(STOPS);
+    const starts = await instants(
+      page,
+      shown.map((v) => [v.day, v.start]),
+    );
+    const ends = await instants(
+      page,
+      shown.map((v) => [v.day, v.depart]),
+    );
+    const stops = new Map(service.store.customers(USER).map((c) => [c.id, c]));
+    weekUids = new Map();
+    shown.forEach((visit, i) => {
+      const customer = stops.get(visit.id)!;
+      const event = events.find((e) => e.summary === `Visit: ${customer.name}`);
+      expect(event, customer.name).toBeDefined();
+      expect(event!.startDate.toJSDate().getTime()).toBe(starts[i]);
+      expect(event!.endDate.toJSDate().getTime()).toBe(ends[i]);
+      expect(event!.location).toBe(`${customer.address}, London`);
+      expect(event!.description).toContain(`Phone: ${customer.phone}`);
+      expect(event!.component.getFirstPropertyValue('url')).toBe(`fieldmap://customer/${visit.id}`);
+      weekUids.set(visit.id, event!.uid);
+    });
+    expect(new Set(weekUids.values()).size).toBe(STOPS);
+  });
+
+  it('keeps every UID when the plan is exported again after a change', async () => {
+    const { page } = app;
+    const before = await shownVisits(page);
+    const first = before.find((v) => v.day === 0)!;
+    // The first stop of Monday goes down one place: it and the next one get new times.
+    await page.click(`.wp-visit[data-id="${first.id}"] button[aria-label$=" down"]`);
+    await expect
+      .poll(async () => (await shownVisits(page)).find((v) => v.day === 0)!.id)
+      .not.toBe(first.id);
+    const after = await shownVisits(page);
+    const moved = after.find((v) => v.id === first.id)!;
+    expect(moved.start).toBeGreaterThan(first.start);
+    const events = await eventsOf(
+      await save(page, 'button:has-text("Add week to calendar (.ics)")'),
+    );
+    expect(events).toHaveLength(STOPS);
+    const uidOf = new Map(events.map((e) => [e.uid, e]));
+    expect(new Set(uidOf.keys())).toEqual(new Set(weekUids.values()));
+    const [movedStart] = await instants(page, [[0, moved.start]]);
+    expect(uidOf.get(weekUids.get(first.id)!)!.startDate.toJSDate().getTime()).toBe(movedStart);
+  });
+
+  it('exports one day from its own button, with the same UIDs as the week', async () => {
+    const { page } = app;
+    const shown = (await shownVisits(page)).filter((v) => v.day === 2);
+    const label = await page.getAttribute('.wp-day[data-day="2"]', 'aria-label');
+    const download = await save(page, `button[aria-label="Add ${label} to calendar"]`);
+    expect(download.suggestedFilename()).toBe('day-plan-2026-11-25.ics');
+    const events = await eventsOf(download);
+    expect(events.map((e) => e.uid).sort()).toEqual(shown.map((v) => weekUids.get(v.id)!).sort());
+    const starts = await instants(
+      page,
+      shown.map((v) => [2, v.start]),
+    );
+    expect(events.map((e) => e.startDate.toJSDate().getTime()).sort()).toEqual([...starts].sort());
+  });
+
+  it('exports the route being built on the day and from the time the rep picks', async () => {
+    const { page } = app;
+    await page.keyboard.press('Escape');
+    await page.click('button:has-text("Build route")');
+    await page.fill('#route-name', 'Tuesday, the north; loop');
+    const picked = service.store.customers(USER).filter((c) => c.name.startsWith('Week Stop 0'));
+    for (const c of picked.slice(0, 4)) {
+      await page.fill('input[aria-label="Search customers"]', c.name);
+      await page
+        .locator(
+          `[aria-label="Customers"] [role=listitem]:has([data-id="${c.id}"]) input[type=checkbox]`,
+        )
+        .check();
+    }
+    const order = await page
+      .locator('.route-builder ol.stops li')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-id')!));
+    expect(order).toHaveLength(4);
+    await page.fill('input[aria-label="Route day"]', '2026-12-01');
+    await page.fill('input[aria-label="Route starts at"]', '14:00');
+    await page.fill('input[aria-label="Route visit minutes"]', '25');
+    const download = await save(page, 'button:has-text("Add route to calendar (.ics)")');
+    expect(download.suggestedFilename()).toBe('route-2026-12-01.ics');
+    const text = await readFile((await download.path())!, 'utf8');
+    expect(text).toContain('X-WR-CALNAME:Tuesday\\, the north\\; loop');
+    const events = await eventsOf(download);
+    expect(events).toHaveLength(4);
+    const byId = new Map(picked.map((c) => [c.id, c]));
+    expect(events.map((e) => e.summary)).toEqual(order.map((id) => `Visit: ${byId.get(id)!.name}`));
+    const [two] = await page.evaluate(() => [new Date(2026, 11, 1, 14, 0).getTime()]);
+    expect(events[0]!.startDate.toJSDate().getTime()).toBe(two);
+    events.forEach((e, i) => {
+      const start = e.startDate.toJSDate().getTime();
+      expect(e.endDate.toJSDate().getTime() - start).toBe(25 * 60_000);
+      // Each visit starts once the one before ended and the drive is done.
+      if (i > 0) expect(start).toBeGreaterThanOrEqual(events[i - 1]!.endDate.toJSDate().getTime());
+    });
+  });
+});
