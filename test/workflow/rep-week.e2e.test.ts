@@ -9,9 +9,9 @@ import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchApp, startTestService, type AppHandle, type TestService } from '../e2e/harness';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { cp1252, utf16leWithBom } from '../support/cp1252';
-import { signIn, waitRowsInHook } from '../write/support';
+import { signIn, waitRowsInHook } from '../support/app-steps';
 
 const USER = 'rep';
 const STOPS = 40;
