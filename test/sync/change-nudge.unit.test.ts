@@ -72,6 +72,37 @@ describe('SyncEngine after a queued change', () => {
     expect(h.outbox.list()).toEqual([]);
   });
 
+  it('a "sync now" asked during a running sync, after a change, pushes that change too', async () => {
+    // The spreadsheet import queues its rows and asks for a sync; a sync already past its push
+    // must not be the one that answers, or the rows wait for the next period, under "Synced".
+    const clock = new FakeClock();
+    h = await Harness.start({ engine: { periodMs: 10 * 60_000, clock } });
+    const pull = h.service.hold('GET', /^\/api\/v1\/customers$/);
+    h.engine.start();
+    await pull.arrived;
+    const [target] = h.serverCustomers();
+    await h.outbox.enqueue({
+      kind: 'updateCustomer',
+      target: target!.id,
+      payload: { city: 'Asked During Sync' },
+      base: h.base(target!.id),
+    });
+    const asked = h.engine.syncNow();
+    pull.release();
+    await asked;
+    // Never "synced" while the change is still queued.
+    expect({ state: h.engine.state.kind, queued: h.outbox.list().length }).not.toEqual({
+      state: 'synced',
+      queued: 1,
+    });
+    await until(
+      () => h!.service.store.customer(USER, target!.id)?.city === 'Asked During Sync',
+      'pushed without the period passing',
+    );
+    await until(() => h!.engine.state.kind === 'synced', 'synced');
+    expect(h.outbox.list()).toEqual([]);
+  });
+
   it('does not hammer an unreachable service: a change waits for the probe', async () => {
     const clock = new FakeClock();
     h = await Harness.start({

@@ -108,9 +108,18 @@ export class SyncEngine implements SyncEnginePort {
     return this.#state;
   }
 
-  /** A sync the rep asked for: its reads go before background traffic. */
-  syncNow(): Promise<SyncState> {
-    return this.#sync('user');
+  /**
+   * A sync the rep (or an import) asked for: its reads go before background traffic. Asked
+   * while one runs, it also runs once more after it: the running one may have pushed already,
+   * and what was queued since must not wait for the next period under "Synced".
+   */
+  async syncNow(): Promise<SyncState> {
+    const running = this.#running;
+    if (!running) return this.#sync('user');
+    this.#again = true;
+    const state = await running;
+    // The one after it, when it started (it does unless the running one failed).
+    return this.#running ?? state;
   }
 
   start(): void {
