@@ -24,6 +24,7 @@ import { DataPieceSchema, DataStreamSchema } from './data-pieces';
 import { ReadSpreadsheetRequestSchema, SheetTableSchema } from './spreadsheet';
 import { ERROR_MESSAGES, ErrorInfoSchema, TaxonomyError } from './errors';
 import {
+  AcknowledgedSchema,
   ConflictSchema,
   EditablePayloadSchema,
   NewOpBatchSchema,
@@ -323,7 +324,12 @@ export const eventChannels = {
   'data:piece': DataPieceSchema,
   /** A stream of pieces starts now (ordered with these events; its pieces may come another way). */
   'data:stream': DataStreamSchema,
-  'outbox:changed': v.object({ accountKey: v.string(), ops: v.array(OpSchema) }),
+  /** `acknowledged`: the service's version of what the op that just left the queue changed. */
+  'outbox:changed': v.object({
+    accountKey: v.string(),
+    ops: v.array(OpSchema),
+    acknowledged: v.optional(AcknowledgedSchema),
+  }),
   'ids:resolved': v.object({
     accountKey: v.string(),
     kind: v.picklist(['customer', 'route']),

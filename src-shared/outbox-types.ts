@@ -104,6 +104,17 @@ const OpMetaSchema = v.object({
 export const OpSchema = v.intersect([NewOpSchema, OpMetaSchema]);
 export type Op = NewOp & v.InferOutput<typeof OpMetaSchema>;
 
+/**
+ * What the service holds now of the customers an op changed, told with the op's removal from
+ * the queue: the cache takes it as server data in the same write that drops the op's overlay,
+ * so no view falls back to the version before the op until the next pull (issue 26).
+ */
+export const AcknowledgedSchema = v.object({
+  upserted: v.array(CustomerSchema),
+  deleted: v.array(ServerIdSchema),
+});
+export type Acknowledged = v.InferOutput<typeof AcknowledgedSchema>;
+
 /** A field the rep and the service both changed to different values. */
 export const ConflictSchema = v.object({
   conflictId: v.string(),

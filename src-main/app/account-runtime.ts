@@ -44,7 +44,11 @@ export function createRuntimeFactory(options: RuntimeFactoryOptions): RuntimeFac
       Outbox.open({ dir: outboxDir(dir), accountKey, clock, ...fs }),
     open: async ({ dir, accountKey, client }): Promise<AccountRuntime> => {
       const outbox = await Outbox.open({ dir: outboxDir(dir), accountKey, clock, ...fs });
-      const unsubscribe = outbox.onChange((ops) => emit('outbox:changed', { accountKey, ops }));
+      // A done op's acknowledged records travel with its removal: the cache swaps the overlay
+      // for the service's version in one write, so no view shows the old value meanwhile.
+      const unsubscribe = outbox.onChange((ops, acknowledged) =>
+        emit('outbox:changed', { accountKey, ops, ...(acknowledged ? { acknowledged } : {}) }),
+      );
       const engine = new SyncEngine({
         accountKey,
         api: client,

@@ -11,7 +11,7 @@ import type {
   Territory,
   UserMeta,
 } from '../../src-shared/domain';
-import type { Conflict, NewOp, Op } from '../../src-shared/outbox-types';
+import type { Acknowledged, Conflict, NewOp, Op } from '../../src-shared/outbox-types';
 import type { SyncState } from '../../src-shared/sync-state';
 import type { EventChannel, EventOf } from '../../src-shared/ipc-contract';
 import type { OpenSnapshotStream } from '../../src-shared/data-pieces';
@@ -105,7 +105,11 @@ export interface OutboxPort {
   get(opId: string): Op | undefined;
   /** pending -> in-flight; resolves with the op to send (it may hold edits made since it was read). */
   markInFlight(opId: string, sentAt: number): Promise<Op>;
-  markDone(opId: string): Promise<void>;
+  /**
+   * in-flight -> removed. `acknowledged`: what the service now holds of the op's customers,
+   * handed to the listeners with the change (never journaled: it is server data).
+   */
+  markDone(opId: string, acknowledged?: Acknowledged): Promise<void>;
   /** Back to pending after a transient failure (lastError kept; attempts count sends). */
   markRetryLater(opId: string, error: Op['lastError']): Promise<void>;
   markNeedsAttention(opId: string, error: Op['lastError']): Promise<void>;
@@ -116,7 +120,7 @@ export interface OutboxPort {
   rewriteTempId(tempId: string, serverId: string): Promise<void>;
   /** Retires a customer's create and rewrites its temp id in every queued op, in one step. */
   resolveCreate(opId: string, serverId: string): Promise<void>;
-  onChange(listener: (ops: Op[]) => void): () => void;
+  onChange(listener: (ops: Op[], acknowledged?: Acknowledged) => void): () => void;
   close(): Promise<void>;
 }
 

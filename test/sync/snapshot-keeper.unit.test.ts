@@ -39,4 +39,21 @@ describe('SnapshotKeeper', () => {
     // 2 x 9,000 records fingerprinted in slices of 2,000: the loop ran between them.
     expect(ticker.count).toBeGreaterThanOrEqual(8);
   });
+
+  it('takes what the service acknowledged, so a resend carries it and the next pull corrects it', async () => {
+    const keeper = new SnapshotKeeper('acct');
+    const first = ['a', 'b', 'c'].map((id) => customerRecord({ id, name: id, color: 'red' }));
+    await keeper.take(pulled(first), 1);
+    const acked = { ...first[0]!, color: 'black' };
+    keeper.acknowledge({ upserted: [acked], deleted: ['b'] });
+    // A resend (the page reloaded before the pull) holds the acknowledged record, not the old one.
+    expect(keeper.snapshot?.customers).toEqual([acked, first[2]]);
+    expect(keeper.snapshot?.pulledAt).toBe(1);
+    // The pull: the service's own record of a (a newer updatedAt) is sent; b stays gone.
+    const served = { ...acked, updatedAt: { ...acked.updatedAt, date: '2030-01-01 00:00:00' } };
+    const out = await keeper.take(pulled([served, first[2]!]), 2);
+    if (!('delta' in out)) throw new Error('expected a delta');
+    expect(out.delta.customers.upserted).toEqual([served]);
+    expect(out.delta.customers.deleted).toEqual([]);
+  });
 });

@@ -10,6 +10,7 @@ import { ServerIdSchema } from '../../../src-shared/domain';
 import {
   isTempId,
   NewOpSchema,
+  type Acknowledged,
   OUTBOX_BATCH_MAX,
   type NewOp,
   type Op,
@@ -50,7 +51,7 @@ export type { RecoveryReport } from './recovery';
 export class Outbox implements OutboxPort {
   private readonly entries: Map<string, Entry>;
   private sorted: Entry[] | null = null;
-  private readonly listeners = new Set<(ops: Op[]) => void>();
+  private readonly listeners = new Set<(ops: Op[], acknowledged?: Acknowledged) => void>();
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
   private closing: Promise<void> | null = null;
@@ -131,7 +132,7 @@ export class Outbox implements OutboxPort {
   }
 
   /** Journals `change` (fsync), then applies it and tells the listeners. */
-  private async commit(change: ChangeSet): Promise<void> {
+  private async commit(change: ChangeSet, acknowledged?: Acknowledged): Promise<void> {
     if (change.put.length === 0 && change.del.length === 0) return;
     const record = { seq: this.seq + 1, put: change.put, del: change.del };
     try {
@@ -146,7 +147,7 @@ export class Outbox implements OutboxPort {
     const ops = this.list();
     for (const listener of this.listeners) {
       try {
-        listener(ops);
+        listener(ops, acknowledged);
       } catch {
         // A listener's failure must not undo or block a durable change.
       }
@@ -284,11 +285,14 @@ export class Outbox implements OutboxPort {
     });
   }
 
-  /** in-flight (or pending, when the engine settles it without sending) -> removed. */
-  markDone(opId: string): Promise<void> {
+  /**
+   * in-flight (or pending, when the engine settles it without sending) -> removed.
+   * `acknowledged` goes to the listeners with this change, in the same event (OutboxPort).
+   */
+  markDone(opId: string, acknowledged?: Acknowledged): Promise<void> {
     return this.serial(async () => {
       this.entryOf(opId, ['in-flight', 'pending'], 'mark as done');
-      await this.commit({ put: [], del: [opId] });
+      await this.commit({ put: [], del: [opId] }, acknowledged);
     });
   }
 
@@ -390,7 +394,7 @@ export class Outbox implements OutboxPort {
     });
   }
 
-  onChange(listener: (ops: Op[]) => void): () => void {
+  onChange(listener: (ops: Op[], acknowledged?: Acknowledged) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -1,7 +1,7 @@
 // What one push works with: the account's ports, the durable sync state, and the server data
 // fetched once per round (one list GET instead of one GET per update).
 import type { Customer, Route } from '../../../src-shared/domain';
-import type { Op } from '../../../src-shared/outbox-types';
+import type { Acknowledged, Op } from '../../../src-shared/outbox-types';
 import type { ConflictLog } from './conflict-log';
 import type { Clock, EmitEvent, OutboxPort, RequestPriority, ServiceApi } from '../ports';
 import type { SyncLedger } from './creates/ledger';
@@ -23,6 +23,8 @@ export interface PushContext {
   absenceGraceMs: number;
   /** Called after every request, for progress. */
   step(): void;
+  /** The service acknowledged these (an op is about to be done): main's pulled copy takes them. */
+  acknowledged(change: Acknowledged): void;
 }
 
 /** Server lists of one round, fetched at most once each, on first use. */

@@ -253,6 +253,7 @@ export class SyncEngine implements SyncEnginePort {
       priority: 'background',
       absenceGraceMs: this.#o.push.absenceGraceMs ?? DEFAULT_ABSENCE_GRACE_MS,
       step,
+      acknowledged: (change) => this.#snapshot.acknowledge(change),
     };
     try {
       const pushed = await push(ctx, this.#o.push);

@@ -2,6 +2,7 @@
 // of every customer value, and what the renderer needs to hear: the whole snapshot the first
 // time, only the difference after.
 import type { Customer, Route, Territory, UserMeta } from '../../../src-shared/domain';
+import type { Acknowledged } from '../../../src-shared/outbox-types';
 import type { EventOf } from '../../../src-shared/ipc-contract';
 import type { OpenSnapshotStream } from '../../../src-shared/data-pieces';
 import { canonicalise } from './merge';
@@ -119,6 +120,30 @@ export class SnapshotKeeper {
 
   get snapshot(): Snapshot | null {
     return this.#last;
+  }
+
+  /**
+   * Takes what the service acknowledged into the kept data, as the cache takes it: a resend then
+   * carries it, and the next pull's diff is against what the cache holds (the pulled record of
+   * an update differs from the kept one, if only in its updatedAt, so it is sent again).
+   */
+  acknowledge({ upserted, deleted }: Acknowledged): void {
+    const last = this.#last;
+    if (!last) return;
+    const gone = new Set(deleted);
+    const now = new Map(upserted.map((c) => [c.id, c]));
+    // A copy: a snapshot handed out earlier (a resend under way) is never changed under it.
+    const customers: Customer[] = [];
+    for (const c of last.customers) {
+      if (gone.has(c.id)) continue;
+      customers.push(now.get(c.id) ?? c);
+      now.delete(c.id);
+    }
+    for (const c of now.values()) customers.push(c);
+    this.#last = { ...last, customers };
+    const prints = this.#prints?.customers;
+    for (const id of deleted) prints?.delete(id);
+    for (const c of upserted) prints?.set(c.id, JSON.stringify(c));
   }
 
   /**

@@ -2,7 +2,7 @@
 // customers list GET (when it has creates, or enough updates that one list beats a GET each),
 // settles creates whose outcome is unknown, then sends what is ready.
 import type { Customer } from '../../../src-shared/domain';
-import type { Op } from '../../../src-shared/outbox-types';
+import type { Acknowledged, Op } from '../../../src-shared/outbox-types';
 import { threeWayMerge } from './merge';
 import {
   applyLedgerResolutions,
@@ -13,6 +13,7 @@ import {
 import { claim, isOutstandingCreate, RoundData, type PushContext } from './context';
 import { deletedOnService, infoOf, isNotFound, isRejected, kindOf, stopsPush } from './errors';
 import { planRound } from './plan';
+import { normaliseCustomer } from './pull';
 
 type CreateOp = Extract<Op, { kind: 'createCustomer' | 'createRoute' }>;
 type UpdateOp = Extract<Op, { kind: 'updateCustomer' }>;
@@ -179,7 +180,7 @@ async function sendOne(
     } else {
       return false;
     }
-    await ctx.outbox.markDone(sent.opId);
+    await done(ctx, sent.opId, sent.kind === 'deleteCustomer' ? deleted(sent.target) : undefined);
     return true;
   } catch (e) {
     return failed(ctx, op, e, blocked);
@@ -238,9 +239,22 @@ async function sendUpdate(
     ctx.emit('conflicts:changed', { accountKey: ctx.accountKey, conflicts: ctx.conflicts.list() });
   }
   // Later ops on the same target in this round merge against what the service now holds.
-  fresh?.set(op.target, { ...server, ...merge.body });
-  await ctx.outbox.markDone(op.opId);
+  const held = { ...server, ...merge.body };
+  fresh?.set(op.target, held);
+  // Its updatedAt is the one before the PUT: the next pull brings the service's own.
+  await done(ctx, op.opId, { upserted: [normaliseCustomer(held)], deleted: [] });
   return true;
+}
+
+const deleted = (id: string): Acknowledged => ({ upserted: [], deleted: [id] });
+
+/**
+ * An op the service has: main's copy of the pulled data and the cache take what the service now
+ * holds of its customer in the same step as the op leaves the queue (OutboxPort.markDone).
+ */
+async function done(ctx: PushContext, opId: string, acknowledged?: Acknowledged): Promise<void> {
+  if (acknowledged) ctx.acknowledged(acknowledged);
+  await ctx.outbox.markDone(opId, acknowledged);
 }
 
 async function getFresh(ctx: PushContext, id: string): Promise<Customer | undefined> {

@@ -363,7 +363,11 @@ export class AppController {
   async #onOutbox(payload: EventOf<'outbox:changed'>): Promise<void> {
     const { accountKey } = payload;
     if (!(await this.#openFor(accountKey))) return;
-    this.#local.recount(accountKey, await this.#writer.setPendingOps(accountKey, payload.ops));
+    const { ops, acknowledged } = payload;
+    this.#local.recount(
+      accountKey,
+      await this.#writer.setPendingOps(accountKey, ops, acknowledged),
+    );
   }
 
   async #onIdsResolved(payload: EventOf<'ids:resolved'>): Promise<void> {

@@ -1,5 +1,5 @@
 // The page's side of the cache writer (cache-writer.ts has the worker's side and the messages).
-import type { EventOf, Op } from '../../../src-shared';
+import type { Acknowledged, EventOf, Op } from '../../../src-shared';
 import type { DataPiece, JoinedEvent, PieceMeta } from '../../../src-shared/data-pieces';
 import type {
   DistributiveOmit,
@@ -119,9 +119,21 @@ export class CacheWriter {
     return this.#call({ kind: 'event', joined }, progress);
   }
 
-  /** Replaces the outbox mirror; answers the customers then cached. */
-  setPendingOps(accountKey: string, ops: Op[]): Promise<number | null> {
-    return this.#call({ kind: 'pending', accountKey, ops });
+  /**
+   * Replaces the outbox mirror, and takes what the service acknowledged as server data in the
+   * same write; answers the customers then cached.
+   */
+  setPendingOps(
+    accountKey: string,
+    ops: Op[],
+    acknowledged?: Acknowledged,
+  ): Promise<number | null> {
+    return this.#call({
+      kind: 'pending',
+      accountKey,
+      ops,
+      ...(acknowledged ? { acknowledged } : {}),
+    });
   }
 
   /** Rewrites a temp id to its server id everywhere in the cache; answers the customers then cached. */

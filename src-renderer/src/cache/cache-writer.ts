@@ -14,7 +14,7 @@
 // 'stream' request waits for that save and answers its count. A stream never opened (an account
 // signed out of: its cache is being deleted) is only joined, and applied when the page says it
 // is open again, so no deleted cache comes back.
-import type { EventOf, Op } from '../../../src-shared';
+import type { Acknowledged, EventOf, Op } from '../../../src-shared';
 import * as v from 'valibot';
 import {
   DataPieceSchema,
@@ -39,7 +39,7 @@ export type WriterRequest =
   /** `apply` false: the stream's account is not the open one, so its joined event is dropped. */
   | { kind: 'stream'; id: number; stream: string; apply: boolean }
   | { kind: 'event'; id: number; joined: JoinedEvent }
-  | { kind: 'pending'; id: number; accountKey: string; ops: Op[] }
+  | { kind: 'pending'; id: number; accountKey: string; ops: Op[]; acknowledged?: Acknowledged }
   | {
       kind: 'resolve';
       id: number;
@@ -161,7 +161,7 @@ export function serveCacheWriter(
         return apply(request.id, request.joined);
       case 'pending': {
         const cache = await cacheOf(request.accountKey);
-        await cache.setPendingOps(request.ops);
+        await cache.setPendingOps(request.ops, request.acknowledged);
         const existence = request.ops.some(
           (op) => op.kind === 'createCustomer' || op.kind === 'deleteCustomer',
         );

@@ -3,7 +3,7 @@
 // also re-derives the overlay of queued ops, so a liveQuery never observes a half-applied state.
 // A large event written while its pieces arrive (applyPieces) is no exception: its transaction
 // stays open from the first piece to the last (see piece-save.ts for how, and its deadline).
-import type { EventOf, Op, UserMeta } from '../../../src-shared';
+import type { Acknowledged, EventOf, Op, UserMeta } from '../../../src-shared';
 import type { DataPiece } from '../../../src-shared/data-pieces';
 import { applyOverlay, undoOverlay } from './overlay';
 import { writePieces, type PieceSource } from './piece-save';
@@ -166,10 +166,20 @@ export class CustomerCache {
     return true;
   }
 
-  /** Replaces the mirror of the outbox ('outbox:changed') and re-derives the overlay. */
-  async setPendingOps(ops: Op[]): Promise<void> {
+  /**
+   * Replaces the mirror of the outbox ('outbox:changed') and re-derives the overlay.
+   * `acknowledged`: the service's version of what a done op changed, written as server data in
+   * this same transaction: the op's overlay goes only as its result arrives, so no view shows the
+   * version before it until the next pull.
+   */
+  async setPendingOps(ops: Op[], acknowledged?: Acknowledged): Promise<void> {
     await this.db.transaction('rw', this.tables, async () => {
       await undoOverlay(this.db);
+      if (acknowledged) {
+        await this.markSnapshot(null); // the server data is no longer the snapshot's
+        await this.db.customers.bulkDelete(acknowledged.deleted);
+        await this.db.customers.bulkPut(acknowledged.upserted);
+      }
       await this.db.pending.clear();
       await this.db.pending.bulkPut(ops.map((op, seq): PendingRow => ({ ...op, seq })));
       await applyOverlay(this.db);

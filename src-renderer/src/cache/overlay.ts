@@ -4,7 +4,7 @@
 import { formatPoint, positionOf, type Customer, type Timestamp } from '../../../src-shared';
 import type { CustomerRow, FieldmapDb, PendingRow, RouteRow, ServerRow } from './schema';
 
-/** Ops that still change what the rep sees ('done' ops are already in server data). */
+/** Ops that still change what the rep sees (a done op's result comes as server data). */
 function liveOps(ops: PendingRow[]): PendingRow[] {
   return ops.filter((op) => op.state !== 'done').sort((a, b) => a.seq - b.seq);
 }
