@@ -20,11 +20,12 @@ const bytes = Uint8Array.from({ length: 200_003 }, (_, i) => (i * 7919) % 251);
 
 describe('readBodyCapped', () => {
   it('reads the same bytes with a declared length, none, or a smaller one', async () => {
-    for (const headers of [
+    const lengths: Array<Record<string, string>> = [
       { 'content-length': String(bytes.length) },
       {},
       { 'content-length': '1000' },
-    ]) {
+    ];
+    for (const headers of lengths) {
       const read = await readBodyCapped(answer(bytes, 4096, headers), 1024 * 1024);
       expect(Buffer.from(read).equals(Buffer.from(bytes))).toBe(true);
     }
