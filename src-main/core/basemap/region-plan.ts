@@ -14,7 +14,7 @@ import {
   RegionDownloadError,
   type ArchiveReader,
 } from './region-source';
-import { insideRing, segmentsIntersect } from '../../../src-shared/area-ring';
+import { latToY, lonToX, ringTiles } from './area-tiles';
 
 export type Bounds = [number, number, number, number];
 export type RegionArea =
@@ -56,42 +56,11 @@ export interface DownloadPlan {
   directoryRequests: number;
 }
 
-function lonToX(lon: number, n: number): number {
-  return Math.min(n - 1, Math.max(0, Math.floor(((lon + 180) / 360) * n)));
-}
-function latToY(lat: number, n: number): number {
-  const r = (Math.max(-85.0511, Math.min(85.0511, lat)) * Math.PI) / 180;
-  const y = ((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n;
-  return Math.min(n - 1, Math.max(0, Math.floor(y)));
-}
-const xToLon = (x: number, n: number) => (x / n) * 360 - 180;
-const yToLat = (y: number, n: number) =>
-  (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / n))) * 180) / Math.PI;
-
 export function areaBounds(area: RegionArea): Bounds {
   if (area.kind === 'bbox') return area.bounds;
   const lons = area.ring.map((p) => p[0]);
   const lats = area.ring.map((p) => p[1]);
   return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
-}
-
-/** Whether the polygon touches the tile's rectangle [w, s, e, n]. */
-function ringTouches(ring: Array<[number, number]>, w: number, s: number, e: number, n: number) {
-  if (ring.some(([x, y]) => x >= w && x <= e && y >= s && y <= n)) return true;
-  const corners: Array<[number, number]> = [
-    [w, s],
-    [e, s],
-    [e, n],
-    [w, n],
-  ];
-  if (corners.some((corner) => insideRing(corner, ring))) return true;
-  for (let i = 0; i < ring.length; i++) {
-    const a = ring[i]!;
-    const b = ring[(i + 1) % ring.length]!;
-    for (let k = 0; k < 4; k++)
-      if (segmentsIntersect(a, b, corners[k]!, corners[(k + 1) % 4]!)) return true;
-  }
-  return false;
 }
 
 /** The sorted tile ids of the area at zooms 0..maxZoom. */
@@ -110,22 +79,18 @@ export function areaTileIds(area: RegionArea, maxZoom: number): number[] {
   const ids: number[] = [];
   for (let z = 0; z <= maxZoom; z++) {
     const size = 2 ** z;
-    for (let x = lonToX(w, size); x <= lonToX(e, size); x++) {
-      for (let y = latToY(n, size); y <= latToY(s, size); y++) {
-        if (
-          area.kind === 'polygon' &&
-          !ringTouches(
-            area.ring,
-            xToLon(x, size),
-            yToLat(y + 1, size),
-            xToLon(x + 1, size),
-            yToLat(y, size),
-          )
-        )
-          continue;
-        ids.push(zxyToTileId(z, x, y));
-      }
-    }
+    const window = {
+      n: size,
+      x0: lonToX(w, size),
+      x1: lonToX(e, size),
+      y0: latToY(n, size),
+      y1: latToY(s, size),
+    };
+    if (area.kind === 'polygon')
+      ringTiles(area.ring, window, (x, y) => ids.push(zxyToTileId(z, x, y)));
+    else
+      for (let x = window.x0; x <= window.x1; x++)
+        for (let y = window.y0; y <= window.y1; y++) ids.push(zxyToTileId(z, x, y));
   }
   return ids.sort((a, b) => a - b);
 }

@@ -20,20 +20,34 @@ export async function readBodyCapped(
   }
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
+  // With a declared length each piece is copied into place as it arrives, so a large body costs
+  // main many small copies, not one copy of every byte at the end. A body that outgrows it (a
+  // Content-Length of the encoded bytes, then unpacked) goes on as pieces, as without one.
+  let into: Buffer | null =
+    Number.isSafeInteger(declared) && declared > 0 ? Buffer.allocUnsafe(declared) : null;
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     onProgress?.();
+    const before = total;
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
       throw oversize(maxBytes);
     }
+    if (into && total <= into.length) {
+      into.set(value, before);
+      continue;
+    }
+    if (into) {
+      chunks.push(into.subarray(0, before));
+      into = null;
+    }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, total);
+  return into ? into.subarray(0, total) : Buffer.concat(chunks, total);
 }
 
 function oversize(maxBytes: number): ServiceError {
