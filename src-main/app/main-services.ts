@@ -95,6 +95,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
           refusedResolution(host, address, confirmed.origins()),
         ),
       });
+  let disposed: Promise<void> | null = null;
   const factory = createRuntimeFactory({
     ...fs,
     emit,
@@ -171,14 +172,16 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     basemap,
     nudge: (reason) => sessions.session?.runtime.engine.nudge(reason),
     about: () => accountAbout(sessions),
-    dispose: async () => {
-      // Imports stop between rows first, so their progress on disk is exact.
-      await imports.dispose();
-      await sessions.dispose();
-      await basemap.downloads.pauseAll();
-      await basemap.tiles.flush();
-      await fallback?.close();
-      await mapNetwork?.close();
-    },
+    // Once: a second call (the shell's quit after a test's or a restart's) waits for the first.
+    dispose: () =>
+      (disposed ??= (async () => {
+        // Imports stop between rows first, so their progress on disk is exact.
+        await imports.dispose();
+        await sessions.dispose();
+        await basemap.downloads.pauseAll();
+        await basemap.tiles.flush();
+        await fallback?.close();
+        await mapNetwork?.close();
+      })()),
   };
 }
