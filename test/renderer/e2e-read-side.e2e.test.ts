@@ -68,13 +68,13 @@ describe('read side against the real main services', () => {
     await app.page.click('button[data-tab="unmapped"]');
     await waitRows(app, 'Unmapped customers', unmapped);
     await app.page.click('button[data-tab="routes"]');
-    expect(await app.page.locator('[aria-label="Routes"] button').count()).toBe(
-      service.store.routes('rep').length,
-    );
+    await expect
+      .poll(() => app.page.locator('[aria-label="Routes"] button').count())
+      .toBe(service.store.routes('rep').length);
     await app.page.click('button[data-tab="territories"]');
-    expect(await app.page.locator('[aria-label="Territories"] button').count()).toBe(
-      service.store.territories('rep').length,
-    );
+    await expect
+      .poll(() => app.page.locator('[aria-label="Territories"] button').count())
+      .toBe(service.store.territories('rep').length);
     await app.page.click('button[data-tab="customers"]');
 
     // The map: every mapped customer drawn (pins + cluster counts, fitted to the data), and
@@ -82,18 +82,23 @@ describe('read side against the real main services', () => {
     const mapped = service.store.customers('rep').length - unmapped;
     await app.page.click('button:has-text("Fit to data")');
     await expect.poll(() => renderedCount(app.page)).toBe(mapped);
-    expect(await drawnIds(app.page, TERRITORY_LAYER.fill)).toEqual(
-      service.store
-        .territories('rep')
-        .map((t) => t.id)
-        .sort(),
-    );
-    expect(await drawnIds(app.page, ROUTE_LAYER.lines)).toEqual(
-      service.store
-        .routes('rep')
-        .map((r) => r.id)
-        .sort(),
-    );
+    // Territories and routes join the map once their data is there: drawn by then, not at once.
+    await expect
+      .poll(() => drawnIds(app.page, TERRITORY_LAYER.fill))
+      .toEqual(
+        service.store
+          .territories('rep')
+          .map((t) => t.id)
+          .sort(),
+      );
+    await expect
+      .poll(() => drawnIds(app.page, ROUTE_LAYER.lines))
+      .toEqual(
+        service.store
+          .routes('rep')
+          .map((r) => r.id)
+          .sort(),
+      );
   });
 
   it('shows a customer named like HTML as text in the list and the detail panel', async () => {
