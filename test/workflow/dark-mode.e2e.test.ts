@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PALETTES } from '../../src-renderer/src/map/style/palette';
 import { BASEMAP_LAYER } from '../../src-renderer/src/map/style/bundled-layers';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn } from '../support/app-steps';
+import { signIn, waitRowsInHook } from '../support/app-steps';
 
 let service: TestService;
 let app: AppHandle;
@@ -17,6 +17,15 @@ beforeAll(async () => {
   await app.page.emulateMedia({ colorScheme: 'light' });
   await signIn(app, service);
   await app.page.waitForSelector('html[data-ready]', { state: 'attached' });
+  // The first sync's customers are on the map: it fits to them once, and then stays put.
+  await waitRowsInHook(app.page, 'Customers', 8);
+  await app.page.waitForFunction(
+    () =>
+      ((
+        document.querySelector('.fm-map') as
+          (Element & { fieldmapMap?: { customers: { count: number } } }) | null
+      )?.fieldmapMap?.customers.count ?? 0) > 0,
+  );
 });
 
 afterAll(async () => {
