@@ -141,6 +141,13 @@ describe('A snapshot saved as its pieces arrive', () => {
     expect(r.after).toBe(3_000);
   });
 
+  it('saves every piece of a stream whose page request came before its last pieces', async () => {
+    const r = await call<{ pieces: number; count: number | null; last: Seen | null }>('overtaken');
+    expect(r.pieces).toBeGreaterThan(2);
+    expect(r.count).toBe(6_000 - 1 + 1); // c2 deleted and one created by the queued ops
+    expect(r.last).toEqual({ count: 6_000, prefixes: ['B:'], c1: 'Local', pending: 3 });
+  });
+
   it('leaves the cache as it was when a stream stops or breaks, and takes the next one whole', async () => {
     const r = await call<{
       seen: Seen[];

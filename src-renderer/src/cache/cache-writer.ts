@@ -153,7 +153,7 @@ export function serveCacheWriter(
         // A joined event that could not be saved left the cache as it was (one transaction):
         // answered null like a stream that broke, so the page asks main once to send it again.
         return apply(request.id, event).catch((error: unknown) => {
-          console.error('fieldmap: a data stream was not saved', error);
+          console.error(`fieldmap: a data stream was not saved: ${String(error)}`, error);
           return null;
         });
       }

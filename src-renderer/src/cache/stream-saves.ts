@@ -45,6 +45,12 @@ export class StreamSaves {
    * The last FINISHED_KEPT of them.
    */
   #finished = new Set<string>();
+  /**
+   * Saves the page's 'stream' request took while their last pieces were still on their way: that
+   * request travels on the page's port, the pieces on main's, so it can overtake them (a busy
+   * machine delivered it before piece 2 of 5). They still take their pieces until they end.
+   */
+  #handed = new Map<string, StreamSave>();
 
   readonly #onUnsaved: (first: DataPiece) => void;
 
@@ -67,7 +73,7 @@ export class StreamSaves {
    * caller joins it (and `keep`s it for an opening to come).
    */
   take(piece: DataPiece): boolean {
-    const save = this.#saving.get(piece.stream);
+    const save = this.#saving.get(piece.stream) ?? this.#handed.get(piece.stream);
     if (save) {
       // An out-of-order piece fails the save (piece-save.ts): the page's 'stream' request then
       // answers null and the page asks main to send the data again.
@@ -120,6 +126,13 @@ export class StreamSaves {
   finish(stream: string): StreamSave | undefined {
     const save = this.#saving.get(stream);
     this.#saving.delete(stream);
+    if (save) {
+      this.#handed.set(stream, save);
+      const ended = () => {
+        if (this.#handed.get(stream) === save) this.#handed.delete(stream);
+      };
+      void save.done.then(ended, ended);
+    }
     this.#kept.delete(stream);
     this.#markFinished(stream);
     return save;
@@ -137,9 +150,10 @@ export class StreamSaves {
    * and nothing of it is kept.
    */
   abort(stream: string): void {
-    const save = this.#saving.get(stream);
+    const save = this.#saving.get(stream) ?? this.#handed.get(stream);
     save?.inbox.fail(new Error(`data stream ${stream} was abandoned by main (its pull failed)`));
     this.#saving.delete(stream);
+    this.#handed.delete(stream);
     const waiting = this.#waiting.get(stream);
     this.#waiting.delete(stream);
     waiting?.();
@@ -154,7 +168,7 @@ export class StreamSaves {
 
   /** Signed out: the account's saves fail (their transactions abort), its kept pieces go. */
   failAccount(accountKey: string): void {
-    for (const save of this.#saving.values())
+    for (const save of [...this.#saving.values(), ...this.#handed.values()])
       if (save.inbox.first.accountKey === accountKey)
         save.inbox.fail(new Error('the account was signed out'));
     for (const [stream, pieces] of this.#kept)
@@ -186,7 +200,7 @@ export class StreamSaves {
         ),
       )
       .catch((error: unknown) => {
-        console.error('fieldmap: a data stream was not saved', error);
+        console.error(`fieldmap: a data stream was not saved: ${String(error)}`, error);
         inbox.fail(error instanceof Error ? error : new Error(String(error)));
         if (this.#saving.get(first.stream) === save) this.#saving.delete(first.stream);
         this.#onUnsaved(first);

@@ -119,6 +119,34 @@ export const streamScenarios = {
   },
 
   /**
+   * The page's 'stream' request overtakes the stream's last pieces (it travels on the page's
+   * port, they on main's): the worker handles the request after piece 0 alone, then the rest
+   * come. The deadline is ten minutes, so a save that stopped taking its pieces would time the
+   * test out instead of passing on a short one.
+   */
+  async overtaken() {
+    const writer = pageWriter({ pieceGapMs: 600_000 });
+    const { key, until, done } = await watched(writer);
+    try {
+      const pieces = piecesOf(key, 'o', 6_000);
+      const opened = writer.openStream('o', key);
+      writer.piece(pieces[0]!);
+      await opened;
+      // Progress is reported only once the worker took the request (and wrote piece 0).
+      let handled = () => {};
+      const taken = new Promise<void>((resolve) => (handled = resolve));
+      const counted = writer.applyStream('o', true, () => handled());
+      await taken;
+      for (const piece of pieces.slice(1)) writer.piece(piece);
+      const count = await counted;
+      const last = await until((s) => s.count === 6_000 - 1 + 1);
+      return { pieces: pieces.length, count, last };
+    } finally {
+      await done();
+    }
+  },
+
+  /**
    * Streams that break: one whose pieces stop coming (its deadline shortened to 300 ms) while a
    * write waits behind it, then its late pieces; one with a piece out of order. The writer runs
    * in this page (serveCacheWriter on a MessageChannel) so the deadline can be short.
