@@ -134,8 +134,11 @@ export const feedScenarios = {
           if (rows) seen.push(rows.length);
         });
       });
-      const until = async (test: (rows: CustomerRow[]) => boolean) => {
-        await eventually(() => feed.current !== undefined && test(feed.current));
+      const until = async (test: (rows: CustomerRow[]) => boolean, what: string) => {
+        await eventually(
+          () => feed.current !== undefined && test(feed.current),
+          () => `${what} (${key}: seen ${seen.join()}, shown ${feed.current?.length})`,
+        );
         return feed.current ?? [];
       };
       const close = async () => {
@@ -156,23 +159,23 @@ export const feedScenarios = {
     const b = await open(`preview-b-${Math.random()}`);
     try {
       // Both first reads done (a read that adopts nothing lets every settled stream go).
-      await a.until((rows) => rows.length === 0);
-      await b.until((rows) => rows.length === 0);
+      await a.until((rows) => rows.length === 0, 'a empty');
+      await b.until((rows) => rows.length === 0, 'b empty');
       const pieces = piecesOf(a.key, 'p1', 6_000, 1);
       stageAll(pieces);
-      const shown = await a.until((rows) => rows.length === 6_000);
+      const shown = await a.until((rows) => rows.length === 6_000, 'a previews p1');
       const cachedWhenShown = await a.cache.db.customers.count();
       // The worker saves the same stream, its pieces sent as main sends them.
       const opened = writer.openStream('p1', a.key);
       for (const piece of pieces) channel.port1.postMessage(JSON.stringify(piece));
       await opened;
       const saved = await writer.applyStream('p1', true);
-      await eventually(() => !stage.has('p1'));
+      await eventually(() => !stage.has('p1'), 'a adopts p1');
       // A queued edit after it: the feed patches the array it has shown since the preview.
       await writer.setPendingOps(a.key, [
         op(1, { kind: 'updateCustomer', target: 'c1', payload: { name: 'Local' } }),
       ]);
-      const edited = await a.until((rows) => rows.some((c) => c.name === 'Local'));
+      const edited = await a.until((rows) => rows.some((c) => c.name === 'Local'), 'a edited');
       const changed = a.feed.changedSince(shown, edited);
       const cachedIds = (await a.cache.db.customers.toCollection().primaryKeys()) as string[];
       const previewed = {
@@ -187,14 +190,14 @@ export const feedScenarios = {
 
       // A stream let go before its save: the list goes back to the (empty) cache.
       stageAll(piecesOf(b.key, 'p2', 4_000, 2));
-      await b.until((rows) => rows.length === 4_000);
+      await b.until((rows) => rows.length === 4_000, 'b previews p2');
       stage.drop('p2');
-      await b.until((rows) => rows.length === 0);
+      await b.until((rows) => rows.length === 0, 'b back to empty');
       // With a change queued nothing is shown before a commit: the next state is the cache's.
       quiet = false;
       stageAll(piecesOf(b.key, 'p3', 5_000, 3));
       await writer.apply({ event: 'data:snapshot', payload: snapshotOf(b.key, 10, 4, 'S:') });
-      await b.until((rows) => rows.length === 10);
+      await b.until((rows) => rows.length === 10, 'b commits S');
       return { previewed, dropped: { seen: b.seen } };
     } finally {
       await a.close();

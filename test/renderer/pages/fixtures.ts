@@ -182,9 +182,20 @@ export function makeTerms(customers: Customer[], n: number, seed: number): strin
 }
 
 /**
- * Resolves once `check()` holds, looking every 25 ms. No bound of its own: the test's timeout is
- * the only one, so a starved machine makes a test slower, never wrong.
+ * Resolves once `check()` holds, looking every 25 ms; throws naming `what` after `boundMs`, so a
+ * condition that never comes fails the test with the step it stuck on instead of its timeout.
+ * The bound is generous: a starved machine makes a test slower, never wrong.
  */
-export async function eventually(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 25));
+export async function eventually(
+  check: () => boolean,
+  what: string | (() => string) = 'a condition',
+  boundMs = 240_000,
+): Promise<void> {
+  const start = performance.now();
+  while (!check()) {
+    if (performance.now() - start > boundMs) {
+      throw new Error(`still waiting for ${typeof what === 'string' ? what : what()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

@@ -8,6 +8,10 @@ export async function openCachePage(context: BrowserContext, dir: string): Promi
   await serveDir(context, dir);
   const page = await context.newPage();
   page.on('pageerror', (error) => console.error('page error:', error));
+  // The page's and its workers' errors (a save the cache worker gave up says why there).
+  page.on('console', (message) => {
+    if (message.type() === 'error') console.error('page console:', message.text());
+  });
   await page.goto(`${ORIGIN}/cache.html`);
   await page.waitForSelector('html[data-ready]', { state: 'attached' });
   return page;
