@@ -166,7 +166,7 @@ export function defaultSettings(today: Date): PlanSettings {
     endText: '',
     home: '',
     office: '',
-    firstDay: isoDay(today),
+    firstDay: isoDay(nextWorkingDay(today)),
     hours: Array.from({ length: 5 }, () => ({ ...DEFAULT_HOURS })),
     visitMinutes: '30',
     visitField: '',
@@ -179,6 +179,16 @@ export function defaultSettings(today: Date): PlanSettings {
 export function isoDay(date: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())}`;
+}
+
+/**
+ * `today` on a working day, else the Monday after: the plan's days skip weekends, so a form
+ * opened on a Saturday would otherwise say "First day: Saturday" over rows for Monday on.
+ */
+export function nextWorkingDay(today: Date): Date {
+  const date = new Date(today.getFullYear(), today.getMonth(), today.getDate());
+  while (date.getDay() === 0 || date.getDay() === 6) date.setDate(date.getDate() + 1);
+  return date;
 }
 
 /** The dates of the plan's days: working days (Monday to Friday) from the first day on. */
