@@ -1,7 +1,12 @@
 // Text as Windows-1252 bytes, the way Excel on Windows saves "CSV (Comma delimited)": written
 // code by code from the code page's table (not through a decoder under test), so a test's file
-// holds the real bytes: ü 0xFC, ø 0xF8, í 0xED, € 0x80.
-const ABOVE_ASCII: Record<string, number> = { '€': 0x80, '‚': 0x82, '„': 0x84, '…': 0x85 };
+// holds the real bytes: ü 0xFC, ø 0xF8, í 0xED, € 0x80, Œ 0x8C.
+/** The code page's 0x80-0x9F row (0x81, 0x8D, 0x8F, 0x90 and 0x9D are unassigned). */
+const ABOVE_ASCII: Record<string, number> = Object.fromEntries(
+  [...'€\0‚ƒ„…†‡ˆ‰Š‹Œ\0Ž\0\0‘’“”•–—˜™š›œ\0žŸ']
+    .map((char, i) => [char, 0x80 + i] as const)
+    .filter(([char]) => char !== '\0'),
+);
 
 /** `text` in Windows-1252; throws on a character the code page does not have here. */
 export function cp1252(text: string): Buffer {

@@ -106,6 +106,15 @@ describe('real files through the import path', () => {
     });
   });
 
+  it("reads the code page's 0x80-0x9F row: Œ, curly quotes, dashes, € and ™", async () => {
+    const names = ['Œuvre “Dupont” – Café', 'Müller’s Bäckerei — Š & ž', 'Acme™ Ÿ • 5 €'];
+    const bytes = cp1252('Name;City\r\n' + names.map((n) => `${n};Lyon`).join('\r\n'));
+    expect(bytes.includes(0x8c)).toBe(true);
+    const table = await readImportFile(await picked('excel.csv', bytes), api);
+    expect(table.format).toBe('Windows-1252 (Western European), separated by semicolons');
+    expect(table.rows.map((r) => r[0])).toEqual(names);
+  });
+
   it('reads UTF-8 as UTF-8, with or without a BOM, and tabs as tabs', async () => {
     const text = 'name\tcity\r\n' + NAMES.map((n) => `${n}\tZürich, CH`).join('\r\n');
     const plain = await readImportFile(await picked('tabs.csv', Buffer.from(text)), api);
