@@ -64,6 +64,11 @@ export interface LaunchOptions {
    * every such address is refused.
    */
   confirmLocalAddress?: ConfirmLocalAddress;
+  /**
+   * What main's openExternal does with a link the guard let through (Electron's
+   * shell.openExternal hands it to the system browser); default: the runner prints it.
+   */
+  openExternal?: (url: string) => Promise<void>;
 }
 
 export interface RunningApp {
@@ -113,7 +118,7 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
     ...(options.limiterRate !== undefined ? { limiterRate: options.limiterRate } : {}),
     ...(options.syncPeriodMs !== undefined ? { syncPeriodMs: options.syncPeriodMs } : {}),
     // No desktop browser to hand links to: the runner prints them.
-    openExternal: async (url) => log(`open in browser: ${url}`),
+    openExternal: options.openExternal ?? (async (url) => log(`open in browser: ${url}`)),
     ...(options.confirmLocalAddress ? { confirmLocalAddress: options.confirmLocalAddress } : {}),
   });
   const router = createIpcRouter(services.handlers, {

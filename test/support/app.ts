@@ -51,6 +51,8 @@ export interface AppHandle {
   dataChannelOpen(): boolean;
   /** Each "allow a local address?" question main asked, as its URL. */
   readonly localAddressQuestions: string[];
+  /** Each link main's guard let through to the system browser (shell.openExternal), in order. */
+  readonly externalLinks: string[];
   /** Closes browser and services, then starts both again on the same data dir and profile. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -71,6 +73,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
   const credentialStore = options.credentialStore ?? defaultCredentialStore();
   let offline = options.offline ?? false;
   const localAddressQuestions: string[] = [];
+  const externalLinks: string[] = [];
   const start = () =>
     launchRunner({
       dataDir,
@@ -82,6 +85,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       env: options.env ?? {},
       log: () => undefined,
       waitLimitMs: testBoundMs(),
+      openExternal: async (url) => void externalLinks.push(url),
       confirmLocalAddress: async ({ url }) => {
         localAddressQuestions.push(url);
         return options.allowLocalAddress ?? true;
@@ -110,6 +114,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
     dataDir,
     credentialStore,
     localAddressQuestions,
+    externalLinks,
     call: <T>(method: string, request?: unknown) =>
       running().page.evaluate(
         ([m, r]) => {

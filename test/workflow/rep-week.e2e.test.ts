@@ -4,7 +4,9 @@
 // the service, and a file that is no CSV is refused with a reason and queues nothing. Plans in
 // the calendar: a 5-day, 40-visit week plan, one of its days and the route being built leave as
 // .ics files through the app's download, read back by an independent parser (ical.js) with the
-// times the panel shows; exporting again after a change keeps every UID.
+// times the panel shows; exporting again after a change keeps every UID. Navigate: a customer
+// and a planned day go to the rep's navigation app as the links main's guard hands the system
+// browser, the stops in the order the panel shows, split where the app takes one stop a link.
 import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
 import type { Download, Page } from 'playwright-core';
@@ -76,14 +78,16 @@ async function save(page: Page, button: string): Promise<Download> {
   return download;
 }
 
+/** No dialog or panel open: each test that needs one starts from the bare screen. */
+async function closePanels(): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    if ((await app.page.locator('dialog[open], aside').count()) === 0) break;
+    await app.page.keyboard.press('Escape');
+  }
+}
+
 describe('files from the real world', () => {
-  // Each import starts with no dialog or panel open.
-  beforeEach(async () => {
-    for (let i = 0; i < 3; i++) {
-      if ((await app.page.locator('dialog[open], aside').count()) === 0) break;
-      await app.page.keyboard.press('Escape');
-    }
-  });
+  beforeEach(closePanels);
 
   it('imports a Windows-1252 CSV from Excel with Müller, Søndergaard and García intact', async () => {
     const { page } = app;
@@ -311,6 +315,72 @@ describe('plans in the calendar', () => {
       expect(e.endDate.toJSDate().getTime() - start).toBe(25 * 60_000);
       // Each visit starts once the one before ended and the drive is done.
       if (i > 0) expect(start).toBeGreaterThanOrEqual(events[i - 1]!.endDate.toJSDate().getTime());
+    });
+  });
+});
+
+/** "lat,lng" of a stored customer, as the navigation links carry it. */
+function pointOf(id: string): string {
+  const c = service.store.customer(USER, id)!;
+  return `${Number(c.latitude).toFixed(6)},${Number(c.longitude).toFixed(6)}`;
+}
+
+const linkParams = (url: string) => Object.fromEntries(new URL(url).searchParams);
+
+describe('navigate', () => {
+  beforeEach(closePanels);
+
+  it('opens a customer in the chosen navigation app, and keeps the choice', async () => {
+    const { page } = app;
+    const customer = service.store.customers(USER).find((c) => c.name === 'Week Stop 05')!;
+    await page.fill('input[aria-label="Search customers"]', customer.name);
+    await page.click(`[aria-label="Customers"] .customer-row[data-id="${customer.id}"]`);
+    const panel = page.locator(`aside.detail-panel[data-id="${customer.id}"]`);
+    await panel.waitFor();
+    await panel.locator('select[aria-label="Navigation app"]').selectOption('waze');
+    const before = app.externalLinks.length;
+    await panel.locator(`button[aria-label="Navigate to ${customer.name}"]`).click();
+    await expect.poll(() => app.externalLinks.length).toBe(before + 1);
+    expect(app.externalLinks.at(-1)).toBe(
+      `https://waze.com/ul?ll=${encodeURIComponent(pointOf(customer.id))}&navigate=yes`,
+    );
+    // The choice is the rep's, kept on this computer: it is there after a reload.
+    await page.reload();
+    await page.fill('input[aria-label="Search customers"]', customer.name);
+    await page.click(`[aria-label="Customers"] .customer-row[data-id="${customer.id}"]`);
+    await expect
+      .poll(() => panel.locator('select[aria-label="Navigation app"]').inputValue())
+      .toBe('waze');
+  });
+
+  it("hands a planned day's stops to Google Maps in order, and to Apple Maps one leg a stop", async () => {
+    const { page } = app;
+    await planWeek(page);
+    const monday = (await shownVisits(page)).filter((v) => v.day === 0);
+    expect(monday.length).toBeGreaterThan(1);
+    const day = page.locator('.wp-day[data-day="0"]');
+    const label = await day.getAttribute('aria-label');
+    await day.locator('select[aria-label="Navigation app"]').selectOption('google');
+    const before = app.externalLinks.length;
+    await day.locator(`button[aria-label="Navigate ${label}"]`).click();
+    await expect.poll(() => app.externalLinks.length).toBe(before + 1);
+    const google = linkParams(app.externalLinks.at(-1)!);
+    // From where the rep is, through every stop of the day in the order the panel shows.
+    expect(google.origin).toBeUndefined();
+    expect([...google.waypoints!.split('|'), google.destination]).toEqual(
+      monday.map((v) => pointOf(v.id)),
+    );
+
+    // Apple Maps takes one destination a link: one button a leg, each from the stop before.
+    await day.locator('select[aria-label="Navigation app"]').selectOption('apple');
+    const legs = day.locator(`[role=group][aria-label="Navigate ${label}"] button`);
+    await expect.poll(() => legs.count()).toBe(monday.length);
+    await legs.nth(2).click();
+    await expect.poll(() => app.externalLinks.length).toBe(before + 2);
+    expect(linkParams(app.externalLinks.at(-1)!)).toEqual({
+      saddr: pointOf(monday[1]!.id),
+      daddr: pointOf(monday[2]!.id),
+      dirflg: 'd',
     });
   });
 });

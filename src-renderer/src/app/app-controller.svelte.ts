@@ -26,6 +26,7 @@ import { Panels } from './panels.svelte';
 import { SelectionState } from './selection.svelte';
 import { SessionState } from './session.svelte';
 import { SupportState } from '../features/support/support-state.svelte';
+import { Navigator } from '../features/navigate/navigator.svelte';
 
 const LAST_ACCOUNT_KEY = 'fieldmap:lastAccount';
 
@@ -42,7 +43,8 @@ export class AppController {
   readonly imports: ImportStatusState;
   /** The page's errors to main's log, and why main reloaded the page. */
   readonly support: SupportState;
-  /** The visit filter of the list and the map. */
+  /** "Navigate": the rep's navigation app and the links to it. */
+  readonly navigation: Navigator;
   #accounts = $state.raw<AccountSummary[]>([]);
   #data = $state.raw<AccountData | null>(null);
   #started = $state(false);
@@ -74,6 +76,7 @@ export class AppController {
     this.basemap = new BasemapState(api);
     this.imports = new ImportStatusState(api);
     this.support = new SupportState(api);
+    this.navigation = new Navigator(api, storage, globalThis.navigator?.platform ?? '');
   }
 
   /** Remembered accounts (loaded by `loadAccounts`). */
