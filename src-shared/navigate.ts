@@ -35,32 +35,35 @@ export interface NavLink {
 /** "lat,lng", rounded to ~0.1 m: what every provider reads. */
 const point = ([lng, lat]: LngLat): string => `${lat.toFixed(6)},${lng.toFixed(6)}`;
 
+/** `base?k=v&…`, each value percent-encoded (src-shared has no URL class: it runs everywhere). */
+const withQuery = (base: string, params: ReadonlyArray<[string, string | null]>): string =>
+  `${base}?${params
+    .flatMap(([key, value]) => (value === null ? [] : [`${key}=${encodeURIComponent(value)}`]))
+    .join('&')}`;
+
 function link(provider: NavProvider, origin: LngLat | null, legStops: readonly LngLat[]): string {
-  const destination = legStops.at(-1)!;
+  const destination = point(legStops.at(-1)!);
+  const from = origin && point(origin);
   switch (provider) {
-    case 'google': {
-      const url = new URL('https://www.google.com/maps/dir/');
-      url.searchParams.set('api', '1');
-      if (origin) url.searchParams.set('origin', point(origin));
-      url.searchParams.set('destination', point(destination));
-      if (legStops.length > 1)
-        url.searchParams.set('waypoints', legStops.slice(0, -1).map(point).join('|'));
-      url.searchParams.set('travelmode', 'driving');
-      return url.href;
-    }
-    case 'apple': {
-      const url = new URL('https://maps.apple.com/');
-      if (origin) url.searchParams.set('saddr', point(origin));
-      url.searchParams.set('daddr', point(destination));
-      url.searchParams.set('dirflg', 'd');
-      return url.href;
-    }
-    case 'waze': {
-      const url = new URL('https://waze.com/ul');
-      url.searchParams.set('ll', point(destination));
-      url.searchParams.set('navigate', 'yes');
-      return url.href;
-    }
+    case 'google':
+      return withQuery('https://www.google.com/maps/dir/', [
+        ['api', '1'],
+        ['origin', from],
+        ['destination', destination],
+        ['waypoints', legStops.length > 1 ? legStops.slice(0, -1).map(point).join('|') : null],
+        ['travelmode', 'driving'],
+      ]);
+    case 'apple':
+      return withQuery('https://maps.apple.com/', [
+        ['saddr', from],
+        ['daddr', destination],
+        ['dirflg', 'd'],
+      ]);
+    case 'waze':
+      return withQuery('https://waze.com/ul', [
+        ['ll', destination],
+        ['navigate', 'yes'],
+      ]);
   }
 }
 
