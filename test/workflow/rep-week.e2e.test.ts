@@ -7,8 +7,11 @@
 // times the panel shows; exporting again after a change keeps every UID. Navigate: a customer
 // and a planned day go to the rep's navigation app as the links main's guard hands the system
 // browser, the stops in the order the panel shows, split where the app takes one stop a link.
+// The day sheet: a planned day as a PDF that an independent reader (pdf.js) finds the day's map
+// and every stop in, in order, with times, address, phone and notes as typed.
 import { readFile } from 'node:fs/promises';
 import ICAL from 'ical.js';
+import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
@@ -32,6 +35,7 @@ beforeAll(async () => {
       address: `${i + 1} High Street, Flat ${i}; rear`,
       city: 'London',
       phone: `+44 20 7946 ${String(i).padStart(4, '0')}`,
+      notes: `Ask for Łukasz at the côté cour door (${i + 1})`,
       latitude: 51.5 + ((i % 7) - 3) * 0.0008,
       longitude: -0.1 + (Math.floor(i / 7) - 3) * 0.0012,
     });
@@ -382,5 +386,64 @@ describe('navigate', () => {
       daddr: pointOf(monday[2]!.id),
       dirflg: 'd',
     });
+  });
+});
+
+/** Each page's text lines and image count, as pdf.js reads the downloaded file. */
+async function readPdf(download: Download): Promise<Array<{ lines: string[]; images: number }>> {
+  const data = new Uint8Array(await readFile((await download.path())!));
+  const pdf = await getDocument({ data, isEvalSupported: false }).promise;
+  const pages = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const page = await pdf.getPage(n);
+    const text = await page.getTextContent();
+    const ops = await page.getOperatorList();
+    pages.push({
+      lines: text.items.flatMap((item) =>
+        'str' in item && item.str.trim() !== '' ? [item.str] : [],
+      ),
+      images: ops.fnArray.filter((op) => op === OPS.paintImageXObject).length,
+    });
+  }
+  await pdf.destroy();
+  return pages;
+}
+
+describe('the day sheet', () => {
+  beforeEach(closePanels);
+
+  it('saves a planned day as a PDF with the day on the map and every stop in order', async () => {
+    const { page } = app;
+    await planWeek(page);
+    const tuesday = (await shownVisits(page)).filter((v) => v.day === 1);
+    expect(tuesday.length).toBeGreaterThan(1);
+    const label = await page.getAttribute('.wp-day[data-day="1"]', 'aria-label');
+    const download = await save(page, `button[aria-label="Day sheet of ${label}"]`);
+    expect(download.suggestedFilename()).toBe('day-sheet-2026-11-24.pdf');
+    const pages = await readPdf(download);
+    expect(pages[0]!.images).toBe(1);
+    const lines = pages.flatMap((p) => p.lines);
+    expect(lines[0]).toBe(`Day sheet · ${label}`);
+    expect(lines[1]).toMatch(new RegExp(`^${tuesday.length} visits · [0-9.]+ km · leave 09:00`));
+    const clock = (min: number) => {
+      const m = Math.round(min);
+      return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+    };
+    let at = -1;
+    for (const [i, visit] of tuesday.entries()) {
+      const c = service.store.customer(USER, visit.id)!;
+      const name = lines.indexOf(c.name);
+      // In the order the panel shows, each with its number, times, address, phone and notes.
+      expect(name, c.name).toBeGreaterThan(at);
+      at = name;
+      expect(lines.slice(at - 2, at)).toEqual([
+        `${i + 1}.`,
+        `${clock(visit.start)}–${clock(visit.depart)}`,
+      ]);
+      const details = lines.slice(at + 1, at + 6).join('\n');
+      expect(details).toContain(`${c.address}, London`);
+      expect(details).toContain(`Phone: ${c.phone}`);
+      expect(details).toContain(`Notes: ${c.notes}`);
+    }
   });
 });
