@@ -447,3 +447,27 @@ describe('the day sheet', () => {
     }
   });
 });
+
+describe('the week plan form', () => {
+  beforeEach(closePanels);
+
+  it('says next to "Make the plan" that nothing was planned, and takes the rep to the field', async () => {
+    const { page } = app;
+    await page.click('button:has-text("Plan the week")');
+    await page.waitForSelector('aside.week-plan');
+    // "My plan" holds nobody: the form refuses, with its message at the top of a long form.
+    await page.selectOption('select[aria-label="Customers to plan"]', 'plan');
+    await page.selectOption('select[aria-label="Start from"]', 'coords');
+    await page.fill('input[aria-label="Start point"]', '51.5, -0.1');
+    await page.click('button:has-text("Make the plan")');
+    await expect
+      .poll(() => page.textContent('[data-testid="wp-form-refused"]'))
+      .toMatch(/^\s*No plan yet: one field above says\s+what to fix\.\s*$/);
+    expect(await page.textContent('#wp-stops-msg')).toBe(
+      'There are no customers to plan: choose where they come from.',
+    );
+    expect(
+      await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null),
+    ).toBe('Customers to plan');
+  });
+});
