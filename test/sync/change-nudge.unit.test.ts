@@ -47,10 +47,13 @@ describe('SyncEngine after a queued change', () => {
     await until(() => h!.outbox.list().length === 0, 'outbox empty');
   });
 
-  it('runs once more when a change is queued during a running sync', async () => {
+  /**
+   * The start-up sync held in its pull (its push has read the empty outbox), and a change of
+   * `city` queued meanwhile; the held pull's release goes on with the sync.
+   */
+  async function changeDuringHeldSync(city: string) {
     const clock = new FakeClock();
     h = await Harness.start({ engine: { periodMs: 10 * 60_000, clock } });
-    // The start-up sync is held in its pull, after its push read the (empty) outbox.
     const pull = h.service.hold('GET', /^\/api\/v1\/customers$/);
     h.engine.start();
     await pull.arrived;
@@ -58,49 +61,43 @@ describe('SyncEngine after a queued change', () => {
     await h.outbox.enqueue({
       kind: 'updateCustomer',
       target: target!.id,
-      payload: { city: 'Queued During Sync' },
+      payload: { city },
       base: h.base(target!.id),
     });
-    h.engine.nudge('change');
+    return { harness: h, pull, target: target! };
+  }
+
+  it('runs once more when a change is queued during a running sync', async () => {
+    const { harness, pull, target } = await changeDuringHeldSync('Queued During Sync');
+    harness.engine.nudge('change');
     pull.release();
     // It goes in a second sync right after the held one: no timer, the clock never moves.
     await until(
-      () => h!.service.store.customer(USER, target!.id)?.city === 'Queued During Sync',
+      () => harness.service.store.customer(USER, target.id)?.city === 'Queued During Sync',
       'pushed',
     );
-    await until(() => h!.engine.state.kind === 'synced', 'synced');
-    expect(h.outbox.list()).toEqual([]);
+    await until(() => harness.engine.state.kind === 'synced', 'synced');
+    expect(harness.outbox.list()).toEqual([]);
   });
 
   it('a "sync now" asked during a running sync, after a change, pushes that change too', async () => {
     // The spreadsheet import queues its rows and asks for a sync; a sync already past its push
     // must not be the one that answers, or the rows wait for the next period, under "Synced".
-    const clock = new FakeClock();
-    h = await Harness.start({ engine: { periodMs: 10 * 60_000, clock } });
-    const pull = h.service.hold('GET', /^\/api\/v1\/customers$/);
-    h.engine.start();
-    await pull.arrived;
-    const [target] = h.serverCustomers();
-    await h.outbox.enqueue({
-      kind: 'updateCustomer',
-      target: target!.id,
-      payload: { city: 'Asked During Sync' },
-      base: h.base(target!.id),
-    });
-    const asked = h.engine.syncNow();
+    const { harness, pull, target } = await changeDuringHeldSync('Asked During Sync');
+    const asked = harness.engine.syncNow();
     pull.release();
     await asked;
     // Never "synced" while the change is still queued.
-    expect({ state: h.engine.state.kind, queued: h.outbox.list().length }).not.toEqual({
+    expect({ state: harness.engine.state.kind, queued: harness.outbox.list().length }).not.toEqual({
       state: 'synced',
       queued: 1,
     });
     await until(
-      () => h!.service.store.customer(USER, target!.id)?.city === 'Asked During Sync',
+      () => harness.service.store.customer(USER, target.id)?.city === 'Asked During Sync',
       'pushed without the period passing',
     );
-    await until(() => h!.engine.state.kind === 'synced', 'synced');
-    expect(h.outbox.list()).toEqual([]);
+    await until(() => harness.engine.state.kind === 'synced', 'synced');
+    expect(harness.outbox.list()).toEqual([]);
   });
 
   it('does not hammer an unreachable service: a change waits for the probe', async () => {
