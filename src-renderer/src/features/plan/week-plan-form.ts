@@ -187,9 +187,12 @@ export function isoDay(date: Date): string {
  */
 export function nextWorkingDay(today: Date): Date {
   const date = new Date(today.getFullYear(), today.getMonth(), today.getDate());
-  while (date.getDay() === 0 || date.getDay() === 6) date.setDate(date.getDate() + 1);
+  while (!isWorkingDay(date)) date.setDate(date.getDate() + 1);
   return date;
 }
+
+/** Monday to Friday: the days a plan has rows for. */
+const isWorkingDay = (date: Date) => date.getDay() !== 0 && date.getDay() !== 6;
 
 /** The dates of the plan's days: working days (Monday to Friday) from the first day on. */
 export function planDates(firstDay: string, count: number): Date[] {
@@ -197,8 +200,7 @@ export function planDates(firstDay: string, count: number): Date[] {
   const date = m ? new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : new Date();
   const dates: Date[] = [];
   while (dates.length < count) {
-    const day = date.getDay();
-    if (day !== 0 && day !== 6) dates.push(new Date(date));
+    if (isWorkingDay(date)) dates.push(new Date(date));
     date.setDate(date.getDate() + 1);
   }
   return dates;
