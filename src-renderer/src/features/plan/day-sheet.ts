@@ -12,8 +12,15 @@ export interface DaySheet {
   schedule: DaySchedule;
   startMin: number;
   customerOf: (id: string) => CustomerView | undefined;
-  /** The day on the map, as PNG, with its size in pixels; null: no map on the sheet. */
-  map: { png: Uint8Array; width: number; height: number } | null;
+  /** The day on the map; null: no map on the sheet. */
+  map: SheetMap | null;
+}
+
+/** A map image as PNG, with its size in pixels. */
+export interface SheetMap {
+  png: Uint8Array;
+  width: number;
+  height: number;
 }
 
 const PAGE = { width: 210, height: 297, margin: 15 };
