@@ -337,6 +337,8 @@ export const eventChannels = {
     id: v.string(),
   }),
   'conflicts:changed': v.object({ accountKey: v.string(), conflicts: v.array(ConflictSchema) }),
+  /** The rep clicked a reminder's notification: open the customer, or "Due today" for null. */
+  'reminders:open': v.object({ accountKey: v.string(), customerId: v.nullable(v.string()) }),
   /** A region download progressed, paused, failed or finished. */
   'regions:progress': RegionDownloadStatusSchema,
   /** Regions or basemap settings changed (from the panel or the File menu): redraw the basemap. */

@@ -27,6 +27,8 @@ import {
 import { fetchFromEnv } from '../../src-main/core/network/env-fetch';
 import type { ProxyEnv } from '../../src-main/core/network/proxy-env';
 import { networkSwitch } from './network';
+import { runnerNotifier } from './notifications';
+import type { ReminderNotice } from '../../src-main/core/reminders/reminder-schedule';
 import { pageInitScript } from './page-script';
 import { ensureRendererBuilt, rendererCsp, RUNNER_ORIGIN, serveRenderer } from './renderer-files';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
@@ -69,6 +71,8 @@ export interface LaunchOptions {
    * shell.openExternal hands it to the system browser); default: the runner prints it.
    */
   openExternal?: (url: string) => Promise<void>;
+  /** Sees each reminder main shows, with its click (headless Chromium shows none). */
+  observeNotifications?: (notice: ReminderNotice, click: () => void) => void;
 }
 
 export interface RunningApp {
@@ -104,7 +108,9 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
     dir: join(options.dataDir, 'logs'),
     clock: { now: () => Date.now() },
   });
+  const notifier = runnerNotifier(options.observeNotifications);
   const services = await createMainServices({
+    notify: notifier.notify,
     dataDir: options.dataDir,
     emit,
     log: appLog,
@@ -165,6 +171,8 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
       ),
     );
     await context.addInitScript({ content: await pageInitScript() });
+    const shown = context;
+    await notifier.attach(context, RUNNER_ORIGIN, () => shown.pages()[0] ?? null);
     const page = context.pages()[0] ?? (await context.newPage());
     const query = options.serviceUrl ? `?serviceUrl=${encodeURIComponent(options.serviceUrl)}` : '';
     await page.goto(`${RUNNER_ORIGIN}/index.html${query}`);

@@ -9,6 +9,7 @@ import type { Clock, EmitEvent } from '../core/ports';
 import { RateLimiter } from '../core/service/rate-limiter';
 import { ServiceClient } from '../core/service/client';
 import { SyncEngine } from '../core/sync/engine';
+import { ReminderSchedule, type ShowNotification } from '../core/reminders/reminder-schedule';
 import { AppError } from './app-error';
 import type { AccountRuntime, RuntimeFactory } from './session-manager';
 
@@ -19,6 +20,8 @@ export interface RuntimeFactoryOptions {
   limiterRate?: number;
   syncPeriodMs?: number;
   fs?: DurableFs;
+  /** The OS's notifications (the shell's, or the runner's): reminders are shown through it. */
+  notify?: ShowNotification;
 }
 
 export function createRuntimeFactory(options: RuntimeFactoryOptions): RuntimeFactory {
@@ -44,11 +47,26 @@ export function createRuntimeFactory(options: RuntimeFactoryOptions): RuntimeFac
       Outbox.open({ dir: outboxDir(dir), accountKey, clock, ...fs }),
     open: async ({ dir, accountKey, client }): Promise<AccountRuntime> => {
       const outbox = await Outbox.open({ dir: outboxDir(dir), accountKey, clock, ...fs });
+      const notify = options.notify;
+      const reminders = notify
+        ? await ReminderSchedule.open(
+            {
+              accountKey,
+              dir,
+              clock,
+              notify,
+              open: (customerId) => emit('reminders:open', { accountKey, customerId }),
+              ...fs,
+            },
+            outbox.list(),
+          )
+        : null;
       // A done op's acknowledged records travel with its removal: the cache swaps the overlay
       // for the service's version in one write, so no view shows the old value meanwhile.
-      const unsubscribe = outbox.onChange((ops, acknowledged) =>
-        emit('outbox:changed', { accountKey, ops, ...(acknowledged ? { acknowledged } : {}) }),
-      );
+      const unsubscribe = outbox.onChange((ops, acknowledged) => {
+        emit('outbox:changed', { accountKey, ops, ...(acknowledged ? { acknowledged } : {}) });
+        reminders?.setOps(ops);
+      });
       const engine = new SyncEngine({
         accountKey,
         api: client,
@@ -59,6 +77,7 @@ export function createRuntimeFactory(options: RuntimeFactoryOptions): RuntimeFac
         ...fs,
         ratePerSecond: options.limiterRate ?? 3,
         ...(options.syncPeriodMs !== undefined ? { periodMs: options.syncPeriodMs } : {}),
+        ...(reminders ? { watcher: reminders } : {}),
       });
       return {
         client,
@@ -67,6 +86,7 @@ export function createRuntimeFactory(options: RuntimeFactoryOptions): RuntimeFac
         close: async () => {
           await engine.stop();
           unsubscribe();
+          await reminders?.close();
           await outbox.close();
         },
       };

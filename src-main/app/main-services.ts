@@ -10,6 +10,7 @@ import { refusedResolution } from '../core/basemap/remote-policy';
 import type { WorkerEntry } from '../core/untrusted/parse-worker';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
+import type { ShowNotification } from '../core/reminders/reminder-schedule';
 import { adminRegionSourceOf } from './admin-defaults';
 import type { ConfirmLocalAddress, PickFile } from './basemap-handlers';
 import { createDemoLauncher } from './demo';
@@ -62,6 +63,8 @@ export interface MainServicesOptions {
    * resolves to this computer, as no DNS exists where they run.
    */
   resolver?: Resolver;
+  /** The OS's notifications (Electron's, or the runner's): reminders are shown through it. */
+  notify?: ShowNotification;
 }
 
 export interface MainServices {
@@ -103,6 +106,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     fetch,
     ...(options.limiterRate !== undefined ? { limiterRate: options.limiterRate } : {}),
     ...(options.syncPeriodMs !== undefined ? { syncPeriodMs: options.syncPeriodMs } : {}),
+    ...(options.notify ? { notify: options.notify } : {}),
   });
   const sessions = await SessionManager.create({
     dataDir: options.dataDir,

@@ -8,6 +8,7 @@ import type { BasemapService } from '../core/basemap/service';
 import type { AppLogPort } from '../core/log/app-log';
 import type { WorkerEntry } from '../core/untrusted/parse-worker';
 import { createMainServices } from './main-services';
+import type { ShowNotification } from '../core/reminders/reminder-schedule';
 import type { AccountAbout } from './support';
 
 export interface ShellContext {
@@ -18,6 +19,8 @@ export interface ShellContext {
   openExternal: (url: string) => Promise<void>;
   fetch: typeof globalThis.fetch;
   log: AppLogPort;
+  /** The OS's notifications (Electron's Notification), for reminders. */
+  notify?: ShowNotification;
 }
 
 export interface ShellServices {
@@ -30,7 +33,7 @@ export interface ShellServices {
 }
 
 export async function createShellServices(
-  { dataDir, emit, pickFile, confirmLocalAddress, openExternal, fetch, log }: ShellContext,
+  { dataDir, emit, pickFile, confirmLocalAddress, openExternal, fetch, log, notify }: ShellContext,
   options: {
     credentialStore: CredentialStore;
     demo: boolean;
@@ -46,6 +49,7 @@ export async function createShellServices(
     fetch,
     log,
     ...(pickFile ? { pickFile } : {}),
+    ...(notify ? { notify } : {}),
     ...(confirmLocalAddress ? { confirmLocalAddress } : {}),
     ...(options.planWorkerPath ? { planWorkerPath: options.planWorkerPath } : {}),
     credentialStore: options.credentialStore,

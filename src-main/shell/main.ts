@@ -9,6 +9,7 @@ import {
   Menu,
   MessageChannelMain,
   net,
+  Notification,
   powerMonitor,
   protocol,
   screen,
@@ -56,6 +57,7 @@ startShell(
     },
     shellFiles: shell,
     autoUpdater: electronUpdater.autoUpdater,
+    Notification,
   },
   {
     // Bundled to out/main/index.js: the renderer and preload builds sit beside it.

@@ -285,4 +285,18 @@ export interface ShellDialogDeps {
   shellFiles?: ShellFiles;
   /** Updates from the administrator's feed (updates.ts); without it, none. */
   autoUpdater?: ShellAutoUpdater;
+  /** Electron's Notification (the OS's notification centre); without it, reminders show none. */
+  Notification?: ShellNotificationClass;
+}
+
+/** Electron's Notification, the parts used. */
+export interface ShellNotification {
+  show(): void;
+  on(event: 'click' | 'close' | 'failed', listener: () => void): unknown;
+}
+
+export interface ShellNotificationClass {
+  new (options: { title: string; body: string }): ShellNotification;
+  /** False where the desktop has no notification service (some Linux desktops). */
+  isSupported(): boolean;
 }

@@ -2,6 +2,8 @@
 // router, the window, and the connectivity signals the sync engine listens to. Every Electron
 // API arrives through ShellDeps, so tests drive this with a fake electron module.
 import { adminUpdateFeedOf } from '../app/admin-defaults';
+import { shellNotifier } from './notifications';
+import type { ShowNotification } from '../core/reminders/reminder-schedule';
 import type { ConfirmLocalAddress, PickFile } from '../app/basemap-handlers';
 import type { AccountAbout } from '../app/support';
 import { AppLog } from '../core/log/app-log';
@@ -71,6 +73,8 @@ export interface ShellOptions {
     log: AppLog;
     /** Chromium's network (shell/network.ts): every request main's services make. */
     fetch: typeof globalThis.fetch;
+    /** Electron's Notification (when the deps have one): reminders. */
+    notify?: ShowNotification;
   }): Promise<MainServices> | MainServices;
   csp?: CspOptions;
   /** How often to ask net.isOnline(); Electron has no online event in main. */
@@ -222,6 +226,16 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
       openExternal: (url) => deps.shell.openExternal(url) /* eng-disable OPEN_EXTERNAL_JS_CHECK */,
       log: mainLog,
       fetch: shellFetch(deps),
+      ...(deps.Notification
+        ? {
+            notify: shellNotifier(
+              deps.Notification,
+              () =>
+                window && !window.isDestroyed() ? (window.show(), focusWindow()) : openWindow(),
+              log,
+            ),
+          }
+        : {}),
     });
     const handlers: IpcHandlers = {
       ...services.handlers,

@@ -9,6 +9,8 @@
 // showItemInFolder, app.getVersion, and electron-updater's autoUpdater and its events. Windows
 // have bounds: given x/y/width/height, else centred on the primary display's work area (as
 // Electron places a window without x and y); `screen` lists the displays' work areas.
+// Notification plays Electron's: show() raises it, the rep's click emits 'click', and
+// isSupported() is false where the desktop has no notification service.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -328,6 +330,25 @@ export function createFakeElectron(
     openPathResult: '',
   };
   const autoUpdater = new FakeAutoUpdater(() => app.quit());
+  const notifications = {
+    supported: true,
+    shown: [] as FakeNotification[],
+  };
+  class FakeNotification extends Emitter {
+    static isSupported(): boolean {
+      return notifications.supported;
+    }
+    constructor(readonly options: { title: string; body: string }) {
+      super();
+    }
+    show(): void {
+      notifications.shown.push(this);
+    }
+    /** The rep clicks it in the OS's notification centre. */
+    click(): void {
+      this.emit('click');
+    }
+  }
 
   const deps: ShellDeps = {
     app,
@@ -373,6 +394,7 @@ export function createFakeElectron(
         files.shown.push(path);
       },
     },
+    Notification: FakeNotification,
     Menu: {
       buildFromTemplate: (template) => ({ template }),
       setApplicationMenu: (built) => {
@@ -403,6 +425,7 @@ export function createFakeElectron(
     autoUpdater,
     version,
     screen,
+    notifications,
   };
 }
 

@@ -1,5 +1,6 @@
 // Starting the Electron shell on the fake electron module (fake-electron.ts: no Electron binary
 // can be installed or started here) with stand-in services, and calling its IPC as the page would.
+import type { ShowNotification } from '../../src-main/core/reminders/reminder-schedule';
 import { join } from 'node:path';
 import type { IpcResult } from '../../src-shared/ipc-contract';
 import { createOpenExternalHandler } from '../../src-main/app/open-external';
@@ -18,6 +19,8 @@ export interface Started {
     resumed: number;
     disposed: number;
     emit?: (e: never, p: never) => void;
+    /** The OS notifications the shell handed main's services (reminders). */
+    notify?: ShowNotification;
   };
   log: string[];
   poll: { callback: (() => void) | null; ms: number | null; cleared: boolean };
@@ -100,8 +103,9 @@ export async function startWithFake(
   const handle = startShell(fake.deps, {
     rendererDir,
     preloadPath: '/app/out/preload/index.cjs',
-    createServices: ({ emit, openExternal }) => {
+    createServices: ({ emit, openExternal, notify }) => {
       services.emit = emit as never;
+      if (notify) services.notify = notify;
       // The real handler (app/open-external.ts) over the shell's opener, as createMainServices does.
       services.handlers['shell:open-external'] = createOpenExternalHandler(openExternal);
       return services;

@@ -328,3 +328,47 @@ describe('connectivity and lifecycle', () => {
     expect(mac.fake.app.quitCount).toBe(0);
   });
 });
+
+describe('reminders in the OS', () => {
+  const notice = {
+    accountKey: 'acct',
+    customerId: 'Aaaaaaaaa1',
+    title: 'Call: Müller GmbH',
+    body: '12 High St, Leeds',
+  };
+
+  it('shows a reminder while the window is minimised; a click restores it and opens the customer', async () => {
+    const { fake, services } = await start();
+    const window = fake.windows[0]!;
+    window.minimized = true;
+    const opened: string[] = [];
+    services.notify!(notice, () => opened.push(notice.customerId));
+    expect(fake.notifications.shown.map((n) => n.options)).toEqual([
+      { title: 'Call: Müller GmbH', body: '12 High St, Leeds' },
+    ]);
+    expect(opened).toEqual([]);
+    fake.notifications.shown[0]!.click();
+    expect(window.restored).toBe(1);
+    expect(window.focused).toBe(1);
+    expect(opened).toEqual(['Aaaaaaaaa1']);
+  });
+
+  it('on macOS, with the window closed, a click opens the window again', async () => {
+    const { fake, services } = await start({ platform: 'darwin' });
+    fake.windows[0]!.close();
+    fake.app.emit('window-all-closed');
+    expect(fake.app.quitCount).toBe(0);
+    services.notify!(notice, () => undefined);
+    fake.notifications.shown[0]!.click();
+    expect(fake.windows).toHaveLength(2);
+    expect(fake.windows[1]!.destroyed).toBe(false);
+  });
+
+  it('says so in the log where the desktop has no notification service', async () => {
+    const { fake, services, log } = await start();
+    fake.notifications.supported = false;
+    services.notify!(notice, () => undefined);
+    expect(fake.notifications.shown).toEqual([]);
+    expect(log.some((line) => line.includes('no notification service'))).toBe(true);
+  });
+});

@@ -12,6 +12,7 @@ import { startService } from '../../src-service/index';
 import type { RunningService, ServiceOptions } from '../../src-service/index';
 import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
 import { testBoundMs } from './until';
+import type { ReminderNotice } from '../../src-main/core/reminders/reminder-schedule';
 import { launchApp as launchRunner, type RunningApp } from '../../scripts/browser-runner/launch';
 
 export interface HarnessOptions {
@@ -36,6 +37,10 @@ export interface HarnessOptions {
   allowLocalAddress?: boolean;
 }
 
+export interface ShownNotification extends ReminderNotice {
+  click(): void;
+}
+
 export interface AppHandle {
   readonly page: Page;
   readonly context: BrowserContext;
@@ -53,6 +58,8 @@ export interface AppHandle {
   readonly localAddressQuestions: string[];
   /** Each link main's guard let through to the system browser (shell.openExternal), in order. */
   readonly externalLinks: string[];
+  /** Each reminder main showed, in order, with its click (as the OS's notification's). */
+  readonly notifications: ShownNotification[];
   /** Closes browser and services, then starts both again on the same data dir and profile. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -74,6 +81,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
   let offline = options.offline ?? false;
   const localAddressQuestions: string[] = [];
   const externalLinks: string[] = [];
+  const notifications: ShownNotification[] = [];
   const start = () =>
     launchRunner({
       dataDir,
@@ -86,6 +94,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       log: () => undefined,
       waitLimitMs: testBoundMs(),
       openExternal: async (url) => void externalLinks.push(url),
+      observeNotifications: (notice, click) => void notifications.push({ ...notice, click }),
       confirmLocalAddress: async ({ url }) => {
         localAddressQuestions.push(url);
         return options.allowLocalAddress ?? true;
@@ -115,6 +124,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
     credentialStore,
     localAddressQuestions,
     externalLinks,
+    notifications,
     call: <T>(method: string, request?: unknown) =>
       running().page.evaluate(
         ([m, r]) => {

@@ -16,7 +16,8 @@ import type { Download, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { cp1252, utf16leWithBom } from '../support/cp1252';
-import { signIn, waitRowsInHook } from '../support/app-steps';
+import { signIn, syncNow, waitRowsInHook } from '../support/app-steps';
+import { until } from '../support/until';
 
 const USER = 'rep';
 const STOPS = 40;
@@ -83,11 +84,8 @@ async function save(page: Page, button: string): Promise<Download> {
 }
 
 /** No dialog or panel open: each test that needs one starts from the bare screen. */
-async function closePanels(): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    if ((await app.page.locator('dialog[open], aside').count()) === 0) break;
-    await app.page.keyboard.press('Escape');
-  }
+function closePanels(): Promise<void> {
+  return closePanelsOf(app.page);
 }
 
 describe('files from the real world', () => {
@@ -471,3 +469,157 @@ describe('the week plan form', () => {
     ).toBe('Customers to plan');
   });
 });
+
+// Reminders: main's schedule raises them through the runner's notifications (the page's own
+// Notification API, as Electron's Notification is the shell's), with the network cut; a click
+// opens the customer; "Due today" lists them, and Snooze and Done reach the service as edits.
+describe('reminders that remind', () => {
+  let remindService: TestService;
+  let rep: AppHandle;
+  const HOUR = 60 * 60_000;
+
+  beforeAll(async () => {
+    remindService = await startTestService({ customers: 0, seed: 281 });
+    const now = Date.now();
+    const add = (name: string, remindAt: number, remindType: string) =>
+      remindService.store.createCustomerDirect(USER, {
+        name,
+        address: `${name} Street 1`,
+        city: 'Kraków',
+        latitude: 50.06,
+        longitude: 19.94,
+        remindAt,
+        remindType,
+      });
+    add('Kowalski Sp.', 0, '');
+    add('Nowak i Syn', Math.floor((now - 2 * HOUR) / 1000), 'Visit');
+    add('Later Ltd', Math.floor((now + 50 * HOUR) / 1000), 'Call');
+    rep = await launchApp({ serviceUrl: remindService.url });
+    rep.page.on('pageerror', (error) => console.error('page error:', error.message));
+    await signIn(rep, remindService);
+    await waitRowsInHook(rep.page, 'Customers', 3);
+  });
+
+  afterAll(async () => {
+    await rep?.close();
+    await remindService?.stop();
+  });
+
+  const customerNamed = (name: string) =>
+    remindService.store.customers(USER).find((c) => c.name === name)!;
+
+  async function openCustomer(page: Page, name: string): Promise<void> {
+    await page.fill('input[aria-label="Search customers"]', name);
+    await page.click(`[aria-label="Customers"] .customer-row[data-id="${customerNamed(name).id}"]`);
+    await page.locator('aside[aria-label="Customer details"]').waitFor();
+  }
+
+  it('raises a reminder set offline at its time, through the OS, and its click opens the customer', async () => {
+    const { page } = rep;
+    await rep.setOffline(true);
+    // What the runner hands the page's Notification API, seen from the page.
+    await page.evaluate(() => {
+      const Shown = window.Notification;
+      const seen: string[] = [];
+      (globalThis as unknown as { __notified: string[] }).__notified = seen;
+      window.Notification = class extends Shown {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          seen.push(`${title} | ${options?.body ?? ''}`);
+        }
+      } as typeof Notification;
+    });
+    // 45 s on, in the page's time zone (the field takes seconds when typed with them).
+    const due = await page.evaluate(() => {
+      const at = new Date(Date.now() + 45_000);
+      at.setMilliseconds(0);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      const day = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+      const time = `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+      return { at: at.getTime(), field: `${day}T${time}` };
+    });
+    await openCustomer(page, 'Kowalski Sp.');
+    await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
+    await page.fill('#ed-remindAt', due.field);
+    await page.fill('#ed-remindType', 'Call');
+    await page.click('button:has-text("Save changes")');
+    await page.locator('aside[aria-label="Customer details"]').waitFor();
+    expect(rep.notifications).toEqual([]);
+
+    await until(() => rep.notifications.length > 0, 'the reminder notified');
+    expect(Date.now()).toBeGreaterThanOrEqual(due.at);
+    expect(rep.notifications.map(({ click: _, ...notice }) => notice)).toEqual([
+      {
+        accountKey: expect.any(String),
+        customerId: customerNamed('Kowalski Sp.').id,
+        title: 'Call: Kowalski Sp.',
+        body: 'Kowalski Sp. Street 1, Kraków',
+      },
+    ]);
+    await until(
+      () =>
+        page.evaluate(
+          () => (globalThis as unknown as { __notified: string[] }).__notified.length > 0,
+        ),
+      "the page's Notification shown",
+    );
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { __notified: string[] }).__notified),
+    ).toEqual(['Call: Kowalski Sp. | Kowalski Sp. Street 1, Kraków']);
+
+    // Elsewhere in the app when it is clicked: it opens the customer.
+    await closePanelsOf(page);
+    await page.click('button:has-text("Plan the week")');
+    await page.waitForSelector('aside.week-plan');
+    rep.notifications[0]!.click();
+    await expect
+      .poll(() => page.getAttribute('aside[aria-label="Customer details"]', 'data-id'))
+      .toBe(customerNamed('Kowalski Sp.').id);
+  });
+
+  it('lists what is due today, and Snooze and Done reach the service as remindAt edits', async () => {
+    const { page } = rep;
+    await closePanelsOf(page);
+    const button = page.locator('button[title="Reminders due today, and those overdue"]');
+    await expect.poll(() => button.textContent()).toBe('Due today (2)');
+    await button.click();
+    const panel = page.locator('aside.reminders');
+    await expect
+      .poll(() => panel.locator('.reminder strong').allTextContents())
+      .toEqual(['Visit', 'Call']);
+    expect(await panel.locator('.reminder .name').allTextContents()).toEqual([
+      'Nowak i Syn',
+      'Kowalski Sp.',
+    ]);
+    await expect.poll(() => panel.locator('.summary').textContent()).toBe('2 reminders, 2 overdue');
+
+    await panel.locator('button[aria-label="Mark the reminder of Nowak i Syn done"]').click();
+    await panel.locator('button[aria-label="Snooze the reminder of Kowalski Sp."]').click();
+    await panel.locator('button:has-text("Tomorrow 09:00")').click();
+    await expect.poll(() => panel.locator('.empty').textContent()).toBe('Nothing due today.');
+    await expect.poll(() => button.textContent()).toBe('Due today');
+    const tomorrowNine = await page.evaluate(() => {
+      const day = new Date();
+      day.setDate(day.getDate() + 1);
+      day.setHours(9, 0, 0, 0);
+      return day.getTime();
+    });
+
+    await rep.setOffline(false);
+    await syncNow(page);
+    await until(
+      () =>
+        customerNamed('Nowak i Syn').remindAt === 0 &&
+        customerNamed('Kowalski Sp.').remindAt === Math.floor(tomorrowNine / 1000),
+      'Done and Snooze on the service',
+    );
+    expect(customerNamed('Later Ltd').remindAt).toBeGreaterThan(0);
+  });
+});
+
+async function closePanelsOf(page: Page): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    if ((await page.locator('dialog[open], aside').count()) === 0) break;
+    await page.keyboard.press('Escape');
+  }
+}

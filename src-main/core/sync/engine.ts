@@ -3,7 +3,7 @@
 // periodically; while the service is unreachable it probes with backoff instead.
 import type { CustomerChanges } from '../../../src-shared/domain';
 import { errorInfo } from '../../../src-shared/errors';
-import type { Conflict } from '../../../src-shared/outbox-types';
+import type { Acknowledged, Conflict } from '../../../src-shared/outbox-types';
 import type { SyncState } from '../../../src-shared/sync-state';
 import { ConflictLog } from './conflict-log';
 import {
@@ -52,6 +52,13 @@ export interface SyncEngineOptions {
   /** The account's request rate, for the ETA (default 3/s). */
   ratePerSecond?: number;
   push?: PushOptions;
+  /** Told the customers after each pull and each acknowledged change (main's reminders). */
+  watcher?: CustomersWatcher;
+}
+
+export interface CustomersWatcher {
+  pulled(customers: readonly Customer[]): void;
+  acknowledged(change: Acknowledged): void;
 }
 
 const PULL_REQUESTS = 4;
@@ -59,7 +66,10 @@ const PULL_REQUESTS = 4;
 const CHANGE_DEBOUNCE_MS = 500;
 
 export class SyncEngine implements SyncEnginePort {
-  readonly #o: Required<Omit<SyncEngineOptions, 'push'>> & { push: PushOptions };
+  readonly #o: Required<Omit<SyncEngineOptions, 'push' | 'watcher'>> & {
+    push: PushOptions;
+    watcher?: CustomersWatcher;
+  };
   readonly #ready: Promise<{ ledger: SyncLedger; conflicts: ConflictLog }>;
   readonly #snapshot: SnapshotKeeper;
   /**
@@ -253,7 +263,10 @@ export class SyncEngine implements SyncEnginePort {
       priority: 'background',
       absenceGraceMs: this.#o.push.absenceGraceMs ?? DEFAULT_ABSENCE_GRACE_MS,
       step,
-      acknowledged: (change) => this.#snapshot.acknowledge(change),
+      acknowledged: (change) => {
+        this.#snapshot.acknowledge(change);
+        this.#o.watcher?.acknowledged(change);
+      },
     };
     try {
       const pushed = await push(ctx, this.#o.push);
@@ -279,6 +292,8 @@ export class SyncEngine implements SyncEnginePort {
       const out = await this.#snapshot.take(data, streamed ? pulledAt : now);
       const resend = this.#resendAfterStream;
       this.#resendAfterStream = false;
+      const customers = this.#snapshot.snapshot?.customers;
+      if (customers) this.#o.watcher?.pulled(customers);
       if ('snapshot' in out) {
         if (!streamed || resend) this.#o.emit('data:snapshot', out.snapshot);
       } else this.#o.emit('data:delta', out.delta);

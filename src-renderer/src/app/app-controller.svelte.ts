@@ -26,6 +26,7 @@ import { Panels } from './panels.svelte';
 import { SelectionState } from './selection.svelte';
 import { SessionState } from './session.svelte';
 import { SupportState } from '../features/support/support-state.svelte';
+import { Reminders } from '../features/reminders/reminders.svelte';
 import { Navigator } from '../features/navigate/navigator.svelte';
 
 const LAST_ACCOUNT_KEY = 'fieldmap:lastAccount';
@@ -45,6 +46,8 @@ export class AppController {
   readonly support: SupportState;
   /** "Navigate": the rep's navigation app and the links to it. */
   readonly navigation: Navigator;
+  /** "Due today", Snooze and Done; main's schedule raises the notifications. */
+  readonly reminders: Reminders;
   #accounts = $state.raw<AccountSummary[]>([]);
   #data = $state.raw<AccountData | null>(null);
   #started = $state(false);
@@ -77,6 +80,7 @@ export class AppController {
     this.imports = new ImportStatusState(api);
     this.support = new SupportState(api);
     this.navigation = new Navigator(api, storage, globalThis.navigator?.platform ?? '');
+    this.reminders = new Reminders(this.writer, () => this.#data?.timeUnit ?? 'seconds');
   }
 
   /** Remembered accounts (loaded by `loadAccounts`). */
@@ -104,7 +108,7 @@ export class AppController {
 
   start(): void {
     const on = this.api.on.bind(this.api);
-    this.#unsubscribe.push(this.support.start());
+    this.#unsubscribe.push(this.support.start(), this.reminders.start());
     this.#writer.onPiece((p, json) => {
       try {
         this.#stage.add(p, json);
@@ -148,6 +152,9 @@ export class AppController {
       on('data:delta', (payload) => this.#onJoined({ event: 'data:delta', payload })),
       on('outbox:changed', (p) => this.#enqueue(() => this.#onOutbox(p))),
       on('ids:resolved', (p) => this.#enqueue(() => this.#onIdsResolved(p))),
+      on('reminders:open', (p) => {
+        if (p.accountKey === this.session.account?.accountKey) this.#openReminder(p.customerId);
+      }),
       on('conflicts:changed', (p) => {
         if (p.accountKey === this.session.account?.accountKey)
           this.outbox.setConflicts(p.conflicts);
@@ -371,6 +378,18 @@ export class AppController {
       accountKey,
       await this.#writer.setPendingOps(accountKey, ops, acknowledged),
     );
+  }
+
+  /** A reminder's notification was clicked: its customer, or "Due today" when it named several. */
+  #openReminder(customerId: string | null): void {
+    if (customerId === null) {
+      this.panels.show('reminders');
+      return;
+    }
+    // The details show when no panel is open; an editor's unsaved form is never closed for it.
+    if (this.panels.open !== 'editor') this.panels.close();
+    this.selection.select(customerId);
+    this.panels.focusOn('customer', customerId);
   }
 
   async #onIdsResolved(payload: EventOf<'ids:resolved'>): Promise<void> {

@@ -9,7 +9,15 @@ import { BulkSelection } from '../features/selection/bulk-selection.svelte';
 import type { FocusRequest } from '../types';
 
 export type PanelKind =
-  'editor' | 'route' | 'week-plan' | 'changes' | 'conflicts' | 'account' | 'selection' | 'nearby';
+  | 'editor'
+  | 'route'
+  | 'week-plan'
+  | 'changes'
+  | 'conflicts'
+  | 'account'
+  | 'selection'
+  | 'nearby'
+  | 'reminders';
 
 /** A modal dialog over the window; 'visit' logs a visit to `visitFor`. */
 export type DialogKind = 'offline-maps' | 'reauth' | 'visit';
