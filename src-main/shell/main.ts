@@ -15,6 +15,7 @@ import {
   screen,
   session,
   shell,
+  Tray,
   type MessagePortMain,
   type WebContents,
 } from 'electron';
@@ -58,6 +59,7 @@ startShell(
     shellFiles: shell,
     autoUpdater: electronUpdater.autoUpdater,
     Notification,
+    Tray,
   },
   {
     // Bundled to out/main/index.js: the renderer and preload builds sit beside it.

@@ -90,9 +90,12 @@ export interface ShellBrowserWindow extends PlacedWindow {
   loadURL(url: string): Promise<void>;
   once(event: 'ready-to-show', listener: () => void): unknown;
   on(event: 'closed', listener: () => void): unknown;
-  on(event: 'resize' | 'move' | 'maximize' | 'unmaximize' | 'close', listener: () => void): unknown;
+  on(event: 'resize' | 'move' | 'maximize' | 'unmaximize', listener: () => void): unknown;
+  /** Electron passes an event whose preventDefault() keeps the window open. */
+  on(event: 'close', listener: (event: PreventableEvent) => void): unknown;
   maximize(): void;
   show(): void;
+  hide(): void;
   focus(): void;
   restore(): void;
   isMinimized(): boolean;
@@ -106,7 +109,10 @@ export interface ShellApp {
   whenReady(): Promise<unknown>;
   getPath(name: 'userData' | 'logs'): string;
   getVersion(): string;
-  on(event: 'second-instance' | 'window-all-closed' | 'activate', listener: () => void): unknown;
+  on(
+    event: 'second-instance' | 'window-all-closed' | 'activate' | 'before-quit',
+    listener: () => void,
+  ): unknown;
   on(event: 'will-quit', listener: (event: PreventableEvent) => void): unknown;
   on(
     event: 'web-contents-created',
@@ -287,6 +293,16 @@ export interface ShellDialogDeps {
   autoUpdater?: ShellAutoUpdater;
   /** Electron's Notification (the OS's notification centre); without it, reminders show none. */
   Notification?: ShellNotificationClass;
+  /** Electron's Tray: on Windows and Linux, closing the window keeps the app there. */
+  Tray?: new (iconPath: string) => ShellTray;
+}
+
+/** Electron's Tray, the parts used. */
+export interface ShellTray {
+  setToolTip(text: string): void;
+  setContextMenu(menu: unknown): void;
+  on(event: 'click', listener: () => void): unknown;
+  destroy(): void;
 }
 
 /** Electron's Notification, the parts used. */

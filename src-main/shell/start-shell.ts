@@ -1,8 +1,10 @@
 // Composes the Electron shell: process-wide security switches, the app:// protocol, the IPC
 // router, the window, and the connectivity signals the sync engine listens to. Every Electron
 // API arrives through ShellDeps, so tests drive this with a fake electron module.
+import { join } from 'node:path';
 import { adminUpdateFeedOf } from '../app/admin-defaults';
 import { shellNotifier } from './notifications';
+import { createTray, type AppTray } from './tray';
 import type { ShowNotification } from '../core/reminders/reminder-schedule';
 import type { ConfirmLocalAddress, PickFile } from '../app/basemap-handlers';
 import type { AccountAbout } from '../app/support';
@@ -133,8 +135,36 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
     window.focus();
   };
   let place: WindowPlace | null = null;
+  let tray: AppTray | null = null;
+  let quitting = false;
+  /** Reminders go through it once main's services exist (the tray's first-close notice too). */
+  let notify: ShowNotification | null = null;
+  const bringForward = () => {
+    if (window && !window.isDestroyed()) {
+      window.show();
+      focusWindow();
+    } else openWindow();
+  };
   const openWindow = () => {
     window = createMainWindow(deps.BrowserWindow, options.preloadPath, log, place);
+    const opened = window;
+    opened.on('close', (event) => {
+      if (!tray || quitting) return;
+      // Hidden to the tray: main's schedule keeps reminding with the window closed.
+      event.preventDefault();
+      opened.hide();
+      if (tray.hidden()) {
+        notify?.(
+          {
+            accountKey: '',
+            customerId: null,
+            title: 'Fieldmap is still running',
+            body: 'Your reminders still come. Quit from the Fieldmap icon in the notification area.',
+          },
+          bringForward,
+        );
+      }
+    });
     keepWindowPlace(window, {
       fs: options.fs ?? nodeDurableFs,
       dataDir: app.getPath('userData'),
@@ -198,6 +228,16 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
       }),
     );
 
+    if (deps.Notification) notify = shellNotifier(deps.Notification, bringForward, log);
+    if (deps.Tray && deps.Menu && (deps.platform ?? process.platform) !== 'darwin') {
+      tray = createTray({
+        Tray: deps.Tray,
+        Menu: deps.Menu,
+        iconPath: join(options.rendererDir, 'tray.png'),
+        open: bringForward,
+        quit: () => app.quit(),
+      });
+    }
     const dialog = deps.dialog;
     const pickFile: PickFile | undefined = dialog
       ? async ({ title, filters }) => {
@@ -282,8 +322,14 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
       if ((deps.platform ?? process.platform) !== 'darwin') app.quit();
     });
     let disposed = false;
+    // A quit from the menu, the tray or the OS closes the window for real.
+    app.on('before-quit', () => {
+      quitting = true;
+    });
     app.on('will-quit', (event) => {
       if (poll !== null) timers.clearInterval(poll);
+      tray?.destroy();
+      tray = null;
       updates?.stop();
       if (disposed || !services) return;
       // Hold the quit until the services have closed their files, then quit for real.

@@ -171,9 +171,12 @@ export function createFakeElectron(
       calls.push('app.requestSingleInstanceLock');
       return options.lock ?? true;
     }
+    /** Electron's order: 'before-quit', then every window is closed (a test fires 'will-quit'). */
     quit(): void {
       this.quitCount += 1;
       calls.push('app.quit');
+      this.emit('before-quit');
+      for (const window of windows) if (!window.destroyed) window.close();
     }
     whenReady(): Promise<void> {
       return readyPromise;
@@ -224,6 +227,9 @@ export function createFakeElectron(
     show(): void {
       this.shown = true;
     }
+    hide(): void {
+      this.shown = false;
+    }
     focus(): void {
       this.focused += 1;
     }
@@ -254,9 +260,14 @@ export function createFakeElectron(
       this.emit('move');
       this.emit('resize');
     }
-    /** The rep closes the window: 'close', then 'closed', then it is destroyed. */
+    /**
+     * The rep closes the window: 'close' with an event; unless a listener prevented it, then
+     * 'closed', and it is destroyed (Electron's order).
+     */
     close(): void {
-      this.emit('close');
+      const event = new FakeEvent();
+      this.emit('close', event);
+      if (event.defaultPrevented) return;
       this.emit('closed');
       this.destroyed = true;
     }
@@ -330,6 +341,31 @@ export function createFakeElectron(
     openPathResult: '',
   };
   const autoUpdater = new FakeAutoUpdater(() => app.quit());
+  const trays: FakeTray[] = [];
+  class FakeTray extends Emitter {
+    tooltip = '';
+    menu: { template: ShellMenuItem[] } | null = null;
+    destroyed = false;
+    constructor(readonly iconPath: string) {
+      super();
+      trays.push(this);
+    }
+    setToolTip(text: string): void {
+      this.tooltip = text;
+    }
+    setContextMenu(menu: unknown): void {
+      this.menu = menu as { template: ShellMenuItem[] };
+    }
+    destroy(): void {
+      this.destroyed = true;
+    }
+    /** The rep picks an item of the tray's menu by its label. */
+    pick(label: string): void {
+      const item = this.menu?.template.find((i) => i.label === label);
+      if (!item?.click) throw new Error(`no tray menu item ${label}`);
+      item.click();
+    }
+  }
   const notifications = {
     supported: true,
     shown: [] as FakeNotification[],
@@ -395,6 +431,7 @@ export function createFakeElectron(
       },
     },
     Notification: FakeNotification,
+    Tray: FakeTray,
     Menu: {
       buildFromTemplate: (template) => ({ template }),
       setApplicationMenu: (built) => {
@@ -426,6 +463,7 @@ export function createFakeElectron(
     version,
     screen,
     notifications,
+    trays,
   };
 }
 

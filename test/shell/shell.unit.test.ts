@@ -372,3 +372,53 @@ describe('reminders in the OS', () => {
     expect(log.some((line) => line.includes('no notification service'))).toBe(true);
   });
 });
+
+describe('the tray (Windows, Linux)', () => {
+  it('closing the window hides it there, says so once, and reminders still come', async () => {
+    const { fake, services } = await start({ platform: 'win32' });
+    const window = fake.windows[0]!;
+    window.shown = true;
+    expect(fake.trays.map((t) => [t.tooltip, t.iconPath.endsWith('tray.png')])).toEqual([
+      ['Fieldmap', true],
+    ]);
+    window.close();
+    expect(window.destroyed).toBe(false);
+    expect(window.shown).toBe(false);
+    expect(fake.notifications.shown.map((n) => n.options.title)).toEqual([
+      'Fieldmap is still running',
+    ]);
+    window.close();
+    expect(fake.notifications.shown).toHaveLength(1);
+
+    const opened: string[] = [];
+    services.notify!(
+      { accountKey: 'acct', customerId: 'Aaaaaaaaa1', title: 'Call: Acme', body: '' },
+      () => opened.push('Aaaaaaaaa1'),
+    );
+    fake.notifications.shown[1]!.click();
+    expect(window.shown).toBe(true);
+    expect(fake.windows).toHaveLength(1);
+    expect(opened).toEqual(['Aaaaaaaaa1']);
+
+    window.close();
+    fake.trays[0]!.pick('Open Fieldmap');
+    expect(window.shown).toBe(true);
+  });
+
+  it('Quit in its menu quits, closing the window for real', async () => {
+    const { fake } = await start({ platform: 'linux' });
+    const window = fake.windows[0]!;
+    fake.trays[0]!.pick('Quit Fieldmap');
+    expect(fake.app.quitCount).toBe(1);
+    expect(window.destroyed).toBe(true);
+    fake.app.emit('will-quit', new FakeEvent());
+    expect(fake.trays[0]!.destroyed).toBe(true);
+  });
+
+  it('is not on macOS, where the app lives on in the Dock', async () => {
+    const { fake } = await start({ platform: 'darwin' });
+    expect(fake.trays).toEqual([]);
+    fake.windows[0]!.close();
+    expect(fake.windows[0]!.destroyed).toBe(true);
+  });
+});
