@@ -1,7 +1,8 @@
 // Planned visits as an iCalendar file (RFC 5545) that Outlook, Google Calendar and Apple
 // Calendar import: one VEVENT per visit, times in UTC (no VTIMEZONE to get wrong), text escaped
-// and lines folded at 75 octets. A visit's UID comes from its plan, customer and day, never from
-// chance, so importing the plan again replaces its events instead of adding a second copy.
+// and lines folded at 75 octets. A visit's UID comes from its plan and customer, never from
+// chance or the day (a plan visits a customer once), so importing the plan again replaces its
+// events, a stop moved to another day included, instead of adding a second copy.
 
 /** One planned visit. */
 export interface CalendarVisit {
@@ -66,9 +67,9 @@ export function foldIcsLine(line: string): string {
 /** Characters safe in a UID on every calendar (the rest percent-encoded). */
 const uidPart = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, '');
 
-/** The UID of a visit to `customerId` on `day` (YYYY-MM-DD) of the plan `planKey`. */
-export function visitUid(planKey: string, customerId: string, day: string): string {
-  return `${uidPart(planKey)}.${uidPart(customerId)}.${day.replace(/-/g, '')}@fieldmap`;
+/** The UID of the visit to `customerId` in the plan (or route) `planKey`. */
+export function visitUid(planKey: string, customerId: string): string {
+  return `${uidPart(planKey)}.${uidPart(customerId)}@fieldmap`;
 }
 
 /** FNV-1a of a text as 8 hex digits: a short stable key for a name. */

@@ -264,6 +264,22 @@ describe('plans in the calendar', () => {
     expect(new Set(uidOf.keys())).toEqual(new Set(weekUids.values()));
     const [movedStart] = await instants(page, [[0, moved.start]]);
     expect(uidOf.get(weekUids.get(first.id)!)!.startDate.toJSDate().getTime()).toBe(movedStart);
+
+    // A stop moved to another day is the same event, moved: no second copy in the calendar.
+    const friday = (await shownVisits(page)).find((v) => v.day === 4)!;
+    const name = service.store.customers(USER).find((c) => c.id === friday.id)!.name;
+    await page.selectOption(`select[aria-label="Move ${name} to"]`, '0');
+    await expect
+      .poll(async () => (await shownVisits(page)).find((v) => v.id === friday.id)?.day)
+      .toBe(0);
+    const onMonday = (await shownVisits(page)).find((v) => v.id === friday.id)!;
+    const again = await eventsOf(
+      await save(page, 'button:has-text("Add week to calendar (.ics)")'),
+    );
+    expect(new Set(again.map((e) => e.uid))).toEqual(new Set(weekUids.values()));
+    const [mondayStart] = await instants(page, [[0, onMonday.start]]);
+    const event = again.find((e) => e.uid === weekUids.get(friday.id))!;
+    expect(event.startDate.toJSDate().getTime()).toBe(mondayStart);
   });
 
   it('exports one day from its own button, with the same UIDs as the week', async () => {

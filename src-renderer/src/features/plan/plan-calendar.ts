@@ -1,7 +1,7 @@
 // A week plan, one of its days, or the route being built as an .ics file for the rep's calendar
 // (src-shared/ics.ts writes it). Planned minutes are the rep's local clock on the plan's dates;
-// the file holds them in UTC. UIDs name the plan (its first day, or the route's name), the
-// customer and the day, so exporting again after a change replaces the events.
+// the file holds them in UTC. UIDs name the plan (its first day, or the route's name) and the
+// customer, so exporting again after a change (a stop moved to another day too) replaces them.
 import { haversineMeters } from '../../../../src-shared/geo';
 import { icsCalendar, stableKey, visitUid, type CalendarVisit } from '../../../../src-shared/ics';
 import type { CustomerView } from '../../types';
@@ -42,7 +42,7 @@ function visit(
       ]
     : [];
   return {
-    uid: visitUid(planKey, id, isoDay(date)),
+    uid: visitUid(planKey, id),
     startMs: at(date, startMin),
     endMs: at(date, endMin),
     summary: `Visit: ${name}`,
