@@ -7,7 +7,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { launchApp, startTestService } from '../test/support/app';
-import { waitRowsInHook } from '../test/support/app-steps';
 import { until } from '../test/support/until';
 import { MemoryCredentialStore } from './browser-runner/credentials';
 import { DOCS } from './docs-screenshots';
@@ -46,7 +45,7 @@ async function main(): Promise<void> {
       username: service.account.username,
       password: service.account.password,
     });
-    await waitRowsInHook(app.page, 'Customers', 2);
+    await app.page.waitForSelector('[aria-label="Customers"][data-rows="2"]');
     await until(() => app.notifications.length > 0, 'the reminder shown', 120_000);
     await app.page.click('button[title="Reminders due today, and those overdue"]');
     // The daemon draws it on its next frame.

@@ -277,6 +277,17 @@ export const invokeChannels = {
     request: RendererErrorReportSchema,
     response: v.boolean(),
   },
+  /**
+   * The customer a reminder's click or a fieldmap:// link asked to open, once; null when none
+   * waits. accountKey null: the open account; customerId null: "Due today".
+   */
+  'customer:take-open': {
+    method: 'takeOpen',
+    request: Empty,
+    response: v.nullable(
+      v.object({ accountKey: v.nullable(v.string()), customerId: v.nullable(v.string()) }),
+    ),
+  },
   /** Why main reloaded this page (a crash, a hang), told once; null when it did not. */
   'shell:take-notice': {
     method: 'takeNotice',
@@ -337,8 +348,8 @@ export const eventChannels = {
     id: v.string(),
   }),
   'conflicts:changed': v.object({ accountKey: v.string(), conflicts: v.array(ConflictSchema) }),
-  /** The rep clicked a reminder's notification: open the customer, or "Due today" for null. */
-  'reminders:open': v.object({ accountKey: v.string(), customerId: v.nullable(v.string()) }),
+  /** Something outside the page asks to open a customer (a reminder, a link): take it. */
+  'customer:open': v.object({}),
   /** A region download progressed, paused, failed or finished. */
   'regions:progress': RegionDownloadStatusSchema,
   /** Regions or basemap settings changed (from the panel or the File menu): redraw the basemap. */

@@ -11,6 +11,7 @@ import { ServiceClient } from '../core/service/client';
 import { SyncEngine } from '../core/sync/engine';
 import { ReminderSchedule, type ShowNotification } from '../core/reminders/reminder-schedule';
 import { AppError } from './app-error';
+import type { OpenRequest } from './open-requests';
 import type { AccountRuntime, RuntimeFactory } from './session-manager';
 
 export interface RuntimeFactoryOptions {
@@ -22,6 +23,8 @@ export interface RuntimeFactoryOptions {
   fs?: DurableFs;
   /** The OS's notifications (the shell's, or the runner's): reminders are shown through it. */
   notify?: ShowNotification;
+  /** A reminder's click: the page opens the customer (app/open-requests.ts). */
+  openCustomer?: (request: OpenRequest) => void;
 }
 
 export function createRuntimeFactory(options: RuntimeFactoryOptions): RuntimeFactory {
@@ -55,7 +58,7 @@ export function createRuntimeFactory(options: RuntimeFactoryOptions): RuntimeFac
               dir,
               clock,
               notify,
-              open: (customerId) => emit('reminders:open', { accountKey, customerId }),
+              open: (customerId) => options.openCustomer?.({ accountKey, customerId }),
               ...fs,
             },
             outbox.list(),

@@ -7,6 +7,7 @@ import { createOpenExternalHandler } from './open-external';
 import { AppError } from './app-error';
 import { createBasemapHandlers, type BasemapHandlerDeps } from './basemap-handlers';
 import type { ImportJobs } from './import-jobs';
+import type { OpenRequests } from './open-requests';
 import { readSpreadsheet, type SpreadsheetReader } from './spreadsheet-import';
 import type { CurrentSession, SessionManager } from './session-manager';
 
@@ -24,6 +25,8 @@ export interface HandlerDeps {
   reportError?: (report: RendererErrorReport) => boolean;
   /** Which worker reads a spreadsheet, and its limits (spreadsheet-import.ts). */
   spreadsheets?: SpreadsheetReader;
+  /** Customers asked to open from outside the page (open-requests.ts). */
+  opens?: OpenRequests;
 }
 
 export function createHandlers({
@@ -33,6 +36,7 @@ export function createHandlers({
   basemap,
   reportError,
   spreadsheets,
+  opens,
 }: HandlerDeps): AppHandlers {
   const needImports = (): ImportJobs => {
     if (!imports) throw new AppError('Internal', { detail: 'imports are not available' });
@@ -54,6 +58,8 @@ export function createHandlers({
     'session:switch': async ({ accountKey }) => sessions.switchAccount(accountKey),
     'session:logout': async ({ accountKey, dropUnsynced }) =>
       sessions.logout(accountKey, dropUnsynced),
+
+    'customer:take-open': async () => opens?.take() ?? null,
 
     'sync:now': async () => sessions.session?.runtime.engine.syncNow() ?? { kind: 'signed-out' },
     'sync:state': async () => sessions.session?.runtime.engine.state ?? { kind: 'signed-out' },

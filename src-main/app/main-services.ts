@@ -10,6 +10,8 @@ import { refusedResolution } from '../core/basemap/remote-policy';
 import type { WorkerEntry } from '../core/untrusted/parse-worker';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
+import { OpenRequests } from './open-requests';
+import { customerOfLink } from '../../src-shared/customer-link';
 import type { ShowNotification } from '../core/reminders/reminder-schedule';
 import { adminRegionSourceOf } from './admin-defaults';
 import type { ConfirmLocalAddress, PickFile } from './basemap-handlers';
@@ -74,6 +76,8 @@ export interface MainServices {
   readonly basemap: BasemapService;
   /** The shell's online/resume events. */
   nudge(reason: 'online' | 'resume' | 'start'): void;
+  /** A fieldmap:// link the OS handed the app; false when it names no customer. */
+  openLink(url: string): boolean;
   /** The signed-in account and its queued changes, for Help > About. */
   about(): AccountAbout;
   dispose(): Promise<void>;
@@ -99,7 +103,9 @@ export async function createMainServices(options: MainServicesOptions): Promise<
         ),
       });
   let disposed: Promise<void> | null = null;
+  const opens = new OpenRequests(emit);
   const factory = createRuntimeFactory({
+    openCustomer: (request) => opens.request(request),
     ...fs,
     emit,
     clock,
@@ -167,6 +173,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
           : {}),
       },
       reportError: rendererErrorLog(log, clock),
+      opens,
     }),
     log,
   );
@@ -175,6 +182,11 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     sessions,
     basemap,
     nudge: (reason) => sessions.session?.runtime.engine.nudge(reason),
+    openLink: (url) => {
+      const customerId = customerOfLink(url);
+      if (customerId !== null) opens.request({ accountKey: null, customerId });
+      return customerId !== null;
+    },
     about: () => accountAbout(sessions),
     // Once: a second call (the shell's quit after a test's or a restart's) waits for the first.
     dispose: () =>

@@ -109,10 +109,14 @@ export interface ShellApp {
   whenReady(): Promise<unknown>;
   getPath(name: 'userData' | 'logs'): string;
   getVersion(): string;
-  on(
-    event: 'second-instance' | 'window-all-closed' | 'activate' | 'before-quit',
-    listener: () => void,
-  ): unknown;
+  on(event: 'window-all-closed' | 'activate' | 'before-quit', listener: () => void): unknown;
+  /** A second start of the app: its command line (a fieldmap:// link on Windows and Linux). */
+  on(event: 'second-instance', listener: (event: unknown, argv: string[]) => void): unknown;
+  /** macOS: a fieldmap:// link opened (preventDefault says the app handles it). */
+  on(event: 'open-url', listener: (event: PreventableEvent, url: string) => void): unknown;
+  /** True when running from an installed package. */
+  readonly isPackaged: boolean;
+  setAsDefaultProtocolClient(protocol: string, path?: string, args?: string[]): boolean;
   on(event: 'will-quit', listener: (event: PreventableEvent) => void): unknown;
   on(
     event: 'web-contents-created',

@@ -1,7 +1,8 @@
 // Composes the Electron shell: process-wide security switches, the app:// protocol, the IPC
 // router, the window, and the connectivity signals the sync engine listens to. Every Electron
 // API arrives through ShellDeps, so tests drive this with a fake electron module.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { APP_LINK_SCHEME } from '../../src-shared/customer-link';
 import { adminUpdateFeedOf } from '../app/admin-defaults';
 import { shellNotifier } from './notifications';
 import { createTray, type AppTray } from './tray';
@@ -23,7 +24,7 @@ import {
 import { applicationMenuTemplate } from './app-menu';
 import { buildContentSecurityPolicy, type CspOptions } from './csp';
 import { registerIpcHandlers } from './ipc-wiring';
-import type { ShellBrowserWindow, ShellDeps, ShellDialog } from './shell-deps';
+import type { ShellApp, ShellBrowserWindow, ShellDeps, ShellDialog } from './shell-deps';
 import { shellFetch } from './network';
 import { hardenWebContents } from './web-contents-guard';
 import { createMainWindow } from './window';
@@ -45,6 +46,8 @@ export interface MainServices {
   handleAppRequest?: AppRequestHandler;
   /** The signed-in account and its queued changes, for Help > About. */
   about?(): AccountAbout;
+  /** A fieldmap:// link the OS handed the app; false when it names no customer. */
+  openLink?(url: string): boolean;
 }
 
 export interface PollTimers {
@@ -89,6 +92,8 @@ export interface ShellOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The files the shell itself keeps (the window's place); default this platform's. */
   fs?: DurableFs;
+  /** The command line (a fieldmap:// link that started the app); default process.argv. */
+  argv?: readonly string[];
 }
 
 export interface ShellHandle {
@@ -204,7 +209,31 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
     wasOnline = online;
   };
 
-  app.on('second-instance', focusWindow);
+  // fieldmap:// links (a calendar event's): Windows and Linux start a second instance with the
+  // link in its argv, which hands it here and quits; macOS sends 'open-url', also before ready.
+  // Links that come before main's services and the first window wait for them.
+  const waitingLinks: string[] = [];
+  /** Set once the first window is open: links before it wait for it. */
+  let linksOpen = false;
+  const openLink = (url: string) => {
+    if (!services || !linksOpen) {
+      waitingLinks.push(url);
+      return;
+    }
+    if (services.openLink?.(url)) bringForward();
+    else log('[shell] ignored a link that names no customer');
+  };
+  const linkIn = (argv: readonly string[] | undefined) =>
+    (argv ?? []).find((arg) => arg.toLowerCase().startsWith(`${APP_LINK_SCHEME}://`));
+  app.on('second-instance', (_event, argv) => {
+    const link = linkIn(argv);
+    if (link) openLink(link);
+    else focusWindow();
+  });
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    openLink(url);
+  });
 
   const ready = (async () => {
     await app.whenReady();
@@ -277,6 +306,7 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
           }
         : {}),
     });
+    registerLinkScheme(app, deps.platform ?? process.platform, log);
     const handlers: IpcHandlers = {
       ...services.handlers,
       'shell:take-notice': async () => {
@@ -345,6 +375,11 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
       deps.screen,
     );
     openWindow();
+    // Links that started the app, or came before its services: now that there is a window.
+    linksOpen = true;
+    const started = [...waitingLinks, linkIn(options.argv ?? process.argv) ?? []].flat();
+    waitingLinks.length = 0;
+    for (const link of started) openLink(link);
     updates = startUpdates({
       updater: deps.autoUpdater,
       feed: adminUpdateFeedOf(options.env ?? process.env),
@@ -397,4 +432,18 @@ async function addRegionFromMenu(
     log(`[shell] add offline region failed: ${message}`);
     dialog?.showErrorBox('Could not add the offline region', message);
   }
+}
+
+/**
+ * Makes this app the OS's handler of fieldmap:// links. The installer declares the scheme too
+ * (electron-builder.yml protocols); an unpackaged run names the script to start, as Electron's
+ * docs ask on Windows.
+ */
+function registerLinkScheme(app: ShellApp, platform: string, log: (line: string) => void): void {
+  const registered = app.isPackaged
+    ? app.setAsDefaultProtocolClient(APP_LINK_SCHEME)
+    : app.setAsDefaultProtocolClient(APP_LINK_SCHEME, process.execPath, [
+        resolve(process.argv[1] ?? '.'),
+      ]);
+  if (!registered) log(`[shell] fieldmap:// links are not registered on ${platform}`);
 }

@@ -163,6 +163,13 @@ export function createFakeElectron(
 
   const app = new (class extends Emitter {
     quitCount = 0;
+    readonly isPackaged = true;
+    /** Schemes this app asked to handle (Electron's setAsDefaultProtocolClient). */
+    readonly protocolClients: string[] = [];
+    setAsDefaultProtocolClient(protocol: string): boolean {
+      this.protocolClients.push(protocol);
+      return true;
+    }
     enableSandbox(): void {
       if (ready) throw new Error('app.enableSandbox() can only be called before app is ready');
       calls.push('app.enableSandbox');

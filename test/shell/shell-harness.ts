@@ -3,6 +3,7 @@
 import type { ShowNotification } from '../../src-main/core/reminders/reminder-schedule';
 import { join } from 'node:path';
 import type { IpcResult } from '../../src-shared/ipc-contract';
+import { customerOfLink } from '../../src-shared/customer-link';
 import { createOpenExternalHandler } from '../../src-main/app/open-external';
 import { startShell, type MainServices, type ShellHandle } from '../../src-main/shell/start-shell';
 import type { ShellDataPorts } from '../../src-main/shell/shell-deps';
@@ -18,6 +19,8 @@ export interface Started {
     online: number;
     resumed: number;
     disposed: number;
+    /** Every link the shell handed main's services, in order. */
+    links: string[];
     emit?: (e: never, p: never) => void;
     /** The OS notifications the shell handed main's services (reminders). */
     notify?: ShowNotification;
@@ -74,6 +77,8 @@ export async function startWithFake(
     env?: Record<string, string | undefined>;
     /** Electron's userData folder (default: a path that does not exist). */
     dataDir?: string;
+    /** The app's command line (a link that started it). */
+    argv?: string[];
     /** Before ready: e.g. give the deps the fake autoUpdater. */
     prepare?: (fake: FakeElectron) => void;
   } = {},
@@ -99,10 +104,17 @@ export async function startWithFake(
     dispose() {
       this.disposed += 1;
     },
+    links: [],
+    // As main's services: a customer link opens, anything else is refused.
+    openLink(url: string) {
+      this.links.push(url);
+      return customerOfLink(url) !== null;
+    },
   };
   const handle = startShell(fake.deps, {
     rendererDir,
     preloadPath: '/app/out/preload/index.cjs',
+    argv: options.argv ?? ['/opt/Fieldmap/fieldmap'],
     createServices: ({ emit, openExternal, notify }) => {
       services.emit = emit as never;
       if (notify) services.notify = notify;

@@ -422,3 +422,39 @@ describe('the tray (Windows, Linux)', () => {
     expect(fake.windows[0]!.destroyed).toBe(true);
   });
 });
+
+describe("fieldmap:// links (a calendar event's)", () => {
+  const LINK = 'fieldmap://customer/Aaaaaaaaa1';
+
+  it('registers the scheme, and opens a link that started the app once main is ready', async () => {
+    const { fake, services } = await start({ argv: ['/opt/Fieldmap/fieldmap', LINK] });
+    expect(fake.app.protocolClients).toEqual(['fieldmap']);
+    expect(services.links).toEqual([LINK]);
+    expect(fake.windows[0]!.focused).toBe(1);
+  });
+
+  it('takes a link from a second start (Windows, Linux) and brings the window forward', async () => {
+    const { fake, services } = await start();
+    const window = fake.windows[0]!;
+    window.minimized = true;
+    fake.app.emit('second-instance', {}, ['C:\\Fieldmap\\Fieldmap.exe', '--', LINK]);
+    expect(services.links).toEqual([LINK]);
+    expect(window.restored).toBe(1);
+    // A second start without a link only brings the window forward.
+    fake.app.emit('second-instance', {}, ['C:\\Fieldmap\\Fieldmap.exe']);
+    expect(services.links).toEqual([LINK]);
+    expect(window.focused).toBe(2);
+  });
+
+  it("takes macOS' open-url, and ignores a link that names no customer", async () => {
+    const { fake, services, log } = await start({ platform: 'darwin' });
+    const event = new FakeEvent();
+    fake.app.emit('open-url', event, LINK);
+    expect(event.defaultPrevented).toBe(true);
+    expect(services.links).toEqual([LINK]);
+    const focused = fake.windows[0]!.focused;
+    fake.app.emit('open-url', new FakeEvent(), 'fieldmap://settings/delete-everything');
+    expect(fake.windows[0]!.focused).toBe(focused);
+    expect(log.some((line) => line.includes('names no customer'))).toBe(true);
+  });
+});

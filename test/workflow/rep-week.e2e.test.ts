@@ -631,6 +631,18 @@ describe('reminders that remind', () => {
     );
     expect(customerNamed('Later Ltd').remindAt).toBeGreaterThan(0);
   });
+
+  it("opens the customer of a calendar event's fieldmap:// link, and refuses another link", async () => {
+    const { page } = rep;
+    await closePanelsOf(page);
+    const later = customerNamed('Later Ltd');
+    // What the OS hands the app when the rep clicks the link in the calendar.
+    expect(rep.services.openLink('fieldmap://customer/..%2Fsettings')).toBe(false);
+    expect(rep.services.openLink(`fieldmap://customer/${later.id}`)).toBe(true);
+    await expect
+      .poll(() => page.getAttribute('aside[aria-label="Customer details"]', 'data-id'))
+      .toBe(later.id);
+  });
 });
 
 async function closePanelsOf(page: Page): Promise<void> {

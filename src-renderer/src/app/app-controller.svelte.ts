@@ -152,9 +152,7 @@ export class AppController {
       on('data:delta', (payload) => this.#onJoined({ event: 'data:delta', payload })),
       on('outbox:changed', (p) => this.#enqueue(() => this.#onOutbox(p))),
       on('ids:resolved', (p) => this.#enqueue(() => this.#onIdsResolved(p))),
-      on('reminders:open', (p) => {
-        if (p.accountKey === this.session.account?.accountKey) this.#openReminder(p.customerId);
-      }),
+      on('customer:open', () => void this.#takeOpen()),
       on('conflicts:changed', (p) => {
         if (p.accountKey === this.session.account?.accountKey)
           this.outbox.setConflicts(p.conflicts);
@@ -310,6 +308,8 @@ export class AppController {
       return;
     }
     const data = await this.#open(account.accountKey);
+    // A link or a reminder's click that started or reopened the window waits in main.
+    void this.#takeOpen();
     // A cache that never received data asks main to send the last snapshot it holds.
     if ((await data.cache.lastSync()) === null) await this.api.requestSnapshot();
   }
@@ -380,8 +380,20 @@ export class AppController {
     );
   }
 
-  /** A reminder's notification was clicked: its customer, or "Due today" when it named several. */
-  #openReminder(customerId: string | null): void {
+  /**
+   * What a reminder's click or a fieldmap:// link asked to open, taken from main once the
+   * account's data is open (at main's ping, or when the page starts with one waiting).
+   */
+  async #takeOpen(): Promise<void> {
+    const account = this.session.account;
+    if (!account || !this.#data) return;
+    const asked = await this.api.takeOpen().catch(() => null);
+    if (!asked || (asked.accountKey !== null && asked.accountKey !== account.accountKey)) return;
+    this.#openCustomer(asked.customerId);
+  }
+
+  /** A customer asked from outside the page, or "Due today" for a notice that named several. */
+  #openCustomer(customerId: string | null): void {
     if (customerId === null) {
       this.panels.show('reminders');
       return;

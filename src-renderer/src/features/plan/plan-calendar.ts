@@ -2,6 +2,7 @@
 // (src-shared/ics.ts writes it). Planned minutes are the rep's local clock on the plan's dates;
 // the file holds them in UTC. UIDs name the plan (its first day, or the route's name) and the
 // customer, so exporting again after a change (a stop moved to another day too) replaces them.
+import { customerLink } from '../../../../src-shared/customer-link';
 import { haversineMeters } from '../../../../src-shared/geo';
 import { icsCalendar, stableKey, visitUid, type CalendarVisit } from '../../../../src-shared/ics';
 import type { CustomerView } from '../../types';
@@ -19,8 +20,6 @@ type CustomerOf = (id: string) => CustomerView | undefined;
 const at = (date: Date, minutes: number) =>
   new Date(date.getFullYear(), date.getMonth(), date.getDate(), 0, Math.round(minutes)).getTime();
 
-/** The link a calendar event carries back to the customer in Fieldmap. */
-export const customerLink = (id: string) => `fieldmap://customer/${encodeURIComponent(id)}`;
 
 function visit(
   planKey: string,
