@@ -22,6 +22,7 @@
 // - a merged range gives every one of its cells the top-left value, and the note lists it;
 // - date-formatted numbers become ISO dates; "00000"-formatted numbers keep leading zeros;
 //   text cells are taken as text (a zip code typed as text stays "02134");
+// - text is what Excel shows: its `_xHHHH_` escapes decoded (`_x000D_` is a line break's CR);
 // - the header is the first non-empty row and empty rows are skipped, as in a CSV import.
 import {
   MAX_SPREADSHEET_BYTES,

@@ -12,7 +12,7 @@ import {
   tooManyRows,
   type SheetBudget,
 } from './limits';
-import { parseXmlPausing, XmlError } from './xml';
+import { officeText, parseXmlPausing, XmlError } from './xml';
 
 export interface SheetCell {
   text: string;
@@ -84,7 +84,7 @@ export async function readSheetCells(
     if (!cell) return;
     const { ref, t, s, v, f } = cell;
     let out: SheetCell;
-    if (t === 'inlineStr') out = { text: v ?? '' };
+    if (t === 'inlineStr') out = { text: officeText(v ?? '') };
     else if (v === null) {
       out =
         f !== null
@@ -99,7 +99,7 @@ export async function readSheetCells(
         throw new XmlError(`${ref} names a shared text that does not exist`);
       }
       out = { text };
-    } else if (t === 'str') out = { text: v };
+    } else if (t === 'str') out = { text: officeText(v) };
     else if (t === 'b') out = { text: v.trim() === '1' ? 'TRUE' : 'FALSE' };
     else if (t === 'e') out = { text: '', issue: `${ref} shows the error ${v.trim()} in Excel` };
     else if (t === 'd') out = { text: v.trim().replace(/T00:00:00(\.0+)?Z?$/, '') };

@@ -3,7 +3,7 @@
 // formats. Each is read with the strict XML reader into plain values.
 import { numberShape, type NumberShape } from './cell-format';
 import { MAX_SHARED_STRINGS, MAX_STYLES, tooManyOf } from './limits';
-import { parseXml, parseXmlPausing } from './xml';
+import { officeText, parseXml, parseXmlPausing } from './xml';
 
 export interface SheetEntry {
   name: string;
@@ -92,7 +92,7 @@ export async function readSharedStrings(
       },
       close(name) {
         if (name === 'si') {
-          out.push(current ?? '');
+          out.push(officeText(current ?? ''));
           current = null;
         } else if (name === 'rPh') phonetic--;
         else if (name === 't') inText = false;

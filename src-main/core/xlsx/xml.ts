@@ -37,6 +37,14 @@ export const MAX_ATTRIBUTE_CHARS = 1024 * 1024;
 /** A name as an error message quotes it: never a crafted megabyte. */
 const quoted = (name: string) => (name.length > 40 ? `${name.slice(0, 37)}...` : name);
 
+/**
+ * Literal line ends as an XML reader hands them over (XML 1.0, 2.11): CR LF and a lone CR are one
+ * LF. Excel writes a cell's line break as `_x000D_` then a raw CR LF; only `&#13;` stays a CR.
+ */
+function lineEnds(raw: string): string {
+  return raw.includes('\r') ? raw.split('\r\n').join('\n').split('\r').join('\n') : raw;
+}
+
 /** Text with its entity and character references replaced. */
 export function decodeXmlText(raw: string): string {
   if (!raw.includes('&')) return raw;
@@ -105,7 +113,7 @@ function* xmlSlices(xml: string, handler: XmlHandler, tagsPerSlice: number): Gen
     const end = lt === -1 ? n : lt;
     if (end > i) {
       const text = xml.slice(i, end);
-      if (stack.length > 0) handler.text(decodeXmlText(text));
+      if (stack.length > 0) handler.text(decodeXmlText(lineEnds(text)));
       else if (text.trim() !== '') throw new XmlError('text outside the root element');
     }
     if (lt === -1) break;
@@ -120,7 +128,7 @@ function* xmlSlices(xml: string, handler: XmlHandler, tagsPerSlice: number): Gen
     } else if (xml.startsWith('<![CDATA[', lt)) {
       const close = until(']]>', lt + 9, 'a CDATA section');
       if (stack.length === 0) throw new XmlError('text outside the root element');
-      handler.text(xml.slice(lt + 9, close));
+      handler.text(lineEnds(xml.slice(lt + 9, close)));
       i = close + 3;
     } else if (xml.startsWith('<!', lt)) {
       throw new XmlError(
@@ -212,4 +220,16 @@ function startTag(
     if (!key.startsWith('xmlns')) attrs[localName(key)] = decodeXmlText(raw);
     j = close + 1;
   }
+}
+
+/**
+ * Text of a cell as Excel means it: Excel writes characters XML cannot carry (a carriage return
+ * of a line break, control characters) as `_xHHHH_`, and a literal "_x" as `_x005F_x`.
+ */
+export function officeText(text: string): string {
+  return text.includes('_x')
+    ? text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) =>
+        String.fromCharCode(parseInt(hex, 16)),
+      )
+    : text;
 }
