@@ -11,8 +11,6 @@ const renderer = join(root, 'src-renderer', 'src');
 
 /** Folders whose text has not moved to their text module yet. */
 const NOT_YET: string[] = [
-  'ui',
-  'map',
   'features/account',
   'features/changes',
   'features/customers',
