@@ -11,8 +11,6 @@ const renderer = join(root, 'src-renderer', 'src');
 
 /** Folders whose text has not moved to their text module yet. */
 const NOT_YET: string[] = [
-  'features/account',
-  'features/changes',
   'features/customers',
   'features/editor',
   'features/import-export',
