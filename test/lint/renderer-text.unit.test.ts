@@ -11,7 +11,6 @@ const renderer = join(root, 'src-renderer', 'src');
 
 /** Folders whose text has not moved to their text module yet. */
 const NOT_YET: string[] = [
-  'features/editor',
   'features/import-export',
   'features/navigate',
   'features/nearby',
