@@ -18,8 +18,6 @@ const NOT_YET: string[] = [
   'features/plan',
   'features/routes',
   'features/selection',
-  'features/support',
-  'features/visits',
 ];
 
 function sourceFiles(dir: string): string[] {
