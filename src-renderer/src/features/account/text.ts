@@ -24,9 +24,11 @@ export const text = {
   },
   reauth: {
     title: 'Sign in again',
-    explainBefore: 'The service no longer accepts the saved password for',
-    explainAt: 'at',
-    explainAfter: '. Your unsynced changes are kept; they go out once you sign in.',
+    /** Around the user name, which is shown in bold. */
+    explain: (baseUrl: string) => ({
+      before: 'The service no longer accepts the saved password for',
+      after: `at ${baseUrl}. Your unsynced changes are kept; they go out once you sign in.`,
+    }),
     password: 'Password',
     cancel: 'Cancel',
     submit: 'Sign in',
