@@ -11,13 +11,6 @@ const renderer = join(root, 'src-renderer', 'src');
 
 /** Folders whose text has not moved to their text module yet. */
 const NOT_YET: string[] = [
-  'app',
-  'ui',
-  'map',
-  'features/account',
-  'features/changes',
-  'features/customers',
-  'features/editor',
   'features/import-export',
   'features/navigate',
   'features/nearby',
@@ -25,8 +18,6 @@ const NOT_YET: string[] = [
   'features/plan',
   'features/routes',
   'features/selection',
-  'features/support',
-  'features/visits',
 ];
 
 function sourceFiles(dir: string): string[] {

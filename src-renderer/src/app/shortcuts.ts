@@ -1,4 +1,5 @@
 // The app's keyboard shortcuts: one table for the handler and the help panel.
+import { text } from './text';
 
 export type ShortcutAction =
   | 'new-customer'
@@ -12,14 +13,14 @@ export type ShortcutAction =
 
 /** Keys and what they do, as the help panel lists them. */
 export const SHORTCUTS: ReadonlyArray<readonly [string, string]> = [
-  ['N', 'New customer'],
-  ['/', 'Search customers'],
-  ['R', 'Build a route'],
-  ['W', 'Plan the week'],
-  ['G', 'Open the Changes view'],
-  ['Ctrl+S', 'Save the customer being edited'],
-  ['Ctrl+Shift+S', 'Sync now'],
-  ['Esc', 'Close the panel or dialog'],
+  ['N', text.shortcuts.newCustomer],
+  ['/', text.shortcuts.search],
+  ['R', text.shortcuts.route],
+  ['W', text.shortcuts.week],
+  ['G', text.shortcuts.changes],
+  [text.shortcuts.keys.ctrlS, text.shortcuts.save],
+  [text.shortcuts.keys.ctrlShiftS, text.shortcuts.sync],
+  [text.shortcuts.keys.esc, text.shortcuts.close],
 ];
 
 function typingIn(target: EventTarget | null): boolean {

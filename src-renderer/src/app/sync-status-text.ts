@@ -9,8 +9,8 @@ import {
   type QueueCounts,
   type SyncState,
 } from '../../../src-shared';
-import { formatTimestampMs } from '../ui/format';
 import type { LocalWork } from './local-work.svelte';
+import { text } from './text';
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'busy';
 
@@ -27,17 +27,17 @@ export interface SyncStatusView {
   progress: { done: number; total: number } | null;
 }
 
-const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const capitalised = (said: string) => said.charAt(0).toUpperCase() + said.slice(1);
 
 export function secondsText(ms: number): string {
   const s = Math.max(1, Math.round(ms / 1000));
-  return s < 90 ? `${s} s` : `${Math.round(s / 60)} min`;
+  return s < 90 ? text.syncStatus.seconds(s) : text.syncStatus.minutes(Math.round(s / 60));
 }
 
 function queuedText(q: QueueCounts): string {
   const parts: string[] = [];
-  if (q.waiting > 0) parts.push(`${changesText(q.waiting)} waiting to be sent`);
-  if (q.attention > 0) parts.push(`${changesText(q.attention)} need attention`);
+  if (q.waiting > 0) parts.push(text.syncStatus.waiting(changesText(q.waiting)));
+  if (q.attention > 0) parts.push(text.syncStatus.attention(changesText(q.attention)));
   return parts.join(', ');
 }
 
@@ -58,15 +58,13 @@ export function progressStep(done: number, total: number): number {
 
 /** "Saving 8,000 of 20,000 on this laptop": the renderer's part of a sync. */
 export function localWorkText(work: LocalWork): string {
-  const done = work.done.toLocaleString('en-US');
-  const total = work.total.toLocaleString('en-US');
   switch (work.phase) {
     case 'receiving':
-      return `Receiving customers: ${done} of ${total}`;
+      return text.syncStatus.receiving(work.done, work.total);
     case 'saving':
-      return `Saving ${done} of ${total} on this laptop`;
+      return text.syncStatus.saving(work.done, work.total);
     case 'showing':
-      return `Showing ${total} customers…`;
+      return text.syncStatus.showing(work.total);
   }
 }
 
@@ -100,23 +98,25 @@ function mainStateView(
   q: QueueCounts,
   env: { online: boolean; now: number; lastSync: number | null },
 ): Omit<SyncStatusView, 'kind' | 'progress'> {
-  const kept = q.queued > 0 ? ` — ${queuedText(q)}` : ' — changes are kept and sent later';
+  const kept = q.queued > 0 ? text.syncStatus.kept(queuedText(q)) : text.syncStatus.keptLater;
   const waitingFor = (
-    text: string,
+    said: string,
     tone: Tone,
     nextTryAt: number | null,
   ): Omit<SyncStatusView, 'kind' | 'progress'> => {
     const next =
-      nextTryAt !== null ? ` · next try in ${secondsText(Math.max(0, nextTryAt - env.now))}` : '';
-    return { text: `${text}${next}`, tone, nextTryAt, tryNow: true };
+      nextTryAt !== null
+        ? text.syncStatus.nextTry(secondsText(Math.max(0, nextTryAt - env.now)))
+        : '';
+    return { text: `${said}${next}`, tone, nextTryAt, tryNow: true };
   };
   switch (sync.kind) {
     case 'signed-out':
       return {
         text:
           env.lastSync === null
-            ? 'Not signed in'
-            : `Last synced ${formatTimestampMs(env.lastSync)}`,
+            ? text.syncStatus.signedOut
+            : text.syncStatus.lastSynced(env.lastSync),
         tone: 'warn',
         nextTryAt: null,
         tryNow: false,
@@ -124,49 +124,49 @@ function mainStateView(
     case 'offline':
       // A proxy or a certificate in the way is named: the rep's browser may well work.
       if (sync.connection) {
-        const cause = connectionCauseText(sync.connection, 'the service');
+        const cause = connectionCauseText(sync.connection, text.syncStatus.theService);
         return waitingFor(`${capitalised(cause)}${kept}`, 'bad', sync.nextProbeAt);
       }
       // Main only knows the service did not answer; the machine knows whether it has a network.
       return env.online
-        ? waitingFor(`Service not reachable${kept}`, 'bad', sync.nextProbeAt)
-        : waitingFor(`Offline${kept}`, 'warn', sync.nextProbeAt);
+        ? waitingFor(text.syncStatus.unreachable(kept), 'bad', sync.nextProbeAt)
+        : waitingFor(text.syncStatus.offline(kept), 'warn', sync.nextProbeAt);
     case 'off-network':
       return waitingFor(
-        `Not on the office network (this network is not on the account's allow-list)${q.queued > 0 ? kept : ' — changes stay queued'}`,
+        text.syncStatus.offNetwork(q.queued > 0 ? kept : text.syncStatus.stayQueued),
         'warn',
         sync.nextProbeAt,
       );
     case 'auth-required':
       return {
-        text: `Sign-in needed — the service refused the password${q.queued > 0 ? kept : ''}`,
+        text: text.syncStatus.authRequired(q.queued > 0 ? kept : ''),
         tone: 'bad',
         nextTryAt: null,
         tryNow: false,
       };
     case 'syncing': {
-      const eta = sync.etaMs > 0 ? ` · about ${secondsText(sync.etaMs)} left` : '';
+      const eta = sync.etaMs > 0 ? text.syncStatus.eta(secondsText(sync.etaMs)) : '';
       // A first sync (nothing cached yet) downloads the whole account.
       const what =
         q.waiting > 0
-          ? `Sending ${changesText(q.waiting)}`
+          ? text.syncStatus.sending(changesText(q.waiting))
           : env.lastSync === null
-            ? 'Downloading customers…'
-            : 'Syncing';
+            ? text.syncStatus.downloading
+            : text.syncStatus.syncing;
       return { text: `${what}${eta}`, tone: 'busy', nextTryAt: null, tryNow: false };
     }
     case 'synced':
       if (q.queued > 0)
         return { text: queuedText(q), tone: 'warn', nextTryAt: null, tryNow: false };
       return {
-        text: `Synced at ${formatTimestampMs(sync.at)}`,
+        text: text.syncStatus.syncedAt(sync.at),
         tone: 'ok',
         nextTryAt: null,
         tryNow: false,
       };
     case 'error':
       return waitingFor(
-        `Sync error: ${sync.message}${q.queued > 0 ? kept : ''}`,
+        text.syncStatus.error(sync.message, q.queued > 0 ? kept : ''),
         'bad',
         sync.nextTryAt ?? null,
       );

@@ -2,6 +2,7 @@
 import { Popup, type LngLatLike, type Map as MapLibreMap } from 'maplibre-gl';
 import type { CustomerView } from '../types';
 import { colorHex } from '../../../src-shared/palette';
+import { text } from './text';
 
 function line(doc: Document, className: string, text: string): HTMLElement {
   const el = doc.createElement('div');
@@ -40,7 +41,7 @@ export function customerPopupContent(
   swatch.style.backgroundColor = colorHex(c.color);
   color.prepend(swatch);
   root.append(color);
-  if (c.pending) root.append(line(doc, 'fm-popup-pending', 'Changes not yet synced'));
+  if (c.pending) root.append(line(doc, 'fm-popup-pending', text.popup.pending));
   if (actions.length > 0) {
     const bar = doc.createElement('div');
     bar.className = 'fm-popup-actions';

@@ -1,19 +1,14 @@
 // How queued ops read in the Changes view, and how an op's payload is edited as text fields.
 import type { Op } from '../../../../src-shared';
+import { text } from './text';
 
-const KIND_LABELS: Record<Op['kind'], string> = {
-  createCustomer: 'New customer',
-  updateCustomer: 'Edit customer',
-  deleteCustomer: 'Delete customer',
-  createRoute: 'New route',
-  updateCustomFields: 'Custom fields',
-};
+const KIND_LABELS: Record<Op['kind'], string> = text.kinds;
 
 const STATE_LABELS: Record<Op['state'], string> = {
-  pending: 'Waiting to send',
-  'in-flight': 'Sending',
-  done: 'Sent',
-  'needs-attention': 'Needs attention',
+  pending: text.states.pending,
+  'in-flight': text.states.inFlight,
+  done: text.states.done,
+  'needs-attention': text.states.needsAttention,
 };
 
 export function kindLabel(op: Op): string {
@@ -31,14 +26,14 @@ export function stateLabel(op: Op): string {
 export function checkingText(ops: readonly Op[]): string {
   const n = ops.filter((op) => op.kind === 'createCustomer' && op.state === 'in-flight').length;
   if (n === 0) return '';
-  return `Checking whether ${n === 1 ? '1 new customer' : `${n} new customers`} arrived on the service.`;
+  return text.checking(n);
 }
 
 /** Any value as one line of text (strings as they are). */
 export function valueText(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '(empty)';
+  if (value === null || value === undefined || value === '') return text.empty;
   if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.length === 0 ? '(none)' : value.map(String).join(', ');
+  if (Array.isArray(value)) return value.length === 0 ? text.none : value.map(String).join(', ');
   return JSON.stringify(value);
 }
 
@@ -46,9 +41,9 @@ export function valueText(value: unknown): string {
 export function opSummary(op: Op): string {
   switch (op.kind) {
     case 'updateCustomer':
-      return `Changes ${Object.keys(op.payload).join(', ')}`;
+      return text.summary.changes(Object.keys(op.payload).join(', '));
     case 'createRoute':
-      return `${op.payload.customerIds.length} stops`;
+      return text.summary.stops(op.payload.customerIds.length);
     case 'updateCustomFields':
       return Object.entries(op.payload)
         .map(([k, v]) => `${k} = ${v}`)
@@ -79,19 +74,19 @@ const NUMERIC_OR_NULL = new Set(['latitude', 'longitude', 'dealAmount', 'lastVis
 export function payloadFromRows(op: Op, rows: ReadonlyArray<[string, string]>): unknown {
   const original = (op.payload ?? {}) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [key, text] of rows) {
+  for (const [key, typed] of rows) {
     const before = original[key];
     if (Array.isArray(before)) {
-      out[key] = text
+      out[key] = typed
         .split(',')
         .map((s) => s.trim())
         .filter((s) => s !== '');
     } else if (op.kind === 'updateCustomFields' || typeof before === 'number') {
-      out[key] = text.trim() === '' && NUMERIC_OR_NULL.has(key) ? null : Number(text.trim());
+      out[key] = typed.trim() === '' && NUMERIC_OR_NULL.has(key) ? null : Number(typed.trim());
     } else if (before === null && NUMERIC_OR_NULL.has(key)) {
-      out[key] = text.trim() === '' ? null : Number(text.trim());
+      out[key] = typed.trim() === '' ? null : Number(typed.trim());
     } else {
-      out[key] = text;
+      out[key] = typed;
     }
   }
   return out;

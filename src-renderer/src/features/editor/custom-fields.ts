@@ -1,6 +1,7 @@
 // The account's custom-fields object (names to integers) as editable rows, checked per row.
 // The service merges what it is sent, so only new or changed entries go out.
 import type { CustomFieldsBody } from '../../../../src-shared';
+import { text } from './text';
 
 export type CustomFieldRow = { name: string; value: string };
 export type CustomFieldRowErrors = { name?: string; value?: string };
@@ -17,12 +18,12 @@ export function validateCustomFields(rows: readonly CustomFieldRow[]): CustomFie
   return rows.map((row) => {
     const errors: CustomFieldRowErrors = {};
     const name = row.name.trim();
-    if (name === '') errors.name = 'Enter a name.';
-    else if (name.length > 200) errors.name = 'Use at most 200 characters.';
-    else if ((counts.get(name) ?? 0) > 1) errors.name = 'This name is used twice.';
+    if (name === '') errors.name = text.customFields.needName;
+    else if (name.length > 200) errors.name = text.customFields.nameTooLong;
+    else if ((counts.get(name) ?? 0) > 1) errors.name = text.customFields.nameTwice;
     const value = row.value.trim();
     if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
-      errors.value = 'Enter a whole number.';
+      errors.value = text.customFields.needWholeNumber;
     return errors;
   });
 }

@@ -10,6 +10,7 @@ import {
   type CustomerWritableField,
 } from '../../../../src-shared';
 import { fromAccountTime, toAccountTime, type TimeUnit } from '../../../../src-shared/time-units';
+import { text } from './text';
 
 /** The fields the form edits as plain text inputs. */
 export const TEXT_FIELDS = CUSTOMER_TEXT_FIELDS;
@@ -63,38 +64,40 @@ export function formValuesOf(record: Customer | CustomerFields | null): FormValu
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DECIMAL_RE = /^-?(\d+\.?\d*|\.\d+)$/;
 
-function coordinateError(text: string, limit: number, other: string, name: string): string | null {
-  const t = text.trim();
-  if (t === '') return other.trim() === '' ? null : `Enter a ${name} too, or clear both.`;
-  if (!DECIMAL_RE.test(t)) return `${name[0]!.toUpperCase()}${name.slice(1)} must be a number.`;
+function coordinateError(
+  typed: string,
+  limit: number,
+  other: string,
+  said: typeof text.form.latitude,
+): string | null {
+  const t = typed.trim();
+  if (t === '') return other.trim() === '' ? null : said.missing;
+  if (!DECIMAL_RE.test(t)) return said.notNumber;
   const n = Number(t);
-  if (n < -limit || n > limit)
-    return `${name[0]!.toUpperCase()}${name.slice(1)} must be between -${limit} and ${limit}.`;
+  if (n < -limit || n > limit) return said.range(limit);
   return null;
 }
 
 /** Every field's problem, by field; empty when the form can be saved. */
 export function validateForm(values: FormValues, colors: readonly string[]): FormErrors {
   const errors: FormErrors = {};
-  if (values.name.trim() === '') errors.name = 'A name is required.';
+  if (values.name.trim() === '') errors.name = text.form.nameRequired;
   const email = values.email.trim();
-  if (email !== '' && !EMAIL_RE.test(email)) errors.email = 'Enter an email like name@example.com.';
-  const lat = coordinateError(values.latitude, 90, values.longitude, 'latitude');
+  if (email !== '' && !EMAIL_RE.test(email)) errors.email = text.form.email;
+  const lat = coordinateError(values.latitude, 90, values.longitude, text.form.latitude);
   if (lat) errors.latitude = lat;
-  const lon = coordinateError(values.longitude, 180, values.latitude, 'longitude');
+  const lon = coordinateError(values.longitude, 180, values.latitude, text.form.longitude);
   if (lon) errors.longitude = lon;
   const deal = values.dealAmount.trim();
-  if (deal !== '' && !DECIMAL_RE.test(deal))
-    errors.dealAmount = 'Deal amount must be a number, like 1200.50.';
+  if (deal !== '' && !DECIMAL_RE.test(deal)) errors.dealAmount = text.form.dealAmount;
   const visits = values.numVisits.trim();
   if (!/^\d+$/.test(visits) || !Number.isSafeInteger(Number(visits)))
-    errors.numVisits = 'Visits must be a whole number (0 or more).';
+    errors.numVisits = text.form.numVisits;
   if (values.lastVisit !== '' && Number.isNaN(Date.parse(values.lastVisit)))
-    errors.lastVisit = 'Enter a valid date.';
+    errors.lastVisit = text.form.date;
   if (values.remindAt !== '' && Number.isNaN(Date.parse(values.remindAt)))
-    errors.remindAt = 'Enter a valid date and time.';
-  if (colors.length > 0 && !colors.includes(values.color))
-    errors.color = 'Pick one of the account’s colors.';
+    errors.remindAt = text.form.dateTime;
+  if (colors.length > 0 && !colors.includes(values.color)) errors.color = text.form.color;
   return errors;
 }
 

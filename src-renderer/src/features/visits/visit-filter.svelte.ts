@@ -1,14 +1,15 @@
 // The list's and map's visit filter: all, a "days since last visit" bucket, or reminders due.
 import type { VisitFilter } from '../../../../src-shared/visits';
+import { text } from './text';
 
 export const VISIT_FILTER_OPTIONS: Array<[string, string]> = [
-  ['all', 'Any visit date'],
-  ['due', 'Reminder due'],
-  ['age:week', 'Visited within 7 days'],
-  ['age:month', 'Visited 8-30 days ago'],
-  ['age:quarter', 'Visited 31-90 days ago'],
-  ['age:older', 'Visited over 90 days ago'],
-  ['age:never', 'Never visited'],
+  ['all', text.filter.all],
+  ['due', text.filter.due],
+  ['age:week', text.filter.week],
+  ['age:month', text.filter.month],
+  ['age:quarter', text.filter.quarter],
+  ['age:older', text.filter.older],
+  ['age:never', text.filter.never],
 ];
 
 export class VisitFilterState {

@@ -34,7 +34,7 @@ export function buildBaseStyle(options: BaseStyleOptions = {}): StyleSpecificati
   const palette = PALETTES[theme];
   const style: StyleSpecification = {
     version: 8,
-    name: `Fieldmap offline (${theme})`,
+    name: `Fieldmap offline (${theme})`, // a name, not text
     // Braces must stay literal for MapLibre to fill them in.
     glyphs: `${assetBase}glyphs/{fontstack}/{range}.pbf`,
     sources: bundledSources(assetBase),

@@ -7,13 +7,14 @@ import type { ExpressionSpecification } from 'maplibre-gl';
 import { VISIT_AGE_BUCKETS } from '../../../../src-shared/visits';
 import { FALLBACK_HEX } from '../../../../src-shared/palette';
 import { colorMatchExpression } from './colors';
+import { text } from '../text';
 
 export type ColourBy = 'color' | 'visit-age' | 'reminder';
 
 export const COLOUR_BY_OPTIONS: ReadonlyArray<[ColourBy, string]> = [
-  ['color', 'Pin colour'],
-  ['visit-age', 'Days since visit'],
-  ['reminder', 'Reminder due'],
+  ['color', text.colourBy.color],
+  ['visit-age', text.colourBy.visitAge],
+  ['reminder', text.colourBy.reminder],
 ];
 
 /** A legend row of a banded mode: the pin property's value, its name, its colour token. */
@@ -34,9 +35,9 @@ const BANDS: Record<Exclude<ColourBy, 'color'>, { prop: string; bands: readonly 
   reminder: {
     prop: 'due',
     bands: [
-      { key: 'due', name: 'Reminder due', token: '--fm-reminder' },
-      { key: 'later', name: 'Reminder later', token: '--fm-info' },
-      { key: 'none', name: 'No reminder', token: '--fm-visit-never' },
+      { key: 'due', name: text.colourBy.reminderDue, token: '--fm-reminder' },
+      { key: 'later', name: text.colourBy.reminderLater, token: '--fm-info' },
+      { key: 'none', name: text.colourBy.reminderNone, token: '--fm-visit-never' },
     ],
   },
 };

@@ -5,7 +5,7 @@ import type { LayerSpecification, SourceSpecification, StyleSpecification } from
 /** How text labels are drawn, or null when the base style has no glyphs (no labels then). */
 export type LabelOptions = { font: string[] } | null;
 
-const DEFAULT_FONT = ['Noto Sans Regular'];
+const DEFAULT_FONT = ['Noto Sans Regular']; // a name, not text
 
 /** Label settings from the base style: its glyphs decide whether labels exist, its first text font is reused. */
 export function labelOptionsOf(base: StyleSpecification): LabelOptions {

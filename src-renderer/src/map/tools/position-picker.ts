@@ -1,6 +1,7 @@
 // Picking a position on the map for the customer editor: a crosshair click sets it, and a
 // draggable marker shows (and moves) the position being edited.
 import { Marker, type Map as MapLibreMap, type MapMouseEvent } from 'maplibre-gl';
+import { text } from '../text';
 
 /** Until the returned function is called, a click on the map reports its position. */
 export function pickPositionOnClick(
@@ -27,7 +28,7 @@ export class PositionMarker {
     onMove: (lat: number, lng: number) => void,
   ) {
     this.#marker = new Marker({ draggable: true, color: '#d97706' });
-    this.#marker.getElement().setAttribute('aria-label', 'Position being edited (drag to move)');
+    this.#marker.getElement().setAttribute('aria-label', text.positionPicker);
     this.#marker.on('dragend', () => {
       const { lat, lng } = this.#marker.getLngLat();
       onMove(lat, lng);

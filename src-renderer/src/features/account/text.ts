@@ -1,0 +1,78 @@
+// The account's own text: sign-in, signing in again, the account menu and the account panel.
+import { format } from '../../ui/format';
+
+export const text = {
+  signIn: {
+    title: 'Sign in to Fieldmap',
+    lead: 'Your customers on a map, online or off.',
+    serviceAddress: 'Service address',
+    servicePlaceholder: 'https://customers.example.com',
+    username: 'User name',
+    password: 'Password',
+    submit: 'Sign in',
+    signingIn: 'Signing in…',
+    remembered: 'Remembered accounts',
+    demoAccount: 'Demo account',
+    newHere: 'New to Fieldmap?',
+    tryDemo: 'Try the demo',
+    startingDemo: 'Starting the demo…',
+    wrongPassword: 'Wrong user name or password. Nothing was saved; check them and try again.',
+    withDetail: (message: string, detail: string) => `${message} (${detail})`,
+    needAddress: 'Enter the address of the service.',
+    needUsername: 'Enter your user name.',
+    needPassword: 'Enter your password.',
+  },
+  reauth: {
+    title: 'Sign in again',
+    /** Around the user name, which is shown in bold. */
+    explain: (baseUrl: string) => ({
+      before: 'The service no longer accepts the saved password for',
+      after: `at ${baseUrl}. Your unsynced changes are kept; they go out once you sign in.`,
+    }),
+    password: 'Password',
+    cancel: 'Cancel',
+    submit: 'Sign in',
+    needPassword: 'Enter your password.',
+    refused: 'The service refused this password. Your changes are still kept.',
+    failed: 'Could not sign in.',
+  },
+  menu: {
+    label: 'Account',
+    demo: 'Demo',
+    where: (username: string, baseUrl: string) => `${username} at ${baseUrl}`,
+    details: 'Account details',
+    switchTo: (who: string, baseUrl: string) => `Switch to ${who} (${baseUrl})`,
+    theDemoAccount: 'the demo account',
+    signOut: 'Sign out',
+    dropTitle: 'Sign out and drop unsynced changes?',
+    dropMessage: (n: number) =>
+      `${format.counted(n, 'change has', 'changes have')} not reached the service yet. ` +
+      `Signing out now deletes ${format.plural(n, 'it', 'them')} from this computer.`,
+    dropConfirm: 'Sign out and drop changes',
+  },
+  view: {
+    title: 'Account',
+    username: 'User name',
+    service: 'Service',
+    demoSuffix: ' (demo)',
+    name: 'Name',
+    phone: 'Phone',
+    pins: 'Pins',
+    groups: (n: number) => `Groups (${format.count(n)})`,
+    hiddenGroups: 'Hidden groups',
+    requiredGroups: 'Required groups',
+    colors: 'Colors',
+    details: 'Details',
+    detailsLater: 'Shown after the first sync.',
+    customFields: 'Custom fields',
+    customFieldsHint:
+      'Names and whole numbers. New and changed entries are sent; the service keeps the others.',
+    fieldName: 'Name',
+    fieldValue: 'Value',
+    removeRow: (n: number) => `Remove row ${format.count(n)}`,
+    addField: 'Add field',
+    save: 'Save custom fields',
+    unchanged: 'Nothing changed.',
+    queued: 'Queued: the custom fields go to the service with the next sync.',
+  },
+};

@@ -1,0 +1,5 @@
+// The support notice's own text.
+
+export const text = {
+  dismiss: 'Dismiss',
+};

@@ -1,0 +1,22 @@
+// How queued changes read in the Changes view: counts through the formatter's plural rules, so a
+// route of one stop reads "1 stop".
+import { describe, expect, it } from 'vitest';
+import type { Op } from '../../src-shared';
+import { opSummary } from '../../src-renderer/src/features/changes/op-text';
+
+const route = (customerIds: string[]) =>
+  ({
+    opId: 'op-1',
+    kind: 'createRoute',
+    target: 'tmp_00000000-0000-4000-8000-00000000a001',
+    payload: { routeName: 'Tuesday', customerIds },
+    base: null,
+    state: 'pending',
+  }) as unknown as Op;
+
+describe('queued change text', () => {
+  it('counts a route’s stops in the singular and the plural', () => {
+    expect(opSummary(route(['a']))).toBe('1 stop');
+    expect(opSummary(route(['a', 'b', 'c']))).toBe('3 stops');
+  });
+});
