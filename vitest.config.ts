@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 import { LongestFirst } from './test/support/longest-first';
 import { LANE_BOUND_MS, laneGlobs, type Lane } from './test/support/lanes';
@@ -30,6 +31,8 @@ const lane = (name: Lane, extra: LaneExtra = {}) => ({
 });
 
 export default defineConfig({
+  // Compiles the renderer's .svelte.ts modules (runes), so a unit test can import ui/format.ts.
+  plugins: [svelte()],
   test: {
     environment: 'node',
     pool: 'forks',
