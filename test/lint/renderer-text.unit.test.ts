@@ -19,7 +19,6 @@ const NOT_YET: string[] = [
   'features/customers',
   'features/editor',
   'features/import-export',
-  'features/navigate',
   'features/nearby',
   'features/offline-maps',
   'features/plan',
