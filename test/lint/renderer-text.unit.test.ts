@@ -22,7 +22,6 @@ const NOT_YET: string[] = [
   'features/nearby',
   'features/offline-maps',
   'features/plan',
-  'features/routes',
   'features/selection',
   'features/support',
   'features/visits',
