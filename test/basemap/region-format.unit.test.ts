@@ -2,12 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   boundsAreaKm2,
-  formatArea,
   formatBounds,
-  formatMegabytes,
-  formatStorage,
   ringAreaKm2,
 } from '../../src-renderer/src/features/offline-maps/region-format';
+import { Formatter } from '../../src-renderer/src/ui/format';
+
+// The panel writes through the app's formatter; an explicit locale and unit keep these exact.
+const format = new Formatter('en-US', () => 'km');
 
 describe('region format', () => {
   it('writes bounds with hemispheres, south to north then west to east', () => {
@@ -21,8 +22,8 @@ describe('region format', () => {
     // The same box at 60°N is about half as wide.
     expect(boundsAreaKm2([0, 59.5, 1, 60.5]) / boundsAreaKm2([0, 0, 1, 1])).toBeCloseTo(0.5, 2);
     expect(boundsAreaKm2([179.5, 0, -179.5, 1])).toBeCloseTo(boundsAreaKm2([0, 0, 1, 1]), 6);
-    expect(formatArea([-99, 37.5, -97, 39.5])).toBe('about 38,700 km²');
-    expect(formatArea([0, 0, 0.1, 0.1])).toBe('about 124 km²');
+    expect(format.area(boundsAreaKm2([-99, 37.5, -97, 39.5]))).toBe('about 38,700 km²');
+    expect(format.area(boundsAreaKm2([0, 0, 0.1, 0.1]))).toBe('about 124 km²');
   });
 
   it('measures a drawn ring on the sphere: a box ring as its box, a half-box triangle as half', () => {
@@ -36,17 +37,23 @@ describe('region format', () => {
     expect(ringAreaKm2(box)).toBeCloseTo(boxKm2, 6);
     expect(ringAreaKm2([...box].reverse())).toBeCloseTo(boxKm2, 6);
     expect(ringAreaKm2([box[0]!, box[1]!, box[3]!, box[0]!]) / boxKm2).toBeCloseTo(0.5, 3);
-    expect(formatArea([-97.42, 37.68, -97.38, 37.72], [box[0]!, box[1]!, box[3]!])).toBe(
-      'about 8 km²',
-    );
+    expect(format.area(ringAreaKm2([box[0]!, box[1]!, box[3]!]))).toBe('about 8 km²');
   });
 
   it('writes sizes in MB (hundredths for small files) and cache use in KB below one MB', () => {
-    expect(formatMegabytes(20_000)).toBe('0.02 MB');
-    expect(formatMegabytes(3.5 * 1024 * 1024)).toBe('3.5 MB');
-    expect(formatMegabytes(1536 * 1024 * 1024)).toBe('1,536 MB');
-    expect(formatStorage(0)).toBe('0 KB');
-    expect(formatStorage(1500)).toBe('2 KB');
-    expect(formatStorage(2 * 1024 * 1024)).toBe('2.0 MB');
+    expect(format.megabytes(20_000)).toBe('0.02 MB');
+    expect(format.megabytes(3.5 * 1024 * 1024)).toBe('3.5 MB');
+    expect(format.megabytes(1536 * 1024 * 1024)).toBe('1,536 MB');
+    expect(format.storage(0)).toBe('0 KB');
+    expect(format.storage(1500)).toBe('2 KB');
+    expect(format.storage(2 * 1024 * 1024)).toBe('2.0 MB');
+  });
+
+  it("writes the area in the rep's unit and the data date as a calendar day", () => {
+    const miles = new Formatter('en-US', () => 'mi');
+    expect(miles.area(boundsAreaKm2([-99, 37.5, -97, 39.5]))).toBe('about 14,900 mi²');
+    expect(new Formatter('en-IE', () => 'km').utcDate(Date.parse('2026-11-01T00:00:00Z'))).toBe(
+      '1 Nov 2026',
+    );
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PALETTES } from '../../src-renderer/src/map/style/palette';
-import { formatMegabytes } from '../../src-renderer/src/features/offline-maps/region-format';
+import { Formatter } from '../../src-renderer/src/ui/format';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { signIn } from '../support/app-steps';
 import {
@@ -90,7 +90,9 @@ describe('Offline maps panel', () => {
     const row = await page.waitForSelector('[aria-label="Offline regions"] li');
     const text = (await row.textContent()) ?? '';
     expect(text).toContain('Kansas fixture');
-    expect(text).toContain(formatMegabytes((await stat(fixture)).size));
+    expect(text).toContain(
+      new Formatter('en-IE', () => 'km').megabytes((await stat(fixture)).size),
+    );
     expect(text).toContain('37.5°N–39.5°N, 99.0°W–97.0°W');
     expect(text).toMatch(/about [\d,]+ km²/);
 

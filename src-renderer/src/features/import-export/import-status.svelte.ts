@@ -2,6 +2,7 @@
 // interrupted, so this polls once at start and then while an import is running.
 import type { FieldmapApi } from '../../../../src-shared';
 import type { ImportStatus } from '../../../../src-shared/csv-customers';
+import { format } from '../../ui/format';
 
 const POLL_MS = 1_000;
 
@@ -71,16 +72,9 @@ export function importChipText(job: ImportStatus): string {
     return `Imported ${job.created} of ${job.total} from ${job.fileName}${attention}`;
   }
   const how = job.state === 'paused' ? ' (paused: waiting for the service)' : '';
-  const eta = job.state === 'paused' ? '' : formatEta(job.etaSeconds);
+  const eta = job.state === 'paused' ? '' : format.timeLeft(job.etaSeconds);
   return (
     `Importing ${job.fileName}: ${job.created} of ${job.total} on the service, ` +
     `${waiting} waiting to be sent${attention}${how}${eta ? `, ${eta}` : ''}`
   );
-}
-
-/** "about 4 min left" style text of an ETA in seconds. */
-export function formatEta(seconds: number | null): string {
-  if (seconds === null) return '';
-  if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s left`;
-  return `about ${Math.round(seconds / 60)} min left`;
 }

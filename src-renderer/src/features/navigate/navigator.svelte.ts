@@ -11,6 +11,7 @@ import {
   type NavProvider,
   type NavStop,
 } from '../../../../src-shared/navigate';
+import { text } from './text';
 
 const STORAGE_KEY = 'fieldmap:navigation-app';
 
@@ -49,7 +50,7 @@ export class Navigator {
       await this.api.openExternal({ url });
     } catch (error) {
       const message = (error as { message?: unknown } | null)?.message;
-      this.error = `The navigation app did not open: ${typeof message === 'string' ? message : String(error)}`;
+      this.error = text.navigator.openFailed(typeof message === 'string' ? message : String(error));
     }
   }
 }

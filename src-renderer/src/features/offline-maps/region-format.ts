@@ -1,20 +1,8 @@
-// How an offline region reads in the panel: its size in MB and its area as a bounding box.
+// How an offline region reads in the panel: its bounding box and its area on the sphere. Sizes,
+// areas, times and dates are written by the one formatter (ui/format.ts).
+import { format } from '../../ui/format';
 
-const MB = 1024 * 1024;
 const EARTH_RADIUS_KM = 6371.0088;
-
-export function formatMegabytes(bytes: number): string {
-  const mb = bytes / MB;
-  const digits = mb < 0.1 ? 2 : 1; // a small region still reads as more than nothing
-  return `${mb < 10 ? mb.toFixed(digits) : Math.round(mb).toLocaleString('en-US')} MB`;
-}
-
-/** Storage use: KB below one MB (a few cached tiles), else MB. */
-export function formatStorage(bytes: number): string {
-  return bytes < MB
-    ? `${Math.ceil(bytes / 1024).toLocaleString('en-US')} KB`
-    : formatMegabytes(bytes);
-}
 
 const lat = (v: number) => `${Math.abs(v).toFixed(1)}°${v < 0 ? 'S' : 'N'}`;
 const lon = (v: number) => `${Math.abs(v).toFixed(1)}°${v < 0 ? 'W' : 'E'}`;
@@ -43,33 +31,16 @@ export function ringAreaKm2(ring: readonly (readonly [number, number])[]): numbe
   return Math.abs((sum * EARTH_RADIUS_KM ** 2) / 2);
 }
 
-/** "about 12 km²" for a bounding box [west, south, east, north], or for a ring when given. */
+/** "about 12 km²" (or mi²) for a bounding box [west, south, east, north], or for a ring when given. */
 export function formatArea(
   bounds: readonly [number, number, number, number],
   ring?: readonly (readonly [number, number])[],
 ): string {
-  const km2 = ring ? ringAreaKm2(ring) : boundsAreaKm2(bounds);
-  const rounded = km2 >= 1000 ? Math.round(km2 / 100) * 100 : Math.round(km2);
-  return `about ${rounded.toLocaleString('en-US')} km²`;
+  return format.area(ring ? ringAreaKm2(ring) : boundsAreaKm2(bounds));
 }
 
-/** "about 3 min left", "less than a minute left"; empty while there is no rate yet. */
-export function formatTimeLeft(seconds: number | null): string {
-  if (seconds === null) return '';
-  if (seconds < 60) return 'less than a minute left';
-  if (seconds < 3600) return `about ${Math.round(seconds / 60)} min left`;
-  return `about ${(seconds / 3600).toFixed(1)} h left`;
-}
-
-/** A data date as "1 Nov 2026" (UTC), or "unknown". */
+/** A data date (a calendar day, stored as UTC midnight) in the rep's locale, or "unknown". */
 export function formatDataDate(iso: string | null | undefined): string {
-  if (!iso) return 'unknown';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return 'unknown';
-  return date.toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+  const ms = iso ? new Date(iso).getTime() : NaN;
+  return Number.isNaN(ms) ? 'unknown' : format.utcDate(ms);
 }

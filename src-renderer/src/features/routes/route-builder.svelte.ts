@@ -1,6 +1,7 @@
 // The route being built: an ordered list of stops (customer ids, temp ids included) and a name.
 import { toFieldmapError } from '../../../../src-shared';
 import type { ChangeWriter } from '../editor/change-writer';
+import { text } from './text';
 
 export class RouteBuilder {
   #stops = $state<string[]>([]);
@@ -23,11 +24,11 @@ export class RouteBuilder {
   }
 
   get nameError(): string | null {
-    return this.#tried && this.name.trim() === '' ? 'Name the route.' : null;
+    return this.#tried && this.name.trim() === '' ? text.builder.nameMissing : null;
   }
 
   get stopsError(): string | null {
-    return this.#tried && this.#stops.length === 0 ? 'Add at least one stop.' : null;
+    return this.#tried && this.#stops.length === 0 ? text.builder.stopsMissing : null;
   }
 
   has(id: string): boolean {

@@ -50,8 +50,3 @@ export function applyOrder(
     if (from >= 0 && from !== to) move(from, to);
   });
 }
-
-/** Metres as "850 m" or "12.4 km". */
-export function formatDistance(meters: number): string {
-  return meters < 1000 ? `${Math.round(meters)} m` : `${(meters / 1000).toFixed(1)} km`;
-}
