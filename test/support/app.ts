@@ -34,6 +34,11 @@ export interface HarnessOptions {
    * default: allow. Every question asked is in AppHandle.localAddressQuestions.
    */
   allowLocalAddress?: boolean;
+  /**
+   * The renderer's locale; default 'en-IE', pinned so no test reads the machine's LANG: it
+   * writes kilometres, day-first dates, 24-hour times and comma grouping, as the assertions read.
+   */
+  locale?: string;
 }
 
 export interface AppHandle {
@@ -81,6 +86,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       credentialStore,
       offline,
       demoRate: 0,
+      locale: options.locale ?? 'en-IE',
       // Not this process's environment: a proxy set on the machine must not reach the tests.
       env: options.env ?? {},
       log: () => undefined,
