@@ -1,0 +1,8 @@
+export const text = {
+  preferences: {
+    title: 'Preferences',
+    distances: 'Distances',
+    kilometres: 'Kilometres',
+    miles: 'Miles',
+  },
+};
