@@ -5,6 +5,7 @@
 import type { CustomerView } from '../../types';
 import { formatDuration, type DaySchedule } from './week-plan-days';
 import { formatClock } from './week-plan-form';
+import { format } from '../../ui/format';
 
 export interface DaySheet {
   /** "Mon 23 Nov". */
@@ -91,7 +92,7 @@ export async function daySheetPdf(
     .setFont(FONT, 'normal')
     .setFontSize(10)
     .text(
-      `${schedule.visits.length} visits · ${schedule.km.toFixed(1)} km · ` +
+      `${schedule.visits.length} visits · ${format.distance(schedule.km * 1000)} · ` +
         `leave ${formatClock(sheet.startMin)}${back}`,
       left,
       y,
