@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     demo: options.demo,
     offline: options.offline,
     ...(options.serviceUrl ? { serviceUrl: options.serviceUrl } : {}),
+    ...(options.locale !== null ? { locale: options.locale } : {}),
     ...(options.limiterRate !== null ? { limiterRate: options.limiterRate } : {}),
     ...(options.syncPeriodMs !== null ? { syncPeriodMs: options.syncPeriodMs } : {}),
     confirmLocalAddress: askOnTerminal,

@@ -9,6 +9,7 @@ export interface RunnerCliOptions {
   demo: boolean;
   serviceUrl: string | null;
   offline: boolean;
+  locale: string | null;
   limiterRate: number | null;
   syncPeriodMs: number | null;
   help: boolean;
@@ -27,6 +28,7 @@ App:
                          (default ~/.local/share/fieldmap-browser-runner)
   --service-url <url>    service address offered on the sign-in form
   --offline              start with the network cut
+  --locale <tag>         the renderer's locale, e.g. en-US (default: the environment's)
   --limiter-rate <n>     requests per second per account (default 3)
   --sync-period-ms <n>   how often to sync while reachable
   --help
@@ -48,6 +50,7 @@ export function parseRunnerArgs(argv: readonly string[]): RunnerCliOptions {
     demo: false,
     serviceUrl: null,
     offline: false,
+    locale: null,
     limiterRate: null,
     syncPeriodMs: null,
     help: false,
@@ -90,6 +93,9 @@ export function parseRunnerArgs(argv: readonly string[]): RunnerCliOptions {
         break;
       case '--offline':
         options.offline = true;
+        break;
+      case '--locale':
+        options.locale = value(arg);
         break;
       case '--limiter-rate':
         options.limiterRate = positive(arg);

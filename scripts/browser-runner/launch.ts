@@ -39,6 +39,11 @@ export interface LaunchOptions {
   profileDir?: string;
   headless: boolean;
   credentialStore: CredentialStore;
+  /**
+   * The renderer's locale (navigator.language, Intl), as Electron gives it the system's;
+   * default: Chromium's own, from the environment.
+   */
+  locale?: string;
   /** Start the demo account when no account is open. */
   demo?: boolean;
   /** Offered to the login form as the service's address (?serviceUrl=). */
@@ -141,6 +146,7 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
         args: [...CHROMIUM_ARGS],
         viewport: { width: 1280, height: 800 },
         offline: options.offline ?? false,
+        ...(options.locale !== undefined ? { locale: options.locale } : {}),
         ...(options.waitLimitMs !== undefined ? { timeout: options.waitLimitMs } : {}),
       },
     );

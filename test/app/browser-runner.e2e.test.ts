@@ -62,6 +62,8 @@ describe('runner options', () => {
       'https://svc.example',
       '--limiter-rate',
       '2',
+      '--locale',
+      'en-US',
     ]);
     expect(options).toMatchObject({
       headless: true,
@@ -71,6 +73,7 @@ describe('runner options', () => {
       serviceUrl: 'https://svc.example',
       limiterRate: 2,
       offline: false,
+      locale: 'en-US',
     });
     expect(() => parseRunnerArgs(['--no-such-flag'])).toThrow(
       /unknown option --no-such-flag[\s\S]*--screenshot <file>/,

@@ -35,6 +35,11 @@ export interface HarnessOptions {
    * default: allow. Every question asked is in AppHandle.localAddressQuestions.
    */
   allowLocalAddress?: boolean;
+  /**
+   * The renderer's locale; default 'en-IE', pinned so no test reads the machine's LANG: it
+   * writes kilometres, day-first dates, 24-hour times and comma grouping, as the assertions read.
+   */
+  locale?: string;
 }
 
 export interface ShownNotification extends ReminderNotice {
@@ -89,6 +94,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       credentialStore,
       offline,
       demoRate: 0,
+      locale: options.locale ?? 'en-IE',
       // Not this process's environment: a proxy set on the machine must not reach the tests.
       env: options.env ?? {},
       log: () => undefined,

@@ -651,3 +651,58 @@ async function closePanelsOf(page: Page): Promise<void> {
     await page.keyboard.press('Escape');
   }
 }
+
+describe('units', () => {
+  // Its own app on the same service: a rep whose computer is set to American English.
+  it('shows an en-US rep miles, and kilometres at once and after a restart once chosen', async () => {
+    const us = await launchApp({ serviceUrl: service.url, locale: 'en-US' });
+    try {
+      const { page } = us;
+      await signIn(us, service);
+      await waitRowsInHook(page, 'Customers', STOPS);
+      const id = service.store.customers(USER).find((c) => c.name === 'Week Stop 01')!.id;
+      const escape = async () => {
+        for (let i = 0; i < 3; i++) {
+          if ((await page.locator('dialog[open], aside').count()) === 0) break;
+          await page.keyboard.press('Escape');
+        }
+      };
+      const nearby = async (): Promise<{ summary: string; first: string; radiusKm: string }> => {
+        await page.click(`[aria-label="Customers"] .customer-row[data-id="${id}"]`);
+        await page.click('aside.detail-panel button:has-text("Customers nearby")');
+        await page.waitForSelector('aside.nearby[data-state="ready"] .nearby-distance');
+        return {
+          summary: (await page.textContent('aside.nearby .nearby-summary'))!.trim(),
+          first: (await page.textContent('aside.nearby .nearby-distance'))!.trim(),
+          radiusKm: (await page.getAttribute('aside.nearby', 'data-radius-km'))!,
+        };
+      };
+
+      await planWeek(page);
+      expect(await page.textContent('.wp-day[data-day="0"] .wp-total')).toMatch(/ · [0-9.]+ mi · /);
+      await escape();
+      const inMiles = await nearby();
+      expect(inMiles.summary).toMatch(/ within 5 mi/);
+      expect(inMiles.first).toMatch(/^[0-9.]+ mi$/);
+      expect(Number(inMiles.radiusKm)).toBeCloseTo(5 * 1.609344); // the search's radius stays km
+
+      await escape();
+      await page.click('.account-menu button.who');
+      await page.click('[role="menuitem"]:has-text("Account details")');
+      await page.selectOption('select[data-testid="distance-unit"]', 'km');
+      await escape();
+      const inKm = await nearby();
+      expect(inKm.first).toMatch(/^[0-9.]+ km$/);
+
+      await us.restart();
+      await waitRowsInHook(us.page, 'Customers', STOPS);
+      await us.page.fill('input[aria-label="Search customers"]', 'Week Stop');
+      await us.page.click(`[aria-label="Customers"] .customer-row[data-id="${id}"]`);
+      await us.page.click('aside.detail-panel button:has-text("Customers nearby")');
+      await us.page.waitForSelector('aside.nearby[data-state="ready"] .nearby-distance');
+      expect((await us.page.textContent('aside.nearby .nearby-distance'))!.trim()).toMatch(/ km$/);
+    } finally {
+      await us.close();
+    }
+  });
+});

@@ -75,4 +75,10 @@ export const text = {
     unchanged: 'Nothing changed.',
     queued: 'Queued: the custom fields go to the service with the next sync.',
   },
+  preferences: {
+    title: 'Preferences',
+    distances: 'Distances',
+    kilometres: 'Kilometres',
+    miles: 'Miles',
+  },
 };

@@ -2,6 +2,7 @@
 // and the customers within it, nearest first: the first NEARBY_LIMIT of them, with how many there
 // are in all. The search runs in a module worker (nearby-worker.ts), so the page stays free at
 // 100k customers. One per account (AccountData owns it); the worker starts with the first search.
+import { text } from './text';
 import type { LngLat } from '../../../../src-shared';
 import type { CustomerView } from '../../types';
 import { NearbyClient, type NearbyPort } from './nearby-worker';
@@ -31,7 +32,8 @@ export type NearbyView =
 
 export class NearbyState {
   #center = $state.raw<NearbyCenter | null>(null);
-  #radiusKm = $state(5);
+  // 5 km, or 5 mi where the rep reads miles.
+  #radiusKm = $state(text.radiiKm([5])[0] ?? 5);
   #result = $state.raw<NearbyResult | null>(null);
   #failure = $state<string | null>(null);
   #client: NearbyClient<CustomerView> | null = null;
@@ -164,10 +166,4 @@ function centerPosition(
 
 function samePoint(a: LngLat, b: LngLat): boolean {
   return a[0] === b[0] && a[1] === b[1];
-}
-
-/** A distance as the panel shows it, always in km: "0.35 km", "1.2 km", "37 km". */
-export function formatKm(meters: number): string {
-  const km = meters / 1000;
-  return `${km.toFixed(km < 1 ? 2 : km < 10 ? 1 : 0)} km`;
 }

@@ -3,8 +3,8 @@
 // asks for a sheet), with DejaVu Sans embedded, so names in any Latin, Greek or Cyrillic script
 // print as typed (the PDF's built-in fonts know Windows-1252 only).
 import type { CustomerView } from '../../types';
-import { formatDuration, type DaySchedule } from './week-plan-days';
-import { formatClock } from './week-plan-form';
+import type { DaySchedule } from './week-plan-days';
+import { format } from '../../ui/format';
 
 export interface DaySheet {
   /** "Mon 23 Nov". */
@@ -86,13 +86,13 @@ export async function daySheetPdf(
   let y = PAGE.margin + 6;
   doc.setFont(FONT, 'bold').setFontSize(16).text(`Day sheet · ${sheet.dayLabel}`, left, y);
   y += 7;
-  const back = schedule.visits.length > 0 ? ` · back at ${formatClock(schedule.returnMin)}` : '';
+  const back = schedule.visits.length > 0 ? ` · back at ${format.clock(schedule.returnMin)}` : '';
   doc
     .setFont(FONT, 'normal')
     .setFontSize(10)
     .text(
-      `${schedule.visits.length} visits · ${schedule.km.toFixed(1)} km · ` +
-        `leave ${formatClock(sheet.startMin)}${back}`,
+      `${schedule.visits.length} visits · ${format.distance(schedule.km * 1000)} · ` +
+        `leave ${format.clock(sheet.startMin)}${back}`,
       left,
       y,
     );
@@ -117,10 +117,10 @@ export async function daySheetPdf(
       y = PAGE.margin + 5;
     }
     doc.text(`${i + 1}.`, left, y);
-    doc.text(`${formatClock(visit.startMin)}–${formatClock(visit.departMin)}`, left + 8, y);
+    doc.text(`${format.clock(visit.startMin)}–${format.clock(visit.departMin)}`, left + 8, y);
     doc.text(nameLines, textX, y);
     doc.setFont(FONT, 'normal').setFontSize(9);
-    doc.text(`drive ${formatDuration(visit.travelMin)}`, left + 8, y + 5);
+    doc.text(`drive ${format.duration(visit.travelMin)}`, left + 8, y + 5);
     doc.setFontSize(10).text(wrapped, textX, y + 5 * nameLines.length);
     y += height;
     doc.setDrawColor(200).line(left, y - 3.5, left + width, y - 3.5);

@@ -46,10 +46,3 @@ export function scheduleDay(
     );
   return { ...day, problems };
 }
-
-/** "6 h 05 min" */
-export function formatDuration(minutes: number): string {
-  const m = Math.round(minutes);
-  const h = Math.floor(m / 60);
-  return h > 0 ? `${h} h ${String(m % 60).padStart(2, '0')} min` : `${m} min`;
-}

@@ -1,0 +1,98 @@
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+// The unit lane does not compile Svelte's runes: units.svelte.ts (imported by format.ts) is read
+// as plain TypeScript, so $state stands as the plain value it holds outside a component.
+vi.hoisted(() => {
+  (globalThis as Record<string, unknown>)['$state'] = <T>(value: T): T => value;
+});
+afterAll(() => {
+  delete (globalThis as Record<string, unknown>)['$state'];
+});
+
+const { Formatter } = await import('../../src-renderer/src/ui/format');
+const { defaultDistanceUnit, DistanceUnits } =
+  await import('../../src-renderer/src/ui/units.svelte');
+
+const us = new Formatter('en-US', () => 'mi', 'UTC');
+const ie = new Formatter('en-IE', () => 'km', 'UTC');
+const de = new Formatter('de-DE', () => 'km', 'UTC');
+const NOV_23 = Date.UTC(2026, 10, 23, 14, 5);
+
+describe('Formatter', () => {
+  it('writes counts in the locale’s grouping', () => {
+    expect(us.count(12345)).toBe('12,345');
+    expect(ie.count(12345)).toBe('12,345');
+    expect(de.count(12345)).toBe('12.345');
+  });
+
+  it('picks the plural form and counts with it', () => {
+    expect(ie.plural(1, 'visit', 'visits')).toBe('visit');
+    expect(ie.plural(2, 'visit', 'visits')).toBe('visits');
+    expect(ie.counted(0, 'visit', 'visits')).toBe('0 visits');
+    expect(ie.counted(1, 'visit', 'visits')).toBe('1 visit');
+    expect(ie.counted(1200, 'visit', 'visits')).toBe('1,200 visits');
+  });
+
+  it('writes dates in the locale’s order', () => {
+    expect(ie.date(NOV_23)).toBe('23 Nov 2026');
+    expect(us.date(NOV_23)).toBe('Nov 23, 2026');
+    expect(ie.dayLabel(NOV_23)).toBe('Mon 23 Nov');
+    expect(us.dayLabel(NOV_23)).toBe('Mon Nov 23');
+    expect(ie.time(NOV_23)).toBe('14:05');
+  });
+
+  it('writes clocks and durations as the planner reads them', () => {
+    expect(ie.clock(9 * 60 + 5)).toBe('09:05');
+    expect(ie.duration(45)).toBe('45 min');
+    expect(ie.duration(6 * 60 + 5)).toBe('6 h 05 min');
+  });
+
+  it('writes distances in the rep’s unit with digits by size', () => {
+    expect(ie.distance(350)).toBe('0.35 km');
+    expect(ie.distance(4200)).toBe('4.2 km');
+    expect(ie.distance(37_000)).toBe('37 km');
+    expect(us.distance(350)).toBe('0.22 mi');
+    expect(us.distance(4200)).toBe('2.6 mi');
+    expect(us.distance(37_000)).toBe('23 mi');
+    expect(de.distance(4200)).toBe('4,2 km');
+    expect(us.toMeters(1)).toBeCloseTo(1609.344);
+    expect(ie.toMeters(1)).toBe(1000);
+  });
+
+  it('writes areas in the rep’s unit', () => {
+    expect(ie.area(38_712)).toBe('about 38,700 km²');
+    expect(us.area(38_712)).toBe('about 14,900 mi²');
+    expect(ie.area(12.4)).toBe('about 12 km²');
+  });
+
+  it('writes byte sizes in MB, small ones in KB', () => {
+    expect(ie.megabytes(50_000)).toMatch(/^0\.05 MB$/);
+    expect(ie.megabytes(3.4 * 1024 * 1024)).toBe('3.4 MB');
+    expect(ie.megabytes(180 * 1024 * 1024)).toBe('180 MB');
+    expect(ie.storage(3000)).toBe('3 KB');
+  });
+});
+
+describe('defaultDistanceUnit', () => {
+  it('reads miles where the region drives in miles, else kilometres', () => {
+    expect(defaultDistanceUnit('en-US')).toBe('mi');
+    expect(defaultDistanceUnit('en-GB')).toBe('mi');
+    expect(defaultDistanceUnit('de-DE')).toBe('km');
+    expect(defaultDistanceUnit('fr-CA')).toBe('km');
+    // 'en' alone maximizes to en-Latn-US.
+    expect(defaultDistanceUnit('en')).toBe('mi');
+    expect(defaultDistanceUnit('not a locale!')).toBe('km');
+  });
+
+  it('keeps the rep’s choice over the locale’s default', () => {
+    const kept = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => kept.get(k) ?? null,
+      setItem: (k: string, v: string) => void kept.set(k, v),
+    };
+    const units = new DistanceUnits(storage, 'en-US');
+    expect(units.unit).toBe('mi');
+    units.unit = 'km';
+    expect(new DistanceUnits(storage, 'en-US').unit).toBe('km');
+  });
+});
