@@ -1,17 +1,8 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
-
-// The unit lane does not compile Svelte's runes: units.svelte.ts (imported by format.ts) is read
-// as plain TypeScript, so $state stands as the plain value it holds outside a component.
-vi.hoisted(() => {
-  (globalThis as Record<string, unknown>)['$state'] = <T>(value: T): T => value;
-});
-afterAll(() => {
-  delete (globalThis as Record<string, unknown>)['$state'];
-});
-
-const { Formatter } = await import('../../src-renderer/src/ui/format');
-const { defaultDistanceUnit, DistanceUnits } =
-  await import('../../src-renderer/src/ui/units.svelte');
+// The formatter and the distance unit's default, in explicit locales (vitest compiles the runes
+// of units.svelte.ts as the app's build does).
+import { describe, expect, it } from 'vitest';
+import { Formatter } from '../../src-renderer/src/ui/format';
+import { defaultDistanceUnit, DistanceUnits } from '../../src-renderer/src/ui/units.svelte';
 
 const us = new Formatter('en-US', () => 'mi', 'UTC');
 const ie = new Formatter('en-IE', () => 'km', 'UTC');
