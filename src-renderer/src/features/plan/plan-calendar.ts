@@ -20,7 +20,6 @@ type CustomerOf = (id: string) => CustomerView | undefined;
 const at = (date: Date, minutes: number) =>
   new Date(date.getFullYear(), date.getMonth(), date.getDate(), 0, Math.round(minutes)).getTime();
 
-
 function visit(
   planKey: string,
   id: string,
