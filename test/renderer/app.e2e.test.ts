@@ -96,8 +96,14 @@ afterAll(async () => {
 });
 
 describe('renderer with 100k customers', () => {
-  it('asked main once for the sync state, the account and its snapshot, and lists all 100k', async () => {
-    expect(await calls(page)).toEqual(['syncState', 'currentAccount', 'requestSnapshot']);
+  it('asked main once for the sync state, the account, a customer to open and its snapshot, and lists all 100k', async () => {
+    // takeOpen: a reminder's click or a fieldmap:// link that opened the window waits in main.
+    expect(await calls(page)).toEqual([
+      'syncState',
+      'currentAccount',
+      'takeOpen',
+      'requestSnapshot',
+    ]);
     await waitRows(page, 'Customers', N);
   });
 
