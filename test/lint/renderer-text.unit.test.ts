@@ -12,7 +12,6 @@ const renderer = join(root, 'src-renderer', 'src');
 /** Folders whose text has not moved to their text module yet. */
 const NOT_YET: string[] = [
   'features/import-export',
-  'features/nearby',
   'features/offline-maps',
   'features/plan',
   'features/selection',

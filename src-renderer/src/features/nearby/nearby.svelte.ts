@@ -120,7 +120,7 @@ export class NearbyState {
       };
     } catch (error) {
       if (seq !== this.#seq) return;
-      this.#failure = `The search for customers nearby failed: ${error instanceof Error ? error.message : String(error)}.`;
+      this.#failure = text.failed(error instanceof Error ? error.message : String(error));
     }
   }
 
@@ -158,9 +158,8 @@ function centerPosition(
 ): LngLat | string {
   if (center.kind === 'point') return center.at;
   const customer = byId(center.id);
-  if (!customer) return 'This customer is no longer in the account.';
-  if (!customer.position)
-    return `${customer.name || '(no name)'} has no position on the map: fix its address first.`;
+  if (!customer) return text.gone;
+  if (!customer.position) return text.noPosition(customer.name);
   return customer.position;
 }
 
