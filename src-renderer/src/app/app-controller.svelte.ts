@@ -80,7 +80,11 @@ export class AppController {
     this.imports = new ImportStatusState(api);
     this.support = new SupportState(api);
     this.navigation = new Navigator(api, storage, globalThis.navigator?.platform ?? '');
-    this.reminders = new Reminders(this.writer, () => this.#data?.timeUnit ?? 'seconds');
+    this.reminders = new Reminders(
+      this.writer,
+      () => this.#data?.timeUnit ?? 'seconds',
+      () => this.#data?.customers.all ?? [],
+    );
   }
 
   /** Remembered accounts (loaded by `loadAccounts`). */

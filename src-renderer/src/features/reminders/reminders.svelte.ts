@@ -1,9 +1,11 @@
-// The reminders as the page shows them: a clock that moves "Due today" on by itself, every half
-// minute and at the moment the next reminder falls due (so "overdue" is never late), and Snooze
-// and Done for the panels.
+// The reminders as the page shows them: "Due today" read once from the cache for the top bar
+// and the panel, a clock that moves it on by itself, every half minute and at the moment the
+// next reminder falls due (so "overdue" is never late), and Snooze and Done for the panels.
+import type { Reminder } from '../../../../src-shared/reminders';
 import type { TimeUnit } from '../../../../src-shared/time-units';
+import type { CustomerView } from '../../types';
 import type { ChangeWriter } from '../editor/change-writer';
-import type { SnoozeChoice } from './due-today';
+import { dueToday, type SnoozeChoice } from './due-today';
 import { ReminderActions } from './reminder-actions';
 
 const TICK_MS = 30_000;
@@ -11,10 +13,23 @@ const TICK_MS = 30_000;
 export class Reminders {
   /** The time "Due today" is read at; moves every half minute. */
   now = $state(Date.now());
+  // Before `due`, which reads it; the constructor sets the account's.
+  #customers: () => readonly CustomerView[] = () => [];
+  /** Reminders due by the end of today, soonest first: one pass over the account per change. */
+  readonly due: Reminder[] = $derived(dueToday(this.#customers(), this.now));
+  /** When the next of today's reminders falls due (the count and "overdue" change then). */
+  readonly nextDue: number | null = $derived(this.due.find((r) => r.at > this.now)?.at ?? null);
+  /** Local midnight of `now`: rows say "today" or a day from it. */
+  readonly startOfToday: number = $derived(new Date(this.now).setHours(0, 0, 0, 0));
   readonly #actions: ReminderActions;
 
-  constructor(writer: Pick<ChangeWriter, 'updateCustomer'>, unit: () => TimeUnit) {
+  constructor(
+    writer: Pick<ChangeWriter, 'updateCustomer'>,
+    unit: () => TimeUnit,
+    customers: () => readonly CustomerView[],
+  ) {
     this.#actions = new ReminderActions(writer, unit);
+    this.#customers = customers;
   }
 
   /** Starts the clock; returns its stop. */
