@@ -11,7 +11,7 @@ import type { WorkerEntry } from '../core/untrusted/parse-worker';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
 import type { ShowNotification } from '../core/reminders/reminder-schedule';
-import { adminRegionSourceOf } from './admin-defaults';
+import { adminRegionSourceOf, defaultOnlineStyleOf } from './admin-defaults';
 import type { ConfirmLocalAddress, PickFile } from './basemap-handlers';
 import { createDemoLauncher } from './demo';
 import { createHandlers, type AppHandlers } from './handlers';
@@ -148,6 +148,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     ...fs,
     fetch: mapNetwork?.fetch ?? fetch,
     adminRegionSource: adminRegionSourceOf(options.env ?? process.env),
+    defaultOnlineStyle: defaultOnlineStyleOf(options.env ?? process.env),
     ...(options.planWorkerPath ? { planWorkerPath: options.planWorkerPath } : {}),
     ...(options.styleWorker ? { styleWorker: options.styleWorker } : {}),
   });

@@ -89,8 +89,9 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       credentialStore,
       offline,
       demoRate: 0,
-      // Not this process's environment: a proxy set on the machine must not reach the tests.
-      env: options.env ?? {},
+      // Not this process's environment: a proxy set on the machine must not reach the tests. The
+      // default online style (OpenFreeMap) is off: no test reaches the internet.
+      env: { FIELDMAP_ONLINE_STYLE: 'off', ...options.env },
       log: () => undefined,
       waitLimitMs: testBoundMs(),
       openExternal: async (url) => void externalLinks.push(url),
