@@ -50,6 +50,11 @@ export interface MainServicesOptions {
   planWorkerPath?: string;
   /** Where the administrator's defaults and the fallback network's settings are read; default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Stands in for OpenFreeMap's style address (tests point it at a local imitation, trusted as
+   * given); default: what FIELDMAP_ONLINE_STYLE in `env` asks for.
+   */
+  defaultOnlineStyle?: string | null;
   /** The seam of every file main writes (default: the real file system, this platform's rules). */
   fs?: DurableFs;
   /** Main's log file (core/log): session, sync and failure events, the page's errors. */
@@ -148,7 +153,10 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     ...fs,
     fetch: mapNetwork?.fetch ?? fetch,
     adminRegionSource: adminRegionSourceOf(options.env ?? process.env),
-    defaultOnlineStyle: defaultOnlineStyleOf(options.env ?? process.env),
+    defaultOnlineStyle:
+      options.defaultOnlineStyle !== undefined
+        ? options.defaultOnlineStyle
+        : defaultOnlineStyleOf(options.env ?? process.env),
     ...(options.planWorkerPath ? { planWorkerPath: options.planWorkerPath } : {}),
     ...(options.styleWorker ? { styleWorker: options.styleWorker } : {}),
   });

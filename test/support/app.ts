@@ -35,6 +35,8 @@ export interface HarnessOptions {
    * default: allow. Every question asked is in AppHandle.localAddressQuestions.
    */
   allowLocalAddress?: boolean;
+  /** Stands in for OpenFreeMap's style address: a local imitation (default: off, via env). */
+  defaultOnlineStyle?: string;
 }
 
 export interface ShownNotification extends ReminderNotice {
@@ -89,6 +91,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       credentialStore,
       offline,
       demoRate: 0,
+      ...(options.defaultOnlineStyle ? { defaultOnlineStyle: options.defaultOnlineStyle } : {}),
       // Not this process's environment: a proxy set on the machine must not reach the tests. The
       // default online style (OpenFreeMap) is off: no test reaches the internet.
       env: { FIELDMAP_ONLINE_STYLE: 'off', ...options.env },
