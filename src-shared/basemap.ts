@@ -70,6 +70,8 @@ export const TILE_CACHE_MAX_BYTES = 10 * 1024 * 1024 * 1024;
 
 export const BasemapSettingsViewSchema = v.object({
   onlineStyleUrl: v.nullable(v.string()),
+  /** The style drawn while onlineStyleUrl is null (OpenFreeMap or the admin's); null: off. */
+  defaultOnlineStyleUrl: v.optional(v.nullable(v.string()), null),
   cacheCapBytes: v.number(),
   cacheUsedBytes: v.number(),
   cacheEntries: v.number(),

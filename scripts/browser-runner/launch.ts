@@ -57,6 +57,8 @@ export interface LaunchOptions {
    * (core/network/env-fetch.ts); default process.env.
    */
   env?: ProxyEnv;
+  /** Stands in for OpenFreeMap's style address (main-services.ts); tests use a local imitation. */
+  defaultOnlineStyle?: string | null;
   /** Demo service: requests per second (default 3, as the real service). */
   demoRate?: number;
   log?: (line: string) => void;
@@ -121,6 +123,11 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
     log: appLog,
     credentialStore: options.credentialStore,
     fetch: network.fetch,
+    // The admin defaults (FIELDMAP_ONLINE_STYLE...) from the same environment as the network's.
+    env: options.env ?? process.env,
+    ...(options.defaultOnlineStyle !== undefined
+      ? { defaultOnlineStyle: options.defaultOnlineStyle }
+      : {}),
     demo: createDemoLauncher({
       dataDir: options.dataDir,
       credentialStore: options.credentialStore,

@@ -127,6 +127,7 @@ export function createBasemapHandlers({
     const usage = basemap.tiles.usage();
     return {
       onlineStyleUrl: settings.onlineStyleUrl,
+      defaultOnlineStyleUrl: basemap.defaultOnlineStyle(),
       cacheCapBytes: settings.tileCacheBytes,
       cacheUsedBytes: usage.usedBytes,
       cacheEntries: usage.entries,

@@ -13,7 +13,7 @@ import { createRuntimeFactory } from './account-runtime';
 import { OpenRequests } from './open-requests';
 import { customerOfLink } from '../../src-shared/customer-link';
 import type { ShowNotification } from '../core/reminders/reminder-schedule';
-import { adminRegionSourceOf } from './admin-defaults';
+import { adminRegionSourceOf, defaultOnlineStyleOf } from './admin-defaults';
 import type { ConfirmLocalAddress, PickFile } from './basemap-handlers';
 import { createDemoLauncher } from './demo';
 import { createHandlers, type AppHandlers } from './handlers';
@@ -52,6 +52,11 @@ export interface MainServicesOptions {
   planWorkerPath?: string;
   /** Where the administrator's defaults and the fallback network's settings are read; default process.env. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Stands in for OpenFreeMap's style address (tests point it at a local imitation, trusted as
+   * given); default: what FIELDMAP_ONLINE_STYLE in `env` asks for.
+   */
+  defaultOnlineStyle?: string | null;
   /** The seam of every file main writes (default: the real file system, this platform's rules). */
   fs?: DurableFs;
   /** Main's log file (core/log): session, sync and failure events, the page's errors. */
@@ -154,6 +159,10 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     ...fs,
     fetch: mapNetwork?.fetch ?? fetch,
     adminRegionSource: adminRegionSourceOf(options.env ?? process.env),
+    defaultOnlineStyle:
+      options.defaultOnlineStyle !== undefined
+        ? options.defaultOnlineStyle
+        : defaultOnlineStyleOf(options.env ?? process.env),
     ...(options.planWorkerPath ? { planWorkerPath: options.planWorkerPath } : {}),
     ...(options.styleWorker ? { styleWorker: options.styleWorker } : {}),
   });

@@ -40,6 +40,8 @@ export interface HarnessOptions {
    * writes kilometres, day-first dates, 24-hour times and comma grouping, as the assertions read.
    */
   locale?: string;
+  /** Stands in for OpenFreeMap's style address: a local imitation (default: off, via env). */
+  defaultOnlineStyle?: string;
 }
 
 export interface ShownNotification extends ReminderNotice {
@@ -95,8 +97,10 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       offline,
       demoRate: 0,
       locale: options.locale ?? 'en-IE',
-      // Not this process's environment: a proxy set on the machine must not reach the tests.
-      env: options.env ?? {},
+      ...(options.defaultOnlineStyle ? { defaultOnlineStyle: options.defaultOnlineStyle } : {}),
+      // Not this process's environment: a proxy set on the machine must not reach the tests. The
+      // default online style (OpenFreeMap) is off: no test reaches the internet.
+      env: { FIELDMAP_ONLINE_STYLE: 'off', ...options.env },
       log: () => undefined,
       waitLimitMs: testBoundMs(),
       openExternal: async (url) => void externalLinks.push(url),

@@ -49,6 +49,11 @@ export interface BasemapServiceOptions {
   clock?: Clock;
   /** The administrator's default map source, used while the rep has set none (unchecked). */
   adminRegionSource?: string | undefined;
+  /**
+   * The online style drawn while the rep has set none (admin-defaults.ts decides it: OpenFreeMap,
+   * the admin's, or null for off). Trusted as given: a local one is fetched without a confirmation.
+   */
+  defaultOnlineStyle?: string | null;
   fs?: DurableFs;
   /** The built plan worker (the Electron shell's); see plan-worker-host.ts. */
   planWorkerPath?: string;
@@ -97,6 +102,7 @@ export class BasemapService {
   readonly #settingsFile: string;
   readonly #fs: DurableFs;
   readonly #admin: AdminRegionSource | null;
+  #defaultStyle: string | null = null;
   #settings: BasemapSettings;
   /** Origins main fetches for the renderer: the style's own, then those its sources name. */
   #origins = new Set<string>();
@@ -170,6 +176,10 @@ export class BasemapService {
       admin,
     );
     service.#confirmed = confirmed;
+    if (options.defaultOnlineStyle) {
+      service.#defaultStyle = checkStyleUrl(options.defaultOnlineStyle);
+      service.#resetOrigins();
+    }
     if (options.styleWorker) service.#styleWorker = options.styleWorker;
     if (options.clock) service.#clock = options.clock;
     return service;
@@ -193,6 +203,16 @@ export class BasemapService {
   /** The administrator's default map source, or null when none is set. */
   adminRegionSource(): AdminRegionSource | null {
     return this.#admin ? { ...this.#admin } : null;
+  }
+
+  /** The online style the map draws: the rep's own, else the default (null: none). */
+  onlineStyle(): string | null {
+    return this.#settings.onlineStyleUrl ?? this.#defaultStyle;
+  }
+
+  /** The style drawn while the rep has set none, or null when it is turned off. */
+  defaultOnlineStyle(): string | null {
+    return this.#defaultStyle;
   }
 
   /** The source downloads use: the rep's own, else the administrator's default when valid. */
@@ -233,8 +253,7 @@ export class BasemapService {
       return textResponse(400, 'bad url');
     }
     // Only what the style may name (remote-policy.ts), and of that only the hosts it did name.
-    const allowed =
-      this.#settings.onlineStyleUrl !== null && mayFetchFor(target, this.#localStyle());
+    const allowed = this.onlineStyle() !== null && mayFetchFor(target, this.#localStyle());
     if (!allowed || (!this.#origins.has(target.origin) && !this.tiles.has(target.href))) {
       return textResponse(403, 'not a resource of the configured online style');
     }
@@ -242,7 +261,7 @@ export class BasemapService {
     // Not cached and unreachable: a 404, which MapLibre draws as an empty tile (a 5xx would be
     // reported as a map error for every tile of the area while offline).
     if (result.kind === 'miss') return textResponse(404, 'not cached');
-    if (target.href === this.#settings.onlineStyleUrl || /json/.test(result.contentType)) {
+    if (target.href === this.onlineStyle() || /json/.test(result.contentType)) {
       const refusal = await this.#learnOrigins(target, result.data);
       // Not handed on: MapLibre would parse on the page what main would not.
       if (refusal)
@@ -261,16 +280,17 @@ export class BasemapService {
 
   /** The style's origin when it is on this computer or the LAN and the rep confirmed it. */
   #localStyle(): string | null {
-    const style = this.#settings.onlineStyleUrl;
+    const style = this.onlineStyle();
     const origin = style ? new URL(style).origin : null;
-    return origin && this.isConfirmed(origin) ? origin : null;
+    const trusted = style !== null && style === this.#defaultStyle;
+    return origin && (trusted || this.isConfirmed(origin)) ? origin : null;
   }
 
   #resetOrigins(): void {
     this.#generation++;
     this.#origins.clear();
-    if (this.#settings.onlineStyleUrl)
-      this.#origins.add(new URL(this.#settings.onlineStyleUrl).origin);
+    const style = this.onlineStyle();
+    if (style) this.#origins.add(new URL(style).origin);
   }
 
   /**

@@ -60,6 +60,7 @@ function snapshot(): EventOf<'data:snapshot'> {
 
 const basemapSettings = {
   onlineStyleUrl: null,
+  defaultOnlineStyleUrl: null,
   cacheCapBytes: 512 * 1024 * 1024,
   cacheUsedBytes: 0,
   cacheEntries: 0,

@@ -201,7 +201,7 @@ export class BasemapState {
       applyRegions(map, sources, this.theme, this.assetBase);
       this.#drawnRegions = regionsKey;
     }
-    const url = this.#settings?.onlineStyleUrl ?? null;
+    const url = this.#settings?.onlineStyleUrl ?? this.#settings?.defaultOnlineStyleUrl ?? null;
     if (url !== this.#drawnOnline) {
       this.#drawnOnline = url;
       void this.#drawOnline(map, url);
