@@ -12,8 +12,12 @@ const format = new Formatter('en-US', () => 'km');
 
 describe('region format', () => {
   it('writes bounds with hemispheres, south to north then west to east', () => {
-    expect(formatBounds([-122.6, 47.1, -121.9, 48.0])).toBe('47.1°N–48.0°N, 122.6°W–121.9°W');
-    expect(formatBounds([150.5, -34.2, 151.4, -33.5])).toBe('34.2°S–33.5°S, 150.5°E–151.4°E');
+    expect(formatBounds([-122.6, 47.1, -121.9, 48.0], format)).toBe(
+      '47.1°N–48.0°N, 122.6°W–121.9°W',
+    );
+    expect(formatBounds([150.5, -34.2, 151.4, -33.5], format)).toBe(
+      '34.2°S–33.5°S, 150.5°E–151.4°E',
+    );
   });
 
   it('measures the box on the sphere, also across the antimeridian', () => {

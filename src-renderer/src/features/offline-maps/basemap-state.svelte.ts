@@ -18,6 +18,7 @@ import {
 } from '../../map/style/basemap-style';
 import { bundledGroundLayers, bundledLabelLayers } from '../../map/style/bundled-layers';
 import { applyOnline } from './apply-online';
+import { text } from './text';
 
 export class BasemapState {
   #regions = $state.raw<OfflineRegion[]>([]);
@@ -218,7 +219,7 @@ export class BasemapState {
         online = await loadOnlineStyle(url, this.assetBase);
       } catch (error) {
         // Offline before it was ever cached, or not a style: the bundled layer stays.
-        this.#onlineProblem = `The online style could not be loaded (${error instanceof Error ? error.message : 'error'}); the offline map is shown.`;
+        this.#onlineProblem = text.online.failed(error instanceof Error ? error.message : null);
         this.#drawnOnline = null;
       }
     }

@@ -4,6 +4,8 @@
 // territory is cut in two along its longer side until every part fits, so a rep with customers
 // across the country gets one area per metro, never a bbox spanning the continent.
 import type { LngLat } from '../../../../src-shared';
+import { latitude, longitude } from './region-format';
+import { text } from './text';
 
 export type Bounds = [number, number, number, number];
 
@@ -115,9 +117,6 @@ export function clusterPoints(points: readonly LngLat[]): LngLat[][] {
   return [...groups.values()].sort((a, b) => b.length - a.length);
 }
 
-const lat = (v: number) => `${Math.abs(v).toFixed(2)}°${v < 0 ? 'S' : 'N'}`;
-const lon = (v: number) => `${Math.abs(v).toFixed(2)}°${v < 0 ? 'W' : 'E'}`;
-
 export function proposeAreas(
   customers: readonly LngLat[],
   territories: ReadonlyArray<{ name: string; points: readonly LngLat[] }>,
@@ -126,9 +125,12 @@ export function proposeAreas(
   for (const cluster of clusterPoints(customers)) {
     for (const part of splitWide(cluster)) {
       const b = boundsOf(part);
-      const noun = part.length === 1 ? 'customer' : 'customers';
       areas.push({
-        name: `${part.length} ${noun} near ${lat((b[1] + b[3]) / 2)}, ${lon((b[0] + b[2]) / 2)}`,
+        name: text.download.customersNear(
+          part.length,
+          latitude((b[1] + b[3]) / 2, 2),
+          longitude((b[0] + b[2]) / 2, 2),
+        ),
         bounds: withMargin(b),
         count: part.length,
         kind: 'customers',
@@ -142,7 +144,7 @@ export function proposeAreas(
       areas.push({
         name:
           parts.length > 1
-            ? `${territory.name} (part ${i + 1} of ${parts.length})`
+            ? text.download.territoryPart(territory.name, i + 1, parts.length)
             : territory.name,
         bounds,
         count: territory.points.length,

@@ -1,15 +1,27 @@
 // How an offline region reads in the panel: its bounding box and its area on the sphere. Sizes,
-// areas, times and dates are written by the one formatter (ui/format.ts).
-import { format } from '../../ui/format';
+// areas, times and dates are written by the one formatter (ui/format.ts), words by text.ts.
+import { format, type Formatter } from '../../ui/format';
+import { text } from './text';
 
 const EARTH_RADIUS_KM = 6371.0088;
 
-const lat = (v: number) => `${Math.abs(v).toFixed(1)}°${v < 0 ? 'S' : 'N'}`;
-const lon = (v: number) => `${Math.abs(v).toFixed(1)}°${v < 0 ? 'W' : 'E'}`;
+/** A latitude and a longitude with `digits` decimals and their hemisphere: "37.5°N", "99.0°W". */
+export const latitude = (v: number, digits: number, f: Formatter = format) =>
+  text.regions.latitude(f.fixed(Math.abs(v), digits), v < 0);
+export const longitude = (v: number, digits: number, f: Formatter = format) =>
+  text.regions.longitude(f.fixed(Math.abs(v), digits), v < 0);
 
 /** "37.5°N–39.5°N, 99.0°W–97.0°W" from [west, south, east, north]. */
-export function formatBounds([w, s, e, n]: readonly [number, number, number, number]): string {
-  return `${lat(s)}–${lat(n)}, ${lon(w)}–${lon(e)}`;
+export function formatBounds(
+  [w, s, e, n]: readonly [number, number, number, number],
+  f: Formatter = format,
+): string {
+  return text.regions.bounds(
+    latitude(s, 1, f),
+    latitude(n, 1, f),
+    longitude(w, 1, f),
+    longitude(e, 1, f),
+  );
 }
 
 /** The area of the bounding box on the sphere, in km². */
@@ -31,16 +43,8 @@ export function ringAreaKm2(ring: readonly (readonly [number, number])[]): numbe
   return Math.abs((sum * EARTH_RADIUS_KM ** 2) / 2);
 }
 
-/** "about 12 km²" (or mi²) for a bounding box [west, south, east, north], or for a ring when given. */
-export function formatArea(
-  bounds: readonly [number, number, number, number],
-  ring?: readonly (readonly [number, number])[],
-): string {
-  return format.area(ring ? ringAreaKm2(ring) : boundsAreaKm2(bounds));
-}
-
 /** A data date (a calendar day, stored as UTC midnight) in the rep's locale, or "unknown". */
 export function formatDataDate(iso: string | null | undefined): string {
   const ms = iso ? new Date(iso).getTime() : NaN;
-  return Number.isNaN(ms) ? 'unknown' : format.utcDate(ms);
+  return Number.isNaN(ms) ? text.regions.unknownDate : format.utcDate(ms);
 }
