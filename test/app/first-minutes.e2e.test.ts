@@ -1,8 +1,11 @@
 // The first minutes with a fresh install (issue 29): with no settings at all, the map asks main
 // for the default online style (OpenFreeMap's; here a local imitation standing in for its
-// address) and draws its tiles through main's tile cache. No test reaches the internet.
+// address) and draws its tiles through main's tile cache. No test reaches the internet. The
+// panel a rep opens beside the map leaves what it shows in view, at any window size.
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchApp, type AppHandle } from '../support/app';
+import { launchApp, startTestService, type AppHandle } from '../support/app';
+import { signIn, waitRows } from '../support/app-steps';
 import { until } from '../support/until';
 import { startStyleServer } from '../basemap/style-server';
 
@@ -28,5 +31,72 @@ describe('a fresh install, online', () => {
     expect(server.requests).toContain('/style.json');
     // Nothing was typed or confirmed: the style is the default, not a setting of the rep's.
     expect(app.localAddressQuestions).toEqual([]);
+  });
+});
+
+type MapEl = Element & {
+  fieldmapMap: {
+    map: {
+      getCanvas(): HTMLCanvasElement;
+      project(p: [number, number]): { x: number; y: number };
+      jumpTo(o: object): void;
+      panBy(d: [number, number], o: object): void;
+      isMoving(): boolean;
+    };
+  };
+};
+
+/** Where the customer's pin is on the map's canvas, and the canvas' size, now. */
+const pinOnCanvas = (page: Page, at: [number, number]) =>
+  page.evaluate((p) => {
+    const { map } = (document.querySelector('.fm-map') as MapEl).fieldmapMap;
+    const { x, y } = map.project(p);
+    const canvas = map.getCanvas();
+    return { x, y, width: canvas.clientWidth, height: canvas.clientHeight, moving: map.isMoving() };
+  }, at);
+
+describe('the map makes room for what the rep opens', () => {
+  it('a pin clicked near the right edge stays in view beside its details, at two window sizes', async () => {
+    const service = await startTestService({ customers: 12, seed: 29 });
+    const rep = await launchApp({ serviceUrl: service.url });
+    try {
+      await signIn(rep, service);
+      await waitRows(rep.page, 'Customers', 12);
+      const customer = service.store.customers('rep').find((c) => c.latitude !== null)!;
+      const at: [number, number] = [customer.longitude!, customer.latitude!];
+      for (const size of [
+        { width: 1280, height: 800 },
+        { width: 1000, height: 700 },
+      ]) {
+        await rep.page.setViewportSize(size);
+        if (await rep.page.isVisible('aside.detail-panel')) await rep.page.keyboard.press('Escape');
+        await rep.page.waitForSelector('aside.detail-panel', { state: 'detached' });
+        // The pin 60 px from the map's right edge, at street zoom (no cluster).
+        const before = await rep.page.evaluate((p) => {
+          const { map } = (document.querySelector('.fm-map') as MapEl).fieldmapMap;
+          map.jumpTo({ center: p, zoom: 16 });
+          const width = map.getCanvas().clientWidth;
+          map.panBy([map.project(p).x - (width - 60), 0], { animate: false });
+          return { ...map.project(p), width };
+        }, at);
+        const canvas = (await rep.page.locator('.fm-map-canvas').boundingBox())!;
+        await until(async () => {
+          await rep.page.mouse.click(canvas.x + before.x, canvas.y + before.y);
+          return rep.page.isVisible('aside.detail-panel');
+        }, `the details of the pin clicked at ${size.width}×${size.height}`);
+        // The details took width from the map; the pin is still on it, clear of the edges.
+        let after = await pinOnCanvas(rep.page, at);
+        await until(async () => {
+          after = await pinOnCanvas(rep.page, at);
+          return !after.moving && after.width < before.width && after.x <= after.width - 40;
+        }, `the map narrowed by the details at ${size.width}×${size.height}, the pin in view`);
+        expect(after.x, `${size.width}×${size.height}`).toBeGreaterThanOrEqual(40);
+        expect(after.y).toBeGreaterThanOrEqual(40);
+        expect(after.y).toBeLessThanOrEqual(after.height - 40);
+      }
+    } finally {
+      await rep.close();
+      await service.stop();
+    }
   });
 });

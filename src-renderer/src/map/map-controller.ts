@@ -41,6 +41,9 @@ import { NearbyLayer, nearbyLayerSpecs, type NearbyHighlight } from './layers/ne
 import { ROUTE_LAYER, routeData, RouteLayer, routeLayerSpecs } from './layers/route-layer';
 import { territoryData, TerritoryLayer, territoryLayerSpecs } from './layers/territory-layer';
 import { DRAWING_CLASS } from './tools/area-select';
+import { KeepInView } from './keep-in-view';
+import { boundsOf } from './layers/geojson';
+import type { LngLat } from '../../../src-shared';
 
 export type MapControllerOptions = {
   container: HTMLElement;
@@ -53,6 +56,10 @@ export type MapControllerOptions = {
   /** Buttons of a pin's popup (e.g. "Customers nearby"). */
   popupActions?: readonly PopupAction[];
 };
+
+/** What a panel beside the map shows: one customer, or a set (a selection, a plan). */
+export type OpenedOnMap =
+  { kind: 'customer'; id: string } | { kind: 'customers'; ids: readonly string[] } | null;
 
 const FIT_PADDING = 48;
 
@@ -81,6 +88,7 @@ export class MapController {
   #undrawn: boolean;
   // A map created before the data arrived fits itself to the first customers it gets.
   #fitOnData: boolean;
+  readonly #keep: KeepInView;
 
   constructor(options: MapControllerOptions) {
     useBundledWorker();
@@ -162,6 +170,7 @@ export class MapController {
     );
     this.#undrawn = this.customers.count > 0;
     this.#fitOnData = this.customers.count === 0;
+    this.#keep = new KeepInView(this.map);
     this.map.on('idle', this.#onIdle);
     this.map.on('click', this.#onClick);
     for (const pins of PIN_LAYERS) {
@@ -262,7 +271,24 @@ export class MapController {
     this.#fit(layer.boundsOf(request.id));
   }
 
+  /** What a panel beside the map shows: kept in view as the panel narrows the map. */
+  setOpened(opened: OpenedOnMap): void {
+    if (opened === null) return this.#keep.set(null);
+    if (opened.kind === 'customer') {
+      const at = this.customers.positionOf(opened.id);
+      return this.#keep.set(at ? { kind: 'point', at } : null);
+    }
+    const points: LngLat[] = [];
+    for (const id of opened.ids) {
+      const at = this.customers.positionOf(id);
+      if (at) points.push(at);
+    }
+    const bounds = boundsOf(points);
+    this.#keep.set(bounds ? { kind: 'area', bounds } : null);
+  }
+
   destroy(): void {
+    this.#keep.destroy();
     this.#ungate();
     this.#popup.close();
     this.customers.dispose();
