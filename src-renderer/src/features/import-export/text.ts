@@ -26,7 +26,7 @@ export const text = {
     alreadyCustomer: 'already a customer',
     unreadable: 'The file could not be read.',
     cancel: 'Cancel',
-    start: (n: number) => `Import ${format.counted(n, 'customer', 'customers')}`,
+    start: (n: number) => `Import ${format.count(n)} customers`,
   },
   file: {
     unreadable: 'The file could not be read.',
