@@ -3,6 +3,7 @@
 import type { Customer } from '../../../../src-shared';
 import { ExportCancelled, exportCsvOffThread, type ExportPort } from './csv-export';
 import { datedFileName, saveBlob } from './download';
+import { text } from './text';
 
 export class CsvExportState {
   #progress = $state.raw<{ done: number; total: number } | null>(null);
@@ -29,7 +30,7 @@ export class CsvExportState {
     });
     let broken: string | null = null;
     worker.addEventListener('error', (event) => {
-      broken = event.message || 'the export worker did not start';
+      broken = event.message || text.export.workerDidNotStart;
       abort.abort();
     });
     try {
@@ -39,9 +40,9 @@ export class CsvExportState {
       });
       saveBlob(datedFileName('customers', 'csv'), blob);
     } catch (error) {
-      if (broken !== null) this.#failure = `The export failed: ${broken}.`;
+      if (broken !== null) this.#failure = text.export.failed(broken);
       else if (!(error instanceof ExportCancelled))
-        this.#failure = `The export failed: ${String(error)}`;
+        this.#failure = text.export.failedWith(String(error));
     } finally {
       worker.terminate();
       this.#abort = null;

@@ -44,9 +44,13 @@ export function serveCsvExport(port: ExportPort): void {
   };
 }
 
+/**
+ * The rep's own cancel: never shown (the export panel just stops), so its message is for logs,
+ * not text. This module also runs in the worker, which loads no text module.
+ */
 export class ExportCancelled extends Error {
   constructor() {
-    super('The export was cancelled.');
+    super('export cancelled');
     this.name = 'ExportCancelled';
   }
 }

@@ -23,6 +23,7 @@ import {
   unreadableSpreadsheetMessage,
 } from '../../../../src-shared/spreadsheet';
 import { parseCsv } from './csv-io';
+import { text } from './text';
 
 export interface ImportTable {
   headers: string[];
@@ -48,7 +49,7 @@ function base64Of(file: Blob): Promise<string> {
       const url = String(reader.result);
       resolve(url.slice(url.indexOf(',') + 1));
     };
-    reader.onerror = () => reject(new Error('The file could not be read.'));
+    reader.onerror = () => reject(new Error(text.file.unreadable));
     reader.readAsDataURL(file);
   });
 }
@@ -101,7 +102,7 @@ async function readCsv(
     }
   }
   // Only a file whose BOM lies gets here (Windows-1252 decodes every byte).
-  return { refusal: `It starts with a ${named} byte-order mark but is not ${named} text.` };
+  return { refusal: text.file.lyingBom(String(named)) };
 }
 
 /** Reads a picked .csv or .xlsx; throws with the message the rep should read. */
@@ -119,7 +120,7 @@ export async function readImportFile(
     const sheet = await api
       .readSpreadsheet({ fileName: file.name, base64 })
       .catch((error: unknown) => Promise.reject(toFieldmapError(error)));
-    if (sheet.headers.length === 0) throw refuse(`The sheet "${sheet.sheetName}" is empty.`);
+    if (sheet.headers.length === 0) throw refuse(text.file.emptySheet(sheet.sheetName));
     return {
       headers: sheet.headers,
       rows: sheet.rows,
@@ -139,7 +140,7 @@ export async function readImportFile(
   if (notText) throw refuse(notText);
   const separator = detectSeparator(read.text);
   const csv = parseCsv(read.text, separator);
-  if (csv.headers.length === 0) throw refuse('The file has no header row.');
+  if (csv.headers.length === 0) throw refuse(text.file.noHeader);
   return {
     ...csv,
     notes: [],

@@ -3,6 +3,7 @@
 import type { FieldmapApi } from '../../../../src-shared';
 import type { ImportStatus } from '../../../../src-shared/csv-customers';
 import { format } from '../../ui/format';
+import { text } from './text';
 
 const POLL_MS = 1_000;
 
@@ -66,15 +67,12 @@ export class ImportStatusState {
  * service and rows waiting, the same rows the Changes view counts.
  */
 export function importChipText(job: ImportStatus): string {
-  const attention = job.needsAttention > 0 ? `, ${job.needsAttention} need attention` : '';
+  const attention = job.needsAttention > 0 ? text.chip.attention(job.needsAttention) : '';
   const waiting = job.total - job.created - job.needsAttention;
   if (job.state === 'done' && waiting === 0) {
-    return `Imported ${job.created} of ${job.total} from ${job.fileName}${attention}`;
+    return text.chip.imported(job.created, job.total, job.fileName, attention);
   }
-  const how = job.state === 'paused' ? ' (paused: waiting for the service)' : '';
+  const how = job.state === 'paused' ? text.chip.paused : '';
   const eta = job.state === 'paused' ? '' : format.timeLeft(job.etaSeconds);
-  return (
-    `Importing ${job.fileName}: ${job.created} of ${job.total} on the service, ` +
-    `${waiting} waiting to be sent${attention}${how}${eta ? `, ${eta}` : ''}`
-  );
+  return text.chip.importing(job.fileName, job.created, job.total, waiting, attention, how, eta);
 }

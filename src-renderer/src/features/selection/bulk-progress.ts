@@ -2,8 +2,9 @@
 // "Sending 120 of 300 changes · about 1 min left". Never "done" while one of them is queued; the
 // time left comes from the measured drain rate, or from the service's limit of 3 requests per
 // second (one PUT or DELETE per change) until enough changes have drained to measure it.
-import { changesText, type Op } from '../../../../src-shared';
+import type { Op } from '../../../../src-shared';
 import { secondsText } from '../../app/sync-status-text';
+import { text as said } from './text';
 
 /** The service's rate limit: each change of a bulk action is one request. */
 export const LIMIT_PER_SECOND = 3;
@@ -60,18 +61,17 @@ export function drainView(
   const counts = drainCounts(drain, ops);
   const { total, sent, waiting, attention } = counts;
   const others = ops.filter((op) => op.state !== 'done' && !drain.tracked.has(op.opId)).length;
-  const needs = attention > 0 ? ` ${changesText(attention)} need attention (see Changes).` : '';
+  const needs = attention > 0 ? said.drain.needAttention(attention) : '';
   let text: string;
   if (waiting > 0 && !env.online) {
-    text = `${changesText(waiting)} of ${total} waiting: no connection. They are kept on this laptop and sent when it is back.${needs}`;
+    text = said.drain.offline(waiting, total, needs);
   } else if (waiting > 0) {
     const left = (waiting / drainRate(drain, sent, env.now)) * 1000;
-    text = `Sending ${sent} of ${changesText(total)} · about ${secondsText(left)} left.${needs}`;
+    text = said.drain.sending(sent, total, secondsText(left), needs);
   } else if (attention > 0) {
-    text = `${sent} of ${changesText(total)} reached the service.${needs}`;
+    text = said.drain.someReached(sent, total, needs);
   } else {
-    const rest = others > 0 ? ` ${changesText(others)} of other work still waiting.` : '';
-    text = `All ${changesText(total)} reached the service.${rest}`;
+    text = said.drain.allReached(total, others);
   }
   return { ...counts, text, finished: waiting === 0 && attention === 0 };
 }

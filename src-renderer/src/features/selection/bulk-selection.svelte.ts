@@ -4,6 +4,7 @@
 import type { Op } from '../../../../src-shared';
 import { BulkError, type BulkProgress } from '../editor/change-writer';
 import type { Drain } from './bulk-progress';
+import { text } from './text';
 
 /** Deletes over this many ask the rep to type the count. */
 export const TYPED_CONFIRM_OVER = 100;
@@ -90,9 +91,11 @@ export class BulkSelection {
       return true;
     } catch (error) {
       queued = error instanceof BulkError ? error.queued : [];
-      this.#failure =
-        `${label} stopped: ${error instanceof Error ? error.message : String(error)}` +
-        (queued.length > 0 ? ` ${queued.length} changes were queued before it stopped.` : '');
+      this.#failure = text.run.stopped(
+        label,
+        error instanceof Error ? error.message : String(error),
+        queued.length,
+      );
       if (remaining) this.#ids = remaining(queued);
       return false;
     } finally {
