@@ -24,6 +24,7 @@ import { customersIn, LocalWorkState, type LocalWork } from './local-work.svelte
 import { weekPlanOf } from '../features/plan/week-plan-state.svelte';
 import { Panels } from './panels.svelte';
 import { SelectionState } from './selection.svelte';
+import { OutboxInbox } from './outbox-events';
 import { SessionState } from './session.svelte';
 import { SupportState } from '../features/support/support-state.svelte';
 import { Reminders } from '../features/reminders/reminders.svelte';
@@ -62,6 +63,8 @@ export class AppController {
   #writer = new CacheWriter();
   /** A snapshot's customers kept while the worker saves them, for the list (snapshot-stage.ts). */
   #stage = new SnapshotStage();
+  /** Folds an outbox event into the one still waiting its turn (outbox-events.ts). */
+  #outboxInbox = new OutboxInbox();
 
   constructor(
     readonly api: FieldmapApi,
@@ -154,7 +157,13 @@ export class AppController {
       }),
       on('data:snapshot', (payload) => this.#onJoined({ event: 'data:snapshot', payload })),
       on('data:delta', (payload) => this.#onJoined({ event: 'data:delta', payload })),
-      on('outbox:changed', (p) => this.#enqueue(() => this.#onOutbox(p))),
+      on('outbox:changed', (p) =>
+        this.#outboxInbox.push(
+          p,
+          (task) => this.#enqueue(task),
+          (e) => this.#onOutbox(e),
+        ),
+      ),
       on('ids:resolved', (p) => this.#enqueue(() => this.#onIdsResolved(p))),
       on('customer:open', () => void this.#takeOpen()),
       on('conflicts:changed', (p) => {
@@ -271,6 +280,7 @@ export class AppController {
   }
 
   #enqueue(task: () => Promise<void>): void {
+    this.#outboxInbox.closeTail();
     this.#queue = this.#queue.then(task).catch((error: unknown) => {
       console.error('fieldmap: cache update failed', error);
     });
