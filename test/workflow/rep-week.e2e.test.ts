@@ -677,6 +677,8 @@ describe('units', () => {
 
       await planWeek(page);
       expect(await page.textContent('.wp-day[data-day="0"] .wp-total')).toMatch(/ · [0-9.]+ mi · /);
+      // The plan's default 40 km/h, read and shown in mph.
+      expect(await page.inputValue('input[aria-label="Average speed (mph)"]')).toBe('25');
       await escape();
       const inMiles = await nearby();
       expect(inMiles.summary).toMatch(/ within 5 mi/);

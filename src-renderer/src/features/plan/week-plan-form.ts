@@ -7,6 +7,7 @@ import type { DayHours, PlanStop, WeekPlanInput } from '../../../../src-shared/w
 import type { CustomFieldKey } from '../../../../src-shared';
 import type { CustomerView } from '../../types';
 import { format } from '../../ui/format';
+import type { DistanceUnit } from '../../ui/units.svelte';
 import { text } from './text';
 
 /** Where a day starts or ends: a saved place, a customer, an address of a customer, coordinates. */
@@ -216,6 +217,25 @@ export interface FormResult {
 const number = (typed: string | number | null): number =>
   typeof typed === 'number' ? typed : (typed ?? '').trim() === '' ? NaN : Number(typed);
 
+const KM_PER_MILE = 1.609344;
+
+/**
+ * The speed field's value from the stored km/h: as stored in kilometres, whole mph in miles
+ * (50 km/h shows as 31 mph). The planner always reads km/h; the field converts at its edge.
+ */
+export function shownSpeed(kmh: string | number | null, unit: DistanceUnit): string {
+  if (unit === 'km') return kmh === null ? '' : String(kmh);
+  const n = number(kmh);
+  return Number.isFinite(n) ? String(Math.round(n / KM_PER_MILE)) : '';
+}
+
+/** What the rep typed in the speed field, stored as km/h (unreadable text kept as typed). */
+export function typedSpeed(typed: string, unit: DistanceUnit): string | number {
+  if (unit === 'km') return typed;
+  const n = number(typed);
+  return Number.isFinite(n) ? n * KM_PER_MILE : typed;
+}
+
 /** Reads the form into the planner's input; messages per input for what cannot be read. */
 export function readForm(
   settings: PlanSettings,
@@ -224,6 +244,8 @@ export function readForm(
   labels: readonly string[],
   /** Stops of the plan pinned to today go on the first day. */
   isToday: (id: string) => boolean = () => false,
+  /** The rep's distance unit: the speed message names its speed unit. */
+  speedUnit: DistanceUnit = 'km',
 ): FormResult {
   const errors: FieldErrors = {};
   const left: FormResult['left'] = [];
@@ -260,7 +282,7 @@ export function readForm(
   if (!Number.isFinite(defaultServiceMin) || defaultServiceMin < 0)
     errors.visit = text.form.visitUnread;
   const speedKmh = number(settings.speed);
-  if (!Number.isFinite(speedKmh)) errors.speed = text.form.speedUnread('km');
+  if (!Number.isFinite(speedKmh)) errors.speed = text.form.speedUnread(speedUnit);
   const roadFactor = number(settings.roadFactor);
   if (!Number.isFinite(roadFactor)) errors.road = text.form.roadUnread;
 

@@ -26,6 +26,7 @@ import {
 } from './week-plan-form';
 import { PlanCancelled, planWeekOffThread, type PlanPort } from './week-plan-run';
 import { text } from './text';
+import { distanceUnits } from '../../ui/units.svelte';
 
 const META_KEY = 'week-plan';
 
@@ -125,7 +126,7 @@ export class WeekPlanState {
     void this.cache.db.meta.put({ key: META_KEY, value: settings }).catch(() => undefined);
     let form: ReturnType<typeof readForm>;
     try {
-      form = readForm(settings, stops, everyone, labels, isToday);
+      form = readForm(settings, stops, everyone, labels, isToday, distanceUnits.unit);
     } catch (error) {
       this.#errors = { general: text.state.formUnread(String(error)) };
       return;
