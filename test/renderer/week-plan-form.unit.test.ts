@@ -1,10 +1,14 @@
-// The week plan form's days: the default first day and the dates of the plan's rows.
+// The week plan form's days (the default first day and the dates of the plan's rows) and its
+// speed field, read and shown in the rep's unit while the planner reads km/h.
 import { describe, expect, it } from 'vitest';
 import {
   defaultSettings,
   isoDay,
   nextWorkingDay,
   planDates,
+  readForm,
+  shownSpeed,
+  typedSpeed,
 } from '../../src-renderer/src/features/plan/week-plan-form';
 
 describe('the plan form days', () => {
@@ -37,5 +41,36 @@ describe('the plan form days', () => {
       '2026-11-30',
       '2026-12-01',
     ]);
+  });
+});
+
+describe('the plan form speed', () => {
+  it('shows the stored km/h as whole mph to a rep who reads miles', () => {
+    expect(shownSpeed(50, 'mi')).toBe('31');
+    expect(shownSpeed('40', 'mi')).toBe('25');
+    expect(shownSpeed('40', 'km')).toBe('40');
+    expect(shownSpeed(null, 'mi')).toBe('');
+  });
+
+  it('stores typed mph as km/h, so the planner reads the same speed in either unit', () => {
+    expect(typedSpeed('31', 'mi')).toBeCloseTo(49.89, 2);
+    expect(typedSpeed('50', 'km')).toBe('50');
+    expect(shownSpeed(typedSpeed('31', 'mi'), 'mi')).toBe('31');
+    const settings = { ...defaultSettings(new Date(2026, 10, 25)), home: '51.5, -0.12' };
+    const here = [-0.12, 51.5] as const;
+    const customer = { id: 'c1', name: 'Ann', position: here } as never;
+    const input = (speed: string | number) =>
+      readForm({ ...settings, speed }, [customer], [customer], [], undefined, 'mi').input;
+    expect(input(typedSpeed('25', 'mi'))?.speedKmh).toBeCloseTo(40.23, 2);
+  });
+
+  it("asks for the speed in the rep's unit", () => {
+    const settings = { ...defaultSettings(new Date(2026, 10, 25)), speed: '' };
+    expect(readForm(settings, [], [], [], undefined, 'mi').errors.speed).toBe(
+      'Type the average speed in mph, e.g. 25.',
+    );
+    expect(readForm(settings, [], [], []).errors.speed).toBe(
+      'Type the average speed in km/h, e.g. 40.',
+    );
   });
 });

@@ -5,6 +5,7 @@
 import type { CustomerView } from '../../types';
 import type { DaySchedule } from './week-plan-days';
 import { format } from '../../ui/format';
+import { text } from './text';
 
 export interface DaySheet {
   /** "Mon 23 Nov". */
@@ -28,18 +29,18 @@ const FONT = 'DejaVuSans';
 
 /** One line of text per field that has one: name, address, phone, notes. */
 function stopLines(customer: CustomerView | undefined): { name: string; details: string[] } {
-  if (!customer) return { name: 'Customer no longer in the account', details: [] };
+  if (!customer) return { name: text.sheet.goneCustomer, details: [] };
   const address = [customer.address, customer.city, customer.state, customer.zip, customer.country]
     .map((s) => s.trim())
     .filter((s) => s !== '')
     .join(', ');
   return {
-    name: customer.name.trim() || customer.company.trim() || '(no name)',
+    name: customer.name.trim() || customer.company.trim() || text.sheet.noName,
     details: [
       customer.company.trim() && customer.name.trim() ? customer.company.trim() : '',
       address,
-      customer.phone.trim() && `Phone: ${customer.phone.trim()}`,
-      customer.notes.trim() && `Notes: ${customer.notes.trim()}`,
+      customer.phone.trim() && text.sheet.phone(customer.phone.trim()),
+      customer.notes.trim() && text.sheet.notes(customer.notes.trim()),
     ].filter((s) => s !== ''),
   };
 }
@@ -75,7 +76,7 @@ export async function daySheetPdf(
   doc.addFont(`${FONT}.ttf`, FONT, 'normal');
   doc.addFileToVFS(`${FONT}-Bold.ttf`, base64(fonts.bold));
   doc.addFont(`${FONT}-Bold.ttf`, FONT, 'bold');
-  doc.setProperties({ title: `Day sheet ${sheet.dayLabel}`, creator: 'Fieldmap' });
+  doc.setProperties({ title: text.sheet.title(sheet.dayLabel), creator: 'Fieldmap' });
   // 10 pt at 1.4: ~5 mm a line, what the rows below are measured in.
   doc.setLineHeightFactor(1.4);
 
@@ -84,18 +85,13 @@ export async function daySheetPdf(
   const width = PAGE.width - 2 * PAGE.margin;
   const bottom = PAGE.height - PAGE.margin;
   let y = PAGE.margin + 6;
-  doc.setFont(FONT, 'bold').setFontSize(16).text(`Day sheet · ${sheet.dayLabel}`, left, y);
+  doc.setFont(FONT, 'bold').setFontSize(16).text(text.sheet.heading(sheet.dayLabel), left, y);
   y += 7;
-  const back = schedule.visits.length > 0 ? ` · back at ${format.clock(schedule.returnMin)}` : '';
+  const back = schedule.visits.length > 0 ? text.sheet.back(schedule.returnMin) : '';
   doc
     .setFont(FONT, 'normal')
     .setFontSize(10)
-    .text(
-      `${schedule.visits.length} visits · ${format.distance(schedule.km * 1000)} · ` +
-        `leave ${format.clock(sheet.startMin)}${back}`,
-      left,
-      y,
-    );
+    .text(text.sheet.summary(schedule.visits.length, schedule.km, sheet.startMin, back), left, y);
   y += 5;
   if (sheet.map) {
     const height = Math.min(110, (width * sheet.map.height) / sheet.map.width);
@@ -116,11 +112,11 @@ export async function daySheetPdf(
       doc.addPage();
       y = PAGE.margin + 5;
     }
-    doc.text(`${i + 1}.`, left, y);
+    doc.text(text.sheet.number(i + 1), left, y);
     doc.text(`${format.clock(visit.startMin)}–${format.clock(visit.departMin)}`, left + 8, y);
     doc.text(nameLines, textX, y);
     doc.setFont(FONT, 'normal').setFontSize(9);
-    doc.text(`drive ${format.duration(visit.travelMin)}`, left + 8, y + 5);
+    doc.text(text.sheet.drive(visit.travelMin), left + 8, y + 5);
     doc.setFontSize(10).text(wrapped, textX, y + 5 * nameLines.length);
     y += height;
     doc.setDrawColor(200).line(left, y - 3.5, left + width, y - 3.5);

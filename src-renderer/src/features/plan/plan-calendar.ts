@@ -8,6 +8,7 @@ import { icsCalendar, stableKey, visitUid, type CalendarVisit } from '../../../.
 import type { CustomerView } from '../../types';
 import { isoDay, planDates } from './week-plan-form';
 import type { WeekPlanState } from './week-plan-state.svelte';
+import { text } from './text';
 
 export interface CalendarFile {
   fileName: string;
@@ -28,24 +29,24 @@ function visit(
   startMin: number,
   endMin: number,
 ): CalendarVisit {
-  const name = customer?.name.trim() || customer?.company.trim() || 'Customer';
+  const name = customer?.name.trim() || customer?.company.trim() || text.calendar.customer;
   const place = customer
     ? [customer.address, customer.city, customer.state, customer.zip, customer.country]
     : [];
   const details = customer
     ? [
-        customer.company && `Company: ${customer.company}`,
-        customer.phone && `Phone: ${customer.phone}`,
-        customer.notes && `Notes: ${customer.notes}`,
+        customer.company && text.calendar.company(customer.company),
+        customer.phone && text.calendar.phone(customer.phone),
+        customer.notes && text.calendar.notes(customer.notes),
       ]
     : [];
   return {
     uid: visitUid(planKey, id),
     startMs: at(date, startMin),
     endMs: at(date, endMin),
-    summary: `Visit: ${name}`,
+    summary: text.calendar.visit(name),
     location: place.filter((s) => s.trim() !== '').join(', '),
-    description: [...details.filter(Boolean), `Open in Fieldmap: ${customerLink(id)}`].join('\n'),
+    description: [...details.filter(Boolean), text.calendar.open(customerLink(id))].join('\n'),
     url: customerLink(id),
   };
 }
@@ -73,7 +74,7 @@ export function weekPlanCalendar(
     );
   if (visits.length === 0) return null;
   const label = day === null ? `week-plan-${firstDay}` : `day-plan-${isoDay(dates[day]!)}`;
-  const name = day === null ? `Week plan from ${firstDay}` : `Day plan ${isoDay(dates[day]!)}`;
+  const name = day === null ? text.calendar.week(firstDay) : text.calendar.day(isoDay(dates[day]!));
   return { fileName: `${label}.ics`, text: icsCalendar(visits, now, name) };
 }
 
@@ -97,7 +98,7 @@ export function routeCalendar(
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
   if (stops.length === 0 || !m) return null;
   const date = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  const name = routeName.trim() || 'Route';
+  const name = routeName.trim() || text.calendar.route;
   const planKey = `route-${stableKey(name)}`;
   let clock = startMin;
   let previous: CustomerView['position'] = null;

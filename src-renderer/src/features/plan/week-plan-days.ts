@@ -7,7 +7,7 @@ import {
   type PlannedDay,
   type WeekPlanInput,
 } from '../../../../src-shared/week-plan';
-import { formatClock } from './week-plan-form';
+import { text } from './text';
 
 export interface DaySchedule extends PlannedDay {
   /** Why the day does not fit, as the rep reads it; empty when it fits. */
@@ -36,13 +36,9 @@ export function scheduleDay(
   day.visits.forEach((visit, i) => {
     const window = stops[i]!.window;
     if (window && visit.startMin > window.closeMin + 1e-9)
-      problems.push(
-        `${nameOf(visit.id)} is reached at ${formatClock(visit.startMin)}, after its window closes at ${formatClock(window.closeMin)}.`,
-      );
+      problems.push(text.schedule.lateVisit(nameOf(visit.id), visit.startMin, window.closeMin));
   });
   if (day.returnMin > hours.endMin + 1e-9)
-    problems.push(
-      `The day ends at ${formatClock(day.returnMin)}, after the working hours end at ${formatClock(hours.endMin)}.`,
-    );
+    problems.push(text.schedule.lateReturn(day.returnMin, hours.endMin));
   return { ...day, problems };
 }

@@ -6,15 +6,18 @@ import { isValidPosition, type LngLat } from '../../../../src-shared/geo';
 import type { DayHours, PlanStop, WeekPlanInput } from '../../../../src-shared/week-plan';
 import type { CustomFieldKey } from '../../../../src-shared';
 import type { CustomerView } from '../../types';
+import { format } from '../../ui/format';
+import type { DistanceUnit } from '../../ui/units.svelte';
+import { text } from './text';
 
 /** Where a day starts or ends: a saved place, a customer, an address of a customer, coordinates. */
 export type PointKind = 'home' | 'office' | 'customer' | 'address' | 'coords';
-export const POINT_KINDS: ReadonlyArray<readonly [PointKind, string]> = [
-  ['home', 'Home'],
-  ['office', 'Office'],
-  ['customer', 'A customer'],
-  ['address', 'An address'],
-  ['coords', 'Coordinates'],
+export const POINT_KINDS: readonly PointKind[] = [
+  'home',
+  'office',
+  'customer',
+  'address',
+  'coords',
 ];
 
 /** The inputs a message can stand next to. */
@@ -38,13 +41,7 @@ export type FieldErrors = Partial<Record<FormField, string>>;
 export type LeftReason =
   'window-outside-hours' | 'too-far' | 'no-room' | 'no-position' | 'window-unreadable';
 
-export const LEFT_REASON_TEXT: Record<LeftReason, string> = {
-  'window-outside-hours': 'its time window is outside the working hours',
-  'too-far': 'too far to reach and come back within a working day',
-  'no-room': 'no day had room left for it',
-  'no-position': 'it has no position on the map',
-  'window-unreadable': 'its time window could not be read',
-};
+export const LEFT_REASON_TEXT: Record<LeftReason, string> = text.form.leftReason;
 
 /** "08:30" as minutes after midnight; null when it is not a time of day. */
 export function parseClock(text: string): number | null {
@@ -54,11 +51,6 @@ export function parseClock(text: string): number | null {
   const min = m[2] === undefined ? 0 : Number(m[2]);
   if (h > 24 || min > 59 || (h === 24 && min > 0)) return null;
   return h * 60 + min;
-}
-
-export function formatClock(minutes: number): string {
-  const m = Math.round(minutes);
-  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
 }
 
 /** A window typed as "09:00-12:00" (also "9-12", "09:00 – 12:00"); null when unreadable. */
@@ -93,26 +85,25 @@ export type ResolvedPoint = { position: LngLat | null; label: string } | { error
  */
 export function resolvePoint(
   kind: PointKind,
-  text: string,
+  input: string,
   customers: readonly CustomerView[],
 ): ResolvedPoint {
-  const typed = text.trim();
+  const typed = input.trim();
   const coords = parseCoordinates(typed);
   if (coords) return { position: coords, label: typed };
   if (typed === '') {
     return {
       error:
         kind === 'home' || kind === 'office'
-          ? `Type the ${kind}'s coordinates as "latitude, longitude" or an address of one of your customers.`
+          ? text.form.placeMissing(kind)
           : kind === 'customer'
-            ? 'Type the name of a customer.'
+            ? text.form.customerMissing
             : kind === 'address'
-              ? 'Type an address.'
-              : 'Type the coordinates as "latitude, longitude".',
+              ? text.form.addressMissing
+              : text.form.coordsMissing,
     };
   }
-  if (kind === 'coords')
-    return { error: 'Type the coordinates as "latitude, longitude", e.g. 51.5, -0.12.' };
+  if (kind === 'coords') return { error: text.form.coordsUnread };
   const want = norm(typed);
   if (kind === 'customer') {
     const hit =
@@ -120,14 +111,12 @@ export function resolvePoint(
       customers.find((c) => norm(c.name).includes(want));
     return hit
       ? { position: hit.position, label: hit.name }
-      : { error: `No customer is named "${typed}".` };
+      : { error: text.form.noSuchCustomer(typed) };
   }
   const address = (c: CustomerView) => norm([c.address, c.zip, c.city].filter(Boolean).join(' '));
   const hit = customers.find((c) => c.address !== '' && address(c).includes(want));
   if (hit) return { position: hit.position, label: `${hit.address}, ${hit.city}` };
-  return {
-    error: `No customer of yours is at "${typed}". Addresses are found among your customers' addresses only (there is no address search offline); type coordinates instead.`,
-  };
+  return { error: text.form.noSuchAddress(typed) };
 }
 
 /** One working day as typed ("08:30", "17:30"). */
@@ -206,11 +195,9 @@ export function planDates(firstDay: string, count: number): Date[] {
   return dates;
 }
 
-/** "Mon 24 Nov". */
+/** "Mon 24 Nov" (in the locale's order). */
 export function dayLabel(date: Date): string {
-  const weekday = date.toLocaleDateString('en-GB', { weekday: 'short' });
-  const day = date.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' });
-  return `${weekday} ${day}`;
+  return format.dayLabel(date.getTime());
 }
 
 /** The text of a point kind's input when it is a saved place (home, office) or typed. */
@@ -230,6 +217,25 @@ export interface FormResult {
 const number = (typed: string | number | null): number =>
   typeof typed === 'number' ? typed : (typed ?? '').trim() === '' ? NaN : Number(typed);
 
+const KM_PER_MILE = 1.609344;
+
+/**
+ * The speed field's value from the stored km/h: as stored in kilometres, whole mph in miles
+ * (50 km/h shows as 31 mph). The planner always reads km/h; the field converts at its edge.
+ */
+export function shownSpeed(kmh: string | number | null, unit: DistanceUnit): string {
+  if (unit === 'km') return kmh === null ? '' : String(kmh);
+  const n = number(kmh);
+  return Number.isFinite(n) ? String(Math.round(n / KM_PER_MILE)) : '';
+}
+
+/** What the rep typed in the speed field, stored as km/h (unreadable text kept as typed). */
+export function typedSpeed(typed: string, unit: DistanceUnit): string | number {
+  if (unit === 'km') return typed;
+  const n = number(typed);
+  return Number.isFinite(n) ? n * KM_PER_MILE : typed;
+}
+
 /** Reads the form into the planner's input; messages per input for what cannot be read. */
 export function readForm(
   settings: PlanSettings,
@@ -238,11 +244,12 @@ export function readForm(
   labels: readonly string[],
   /** Stops of the plan pinned to today go on the first day. */
   isToday: (id: string) => boolean = () => false,
+  /** The rep's distance unit: the speed message names its speed unit. */
+  speedUnit: DistanceUnit = 'km',
 ): FormResult {
   const errors: FieldErrors = {};
   const left: FormResult['left'] = [];
-  if (stops.length === 0)
-    errors.stops = 'There are no customers to plan: choose where they come from.';
+  if (stops.length === 0) errors.stops = text.form.noStops;
 
   const start = resolvePoint(
     settings.startKind,
@@ -258,29 +265,26 @@ export function readForm(
       everyone,
     );
     if ('error' in end) errors.end = end.error;
-    else if (!end.position)
-      errors.end = `${end.label} has no position on the map: choose another end point.`;
+    else if (!end.position) errors.end = text.form.endNotOnMap(end.label);
   }
 
   const days: DayHours[] = [];
   settings.hours.forEach((row, i) => {
     const startMin = parseClock(row.from);
     const endMin = parseClock(row.to);
-    if (startMin === null || endMin === null)
-      errors.hours ??= `Type the hours of day ${i + 1} as times, e.g. 08:30 and 17:30.`;
-    else if (endMin <= startMin)
-      errors.hours ??= `Working hours of day ${i + 1} must start before they end.`;
+    if (startMin === null || endMin === null) errors.hours ??= text.form.hoursUnread(i + 1);
+    else if (endMin <= startMin) errors.hours ??= text.form.hoursBackwards(i + 1);
     else days.push({ startMin, endMin });
   });
-  if (settings.hours.length === 0) errors.days = 'Plan at least one day.';
+  if (settings.hours.length === 0) errors.days = text.form.noDays;
 
   const defaultServiceMin = number(settings.visitMinutes);
   if (!Number.isFinite(defaultServiceMin) || defaultServiceMin < 0)
-    errors.visit = 'Type the visit length in minutes, e.g. 30.';
+    errors.visit = text.form.visitUnread;
   const speedKmh = number(settings.speed);
-  if (!Number.isFinite(speedKmh)) errors.speed = 'Type the average speed in km/h, e.g. 40.';
+  if (!Number.isFinite(speedKmh)) errors.speed = text.form.speedUnread(speedUnit);
   const roadFactor = number(settings.roadFactor);
-  if (!Number.isFinite(roadFactor)) errors.road = 'Type the road factor, e.g. 1.3.';
+  if (!Number.isFinite(roadFactor)) errors.road = text.form.roadUnread;
 
   const planned: PlanStop[] = [];
   const unreadable: string[] = [];
@@ -297,36 +301,29 @@ export function readForm(
     if (windowText !== '') {
       window = parseWindow(windowText);
       if (!window) {
-        unreadable.push(`${c.name} ("${windowText}")`);
+        unreadable.push(text.form.typedValue(c.name, windowText));
         left.push({ id: c.id, reason: 'window-unreadable', detail: `"${windowText}"` });
         continue;
       }
       const w = window;
       if (days.length > 0 && !days.some((d) => w.closeMin >= d.startMin && w.openMin <= d.endMin))
-        outside.push(`${c.name} (${formatClock(w.openMin)}–${formatClock(w.closeMin)})`);
+        outside.push(text.form.window(c.name, w.openMin, w.closeMin));
     }
     let serviceMin: number | null = null;
     const visitText = settings.visitField ? fieldText(c, settings.visitField) : '';
     if (visitText !== '') {
       const v = Number(visitText);
       if (Number.isFinite(v) && v >= 0) serviceMin = v;
-      else badVisit.push(`${c.name} ("${visitText}")`);
+      else badVisit.push(text.form.typedValue(c.name, visitText));
     }
     const pinnedDay = settings.source === 'plan' && isToday(c.id) ? 0 : null;
     planned.push({ id: c.id, position: c.position, serviceMin, window, pinnedDay });
   }
   const messages: string[] = [];
-  if (outside.length > 0)
-    messages.push(
-      `These time windows are outside the working hours of every day, so these customers cannot be visited: ${outside.join(', ')}.`,
-    );
-  if (unreadable.length > 0)
-    messages.push(
-      `These time windows could not be read, so these customers are left out: ${unreadable.join(', ')}. Write them as 09:00-12:00.`,
-    );
+  if (outside.length > 0) messages.push(text.form.windowsOutside(outside));
+  if (unreadable.length > 0) messages.push(text.form.windowsUnread(unreadable));
   if (messages.length > 0) errors.windows = messages.join(' ');
-  if (badVisit.length > 0)
-    errors.visit = `"${visitLabel}" is not a number of minutes for ${badVisit.join(', ')}: the default length is used for them.`;
+  if (badVisit.length > 0) errors.visit = text.form.visitFieldUnread(visitLabel, badVisit);
 
   const blocking = (['stops', 'start', 'end', 'days', 'hours', 'speed', 'road'] as const).some(
     (f) => errors[f] !== undefined,
@@ -334,7 +331,7 @@ export function readForm(
   if (blocking || !Number.isFinite(defaultServiceMin) || defaultServiceMin < 0)
     return { input: null, errors, left };
   if (planned.length === 0) {
-    errors.stops ??= 'None of these customers can be planned (see the list of left-over stops).';
+    errors.stops ??= text.form.noneCanBePlanned;
     return { input: null, errors, left };
   }
   const startPoint = 'error' in start ? null : start.position;

@@ -4,6 +4,7 @@
 // the page (planWeekOffThread); both talk over any MessagePort-like pair.
 import { PlanInputError, type WeekPlanInput } from '../../../../src-shared/week-plan';
 import { planWeek, type WeekPlanResult } from '../../../../src-shared/week-plan-search';
+import { text } from './text';
 
 export type ToPlanWorker = { input: WeekPlanInput };
 export type FromPlanWorker =
@@ -30,7 +31,7 @@ export function servePlanWeek(port: PlanPort): void {
 
 export class PlanCancelled extends Error {
   constructor() {
-    super('Planning was cancelled.');
+    super(text.state.cancelled);
     this.name = 'PlanCancelled';
   }
 }

@@ -25,6 +25,8 @@ import {
   type PlanSettings,
 } from './week-plan-form';
 import { PlanCancelled, planWeekOffThread, type PlanPort } from './week-plan-run';
+import { text } from './text';
+import { distanceUnits } from '../../ui/units.svelte';
 
 const META_KEY = 'week-plan';
 
@@ -124,9 +126,9 @@ export class WeekPlanState {
     void this.cache.db.meta.put({ key: META_KEY, value: settings }).catch(() => undefined);
     let form: ReturnType<typeof readForm>;
     try {
-      form = readForm(settings, stops, everyone, labels, isToday);
+      form = readForm(settings, stops, everyone, labels, isToday, distanceUnits.unit);
     } catch (error) {
-      this.#errors = { general: `The form could not be read: ${String(error)}` };
+      this.#errors = { general: text.state.formUnread(String(error)) };
       return;
     }
     this.#errors = form.errors;
@@ -140,7 +142,7 @@ export class WeekPlanState {
     });
     let broken: string | null = null;
     worker.addEventListener('error', (event) => {
-      broken = event.message || 'the planner did not start';
+      broken = event.message || text.state.notStarted;
       abort.abort();
     });
     try {
@@ -155,21 +157,21 @@ export class WeekPlanState {
         formLeft: form.left,
       };
       this.#routes = result.plan.days.map((day) => day.visits.map((v) => v.id));
-      this.names = dates.map((date) => `${dayLabel(date)} – Plan`);
+      this.names = dates.map((date) => text.state.dayRoute(dayLabel(date)));
       this.#saved = new Map();
       this.#saveFailure = null;
       if (result.plan.days.every((day) => day.visits.length === 0))
         this.#errors = {
           ...this.#errors,
-          fit: 'Not one visit fits: the working hours are too short for the visit and the drive there and back. Lengthen the hours or shorten the visits.',
+          fit: text.state.noFit,
         };
     } catch (error) {
       if (broken !== null)
-        this.#errors = { ...this.#errors, general: `Planning failed: ${broken}.` };
+        this.#errors = { ...this.#errors, general: text.state.brokenPlanner(broken) };
       else if (error instanceof PlanInputError)
         this.#errors = { ...this.#errors, [fieldOfMessage(error.message)]: error.message };
       else if (!(error instanceof PlanCancelled))
-        this.#errors = { ...this.#errors, general: `Planning failed: ${String(error)}` };
+        this.#errors = { ...this.#errors, general: text.state.failed(String(error)) };
     } finally {
       worker.terminate();
       this.#abort = null;
@@ -262,12 +264,12 @@ export class WeekPlanState {
     try {
       for (const [d, ids] of this.#routes.entries()) {
         if (ids.length === 0 || this.#saved.has(d)) continue;
-        const name = (this.names[d] ?? '').trim() || `Day ${d + 1} – Plan`;
+        const name = (this.names[d] ?? '').trim() || text.state.numberedDayRoute(d + 1);
         await writer.createRoute(name, [...ids]);
         this.#saved = new Map([...this.#saved, [d, name]]);
       }
     } catch (error) {
-      this.#saveFailure = `Not every day was saved: ${toFieldmapError(error).message}`;
+      this.#saveFailure = text.state.notAllSaved(toFieldmapError(error).message);
     } finally {
       this.#saving = false;
     }
