@@ -8,7 +8,6 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { launchApp, startTestService } from '../test/support/app';
 import { weekInstance } from '../test/support/week-instances';
-import { formatClock } from '../src-renderer/src/features/plan/week-plan-form';
 import { MemoryCredentialStore } from './browser-runner/credentials';
 import {
   buildIfNeeded,
@@ -19,6 +18,10 @@ import {
   VIEWPORT,
   waitRows,
 } from './docs-screenshots';
+
+/** Minutes after midnight as the script's log shows them ("09:30"); the app's own is format.clock. */
+const clock = (min: number): string =>
+  `${String(Math.floor(min / 60)).padStart(2, '0')}:${String(min % 60).padStart(2, '0')}`;
 
 const STOPS = 40;
 const SEED = 7;
@@ -40,9 +43,7 @@ async function main(): Promise<void> {
       name: `Shop ${i + 1}`,
       latitude: stop.position[1],
       longitude: stop.position[0],
-      custom1: stop.window
-        ? `${formatClock(stop.window.openMin)}-${formatClock(stop.window.closeMin)}`
-        : '',
+      custom1: stop.window ? `${clock(stop.window.openMin)}-${clock(stop.window.closeMin)}` : '',
       custom2: String(stop.serviceMin),
     }),
   );
