@@ -26,11 +26,14 @@ export interface DownloadApp {
   close(): Promise<void>;
 }
 
-/** The whole app signed in to a small account, every outside request blocked, and a map source. */
-export async function startDownloadApp(): Promise<DownloadApp> {
+/**
+ * The whole app signed in to a small account, every outside request blocked, and a map source.
+ * `env`: the system variables main reads (an administrator's defaults), as IT would set them.
+ */
+export async function startDownloadApp(env: Record<string, string> = {}): Promise<DownloadApp> {
   const source = await startRangeServer(townArchive());
   const service = await startTestService({ customers: 5, seed: 14 });
-  const app = await launchApp({ serviceUrl: service.url });
+  const app = await launchApp({ serviceUrl: service.url, env });
   const blocked: string[] = [];
   await blockOutside(app, blocked);
   await signIn(app, service);

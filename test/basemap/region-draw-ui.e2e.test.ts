@@ -54,15 +54,15 @@ type MapElement = Element & { fieldmapMap: { map: PageMap } };
 
 beforeAll(async () => {
   // As IT would set it on the laptop, wrongly: plain http to another machine.
-  process.env['FIELDMAP_REGION_SOURCE'] = 'http://tiles.example.com/planet.pmtiles';
-  handle = await startDownloadApp();
+  handle = await startDownloadApp({
+    FIELDMAP_REGION_SOURCE: 'http://tiles.example.com/planet.pmtiles',
+  });
   app = handle.app;
   for (const group of ['customers', 'territories', 'routes'])
     await app.page.uncheck(`.fm-map-toggles input[name=${group}]`);
 });
 
 afterAll(async () => {
-  delete process.env['FIELDMAP_REGION_SOURCE'];
   await handle?.close();
 });
 
