@@ -1,10 +1,11 @@
 // The areas Offline maps proposes from the account's data: one per cluster of customers and per
-// territory, with a margin, and never one box spanning the continent.
+// territory, with a margin, and never one box spanning the continent; named by their main city.
 import { describe, expect, it } from 'vitest';
 import {
   MARGIN_KM,
   MAX_SPAN_KM,
   proposeAreas,
+  type PlacedCustomer,
 } from '../../src-renderer/src/features/offline-maps/proposed-areas';
 import type { LngLat } from '../../src-shared/geo';
 
@@ -12,7 +13,10 @@ const spanKm = ([w, s, e, n]: number[]) => ({
   x: (e! - w!) * 111.32 * Math.cos((((s! + n!) / 2) * Math.PI) / 180),
   y: (n! - s!) * 111.32,
 });
-const near = ([lng, lat]: LngLat, i: number): LngLat => [lng + (i % 3) * 0.02, lat + i * 0.01];
+const near = ([lng, lat]: LngLat, i: number, city = ''): PlacedCustomer => ({
+  at: [lng + (i % 3) * 0.02, lat + i * 0.01],
+  city,
+});
 
 describe('proposed areas', () => {
   it('proposes one area per metro for customers spread across the country', () => {
@@ -38,7 +42,10 @@ describe('proposed areas', () => {
   });
 
   it('cuts a chain of customers 400 km long into areas that each fit', () => {
-    const chain = Array.from({ length: 41 }, (_, i): LngLat => [-100 + i * 0.1125, 38]);
+    const chain = Array.from({ length: 41 }, (_, i) => ({
+      at: [-100 + i * 0.1125, 38] as LngLat,
+      city: '',
+    }));
     const areas = proposeAreas(chain, []);
     expect(areas.length).toBeGreaterThanOrEqual(4);
     expect(areas.reduce((n, a) => n + a.count, 0)).toBe(41);
@@ -77,5 +84,41 @@ describe('proposed areas', () => {
       expect(Math.max(span.x, span.y)).toBeLessThanOrEqual(MAX_SPAN_KM + 1);
     }
     expect(areas.some((a) => a.name === 'Empty')).toBe(false);
+  });
+
+  it('names an area by its most common city, with how many other towns it holds', () => {
+    const wichita: LngLat = [-97.33, 37.69];
+    const denver: LngLat = [-104.99, 39.74];
+    const customers = [
+      ...['Wichita', 'wichita ', 'Wichita', 'Derby', 'Park City', 'Derby'].map((city, i) =>
+        near(wichita, i, city),
+      ),
+      ...['Denver', 'Denver', 'Denver'].map((city, i) => near(denver, i, city)),
+      // No city given at all: the place's coordinates, as before.
+      near([-74.0, 40.71], 0),
+    ];
+    const areas = proposeAreas(customers, []);
+    expect(areas.map((a) => [a.name, a.count])).toEqual([
+      ['Wichita and 2 nearby towns', 6],
+      ['Denver', 3],
+      ['1 customer near 40.71°N, 74.00°W', 1],
+    ]);
+  });
+
+  it('lists the biggest area first, and tells apart two parts of one metro', () => {
+    // 400 km of one city's name in a line (cut into parts), and a small town of 30.
+    const chain = Array.from({ length: 41 }, (_, i) => ({
+      at: [-100 + i * 0.1125, 38] as LngLat,
+      city: 'Long Road',
+    }));
+    const town = Array.from({ length: 30 }, (_, i) => near([-80, 35], i % 10, 'Smallville'));
+    const areas = proposeAreas([...chain, ...town], []);
+    expect(areas[0]!.name).toBe('Smallville');
+    const counts = areas.map((a) => a.count);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    const parts = areas.filter((a) => a.name.startsWith('Long Road'));
+    expect(parts.length).toBeGreaterThan(1);
+    expect(new Set(parts.map((a) => a.name)).size).toBe(parts.length);
+    expect(parts[0]!.name).toBe(`Long Road (part 1 of ${parts.length})`);
   });
 });

@@ -2,7 +2,9 @@
 // cluster of customers (customers closer than LINK_KM join a cluster) and one per territory,
 // each with a margin around it. No area spans more than MAX_SPAN_KM: a wider cluster or
 // territory is cut in two along its longer side until every part fits, so a rep with customers
-// across the country gets one area per metro, never a bbox spanning the continent.
+// across the country gets one area per metro, never a bbox spanning the continent. A customers'
+// area is named as a rep names the place: by its customers' most common city, with how many
+// other towns it holds ("Wichita and 3 nearby towns"); biggest first.
 import type { LngLat } from '../../../../src-shared';
 import { latitude, longitude } from './region-format';
 import { text } from './text';
@@ -15,6 +17,12 @@ export interface ProposedArea {
   /** Customers or territory points inside. */
   count: number;
   kind: 'customers' | 'territory';
+}
+
+/** A mapped customer: where, and the city the account gives it ("" when none). */
+export interface PlacedCustomer {
+  at: LngLat;
+  city: string;
 }
 
 export const LINK_KM = 15;
@@ -52,14 +60,55 @@ export function withMargin([w, s, e, n]: Bounds, km = MARGIN_KM): Bounds {
   ];
 }
 
-/** Splits points along the longer side at the median until each part spans at most MAX_SPAN_KM. */
-function splitWide(points: LngLat[]): LngLat[][] {
-  const span = spanKm(boundsOf(points));
-  if ((span.x <= MAX_SPAN_KM && span.y <= MAX_SPAN_KM) || points.length < 2) return [points];
+/** Splits customers along the longer side at the median until each part spans at most MAX_SPAN_KM. */
+function splitWide(customers: PlacedCustomer[]): PlacedCustomer[][] {
+  const span = spanKm(boundsOf(customers.map((c) => c.at)));
+  if ((span.x <= MAX_SPAN_KM && span.y <= MAX_SPAN_KM) || customers.length < 2) return [customers];
   const axis = span.x >= span.y ? 0 : 1;
-  const sorted = [...points].sort((a, b) => a[axis] - b[axis]);
+  const sorted = [...customers].sort((a, b) => a.at[axis] - b.at[axis]);
   const half = Math.ceil(sorted.length / 2);
   return [...splitWide(sorted.slice(0, half)), ...splitWide(sorted.slice(half))];
+}
+
+/**
+ * The customers' most common city and how many other cities there are, or null when none has
+ * a city. Cities are compared without case and outer spaces; the first spelling seen is shown.
+ */
+export function mainCity(
+  customers: readonly PlacedCustomer[],
+): { city: string; others: number } | null {
+  const counts = new Map<string, { city: string; n: number }>();
+  for (const { city } of customers) {
+    const name = city.trim();
+    if (name === '') continue;
+    const key = name.toLocaleLowerCase();
+    const seen = counts.get(key);
+    if (seen) seen.n++;
+    else counts.set(key, { city: name, n: 1 });
+  }
+  let best: { city: string; n: number } | null = null;
+  for (const entry of counts.values()) if (!best || entry.n > best.n) best = entry;
+  return best && { city: best.city, others: counts.size - 1 };
+}
+
+function nameOf(part: readonly PlacedCustomer[], b: Bounds): string {
+  const main = mainCity(part);
+  if (main) return text.download.cityArea(main.city, main.others);
+  return text.download.customersNear(
+    part.length,
+    latitude((b[1] + b[3]) / 2, 2),
+    longitude((b[0] + b[2]) / 2, 2),
+  );
+}
+
+/** Areas that would share a name (two parts of one metro, two Springfields) are told apart. */
+function numberAlike(areas: ProposedArea[]): void {
+  const byName = new Map<string, ProposedArea[]>();
+  for (const area of areas) byName.set(area.name, [...(byName.get(area.name) ?? []), area]);
+  for (const [name, alike] of byName) {
+    if (alike.length < 2) continue;
+    alike.forEach((area, i) => (area.name = text.download.part(name, i + 1, alike.length)));
+  }
 }
 
 /** A box cut into a grid of boxes no wider or taller than MAX_SPAN_KM. */
@@ -79,8 +128,9 @@ function gridSplit(bounds: Bounds): Bounds[] {
   return out;
 }
 
-/** Single-linkage clusters of points closer than LINK_KM, on a grid of LINK_KM cells. */
-export function clusterPoints(points: readonly LngLat[]): LngLat[][] {
+/** Single-linkage clusters of customers closer than LINK_KM, on a grid of LINK_KM cells. */
+export function clusterPoints(customers: readonly PlacedCustomer[]): PlacedCustomer[][] {
+  const points = customers.map((c) => c.at);
   const parent = points.map((_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
@@ -109,34 +159,35 @@ export function clusterPoints(points: readonly LngLat[]): LngLat[][] {
     list.push(i);
     cells.set(key(cx, cy), list);
   });
-  const groups = new Map<number, LngLat[]>();
-  points.forEach((p, i) => {
+  const groups = new Map<number, PlacedCustomer[]>();
+  customers.forEach((c, i) => {
     const root = find(i);
-    groups.set(root, [...(groups.get(root) ?? []), p]);
+    const group = groups.get(root);
+    if (group) group.push(c);
+    else groups.set(root, [c]);
   });
   return [...groups.values()].sort((a, b) => b.length - a.length);
 }
 
 export function proposeAreas(
-  customers: readonly LngLat[],
+  customers: readonly PlacedCustomer[],
   territories: ReadonlyArray<{ name: string; points: readonly LngLat[] }>,
 ): ProposedArea[] {
   const areas: ProposedArea[] = [];
   for (const cluster of clusterPoints(customers)) {
     for (const part of splitWide(cluster)) {
-      const b = boundsOf(part);
+      const b = boundsOf(part.map((c) => c.at));
       areas.push({
-        name: text.download.customersNear(
-          part.length,
-          latitude((b[1] + b[3]) / 2, 2),
-          longitude((b[0] + b[2]) / 2, 2),
-        ),
+        name: nameOf(part, b),
         bounds: withMargin(b),
         count: part.length,
         kind: 'customers',
       });
     }
   }
+  // Biggest first (a split metro's parts are smaller than the metro was).
+  areas.sort((a, b) => b.count - a.count);
+  numberAlike(areas);
   for (const territory of territories) {
     if (territory.points.length === 0) continue;
     const parts = gridSplit(withMargin(boundsOf(territory.points)));
@@ -144,7 +195,7 @@ export function proposeAreas(
       areas.push({
         name:
           parts.length > 1
-            ? text.download.territoryPart(territory.name, i + 1, parts.length)
+            ? text.download.part(territory.name, i + 1, parts.length)
             : territory.name,
         bounds,
         count: territory.points.length,

@@ -86,7 +86,12 @@ export const text = {
     /** A proposed area around customers: "5 customers near 37.71°N, 97.31°W". */
     customersNear: (n: number, lat: string, lon: string) =>
       `${format.counted(n, 'customer', 'customers')} near ${lat}, ${lon}`,
-    territoryPart: (name: string, part: number, parts: number) =>
+    /** A proposed area named by its main city: "Wichita and 3 nearby towns". */
+    cityArea: (city: string, others: number) =>
+      others === 0 ? city : `${city} and ${format.counted(others, 'nearby town', 'nearby towns')}`,
+    customerCount: (n: number) => format.counted(n, 'customer', 'customers'),
+    /** One of several areas of one name: a wide territory's parts, a metro cut in two. */
+    part: (name: string, part: number, parts: number) =>
       `${name} (part ${format.count(part)} of ${format.count(parts)})`,
   },
   downloads: {
