@@ -41,7 +41,12 @@ export function valueText(value: unknown): string {
 export function opSummary(op: Op): string {
   switch (op.kind) {
     case 'updateCustomer':
-      return text.summary.changes(Object.keys(op.payload).join(', '));
+      // A custom field keeps its key; a moved pin (latitude and longitude) reads "position" once.
+      return text.summary.changes(
+        [...new Set(Object.keys(op.payload).map((key) => text.summary.fields[key] ?? key))].join(
+          ', ',
+        ),
+      );
     case 'createRoute':
       return text.summary.stops(op.payload.customerIds.length);
     case 'updateCustomFields':

@@ -22,6 +22,28 @@ export const text = {
   none: '(none)',
   summary: {
     changes: (fields: string) => `Changes ${fields}`,
+    /** A changed field as the summary names it ("Changes colour, reminder"), not the API's key. */
+    fields: {
+      name: 'name',
+      company: 'company',
+      address: 'address',
+      city: 'city',
+      state: 'state',
+      zip: 'postal code',
+      country: 'country',
+      latitude: 'position',
+      longitude: 'position',
+      email: 'email',
+      phone: 'phone',
+      color: 'colour',
+      groups: 'groups',
+      dealAmount: 'deal amount',
+      numVisits: 'visits',
+      lastVisit: 'last visit',
+      remindAt: 'reminder',
+      remindType: 'reminder type',
+      notes: 'notes',
+    } as Record<string, string>,
     stops: (n: number) => format.counted(n, 'stop', 'stops'),
   },
   changes: {
