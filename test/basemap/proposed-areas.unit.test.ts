@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MARGIN_KM,
   MAX_SPAN_KM,
+  heldOffline,
   proposeAreas,
   type PlacedCustomer,
 } from '../../src-renderer/src/features/offline-maps/proposed-areas';
@@ -120,5 +121,18 @@ describe('proposed areas', () => {
     expect(parts.length).toBeGreaterThan(1);
     expect(new Set(parts.map((a) => a.name)).size).toBe(parts.length);
     expect(parts[0]!.name).toBe(`Long Road (part 1 of ${parts.length})`);
+  });
+
+  it('marks an area a region on this laptop covers, to the max zoom asked', () => {
+    const area: [number, number, number, number] = [-97.4, 37.6, -97.3, 37.7];
+    // The header keeps bounds to 1e-7°: a region of exactly this area still holds it.
+    const same = { bounds: [-97.3999999, 37.6000001, -97.3000001, 37.6999999], maxZoom: 15 };
+    expect(heldOffline(area, 15, [same])).toBe(true);
+    expect(heldOffline(area, 15, [{ ...same, maxZoom: 12 }])).toBe(false);
+    expect(heldOffline(area, 15, [{ bounds: [-97.35, 37.6, -97.3, 37.7], maxZoom: 15 }])).toBe(
+      false,
+    );
+    expect(heldOffline(area, 14, [{ bounds: [-98, 37, -97, 38], maxZoom: 14 }])).toBe(true);
+    expect(heldOffline(area, 15, [])).toBe(false);
   });
 });

@@ -67,6 +67,8 @@ describe('Download my area', () => {
     );
     expect(await region.textContent()).toContain('Data of 1 Nov 2026');
     expect(await page.isVisible('button[aria-label="Update Current view"]')).toBe(true);
+    // The area it came from is marked as already on this laptop.
+    await page.waitForSelector(`${row} [data-held]:has-text("Already on this laptop")`);
     await page.keyboard.press('Escape');
     await page.waitForSelector(PANEL, { state: 'detached' });
 

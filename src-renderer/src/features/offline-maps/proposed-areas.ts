@@ -49,6 +49,28 @@ function spanKm([w, s, e, n]: Bounds): { x: number; y: number } {
   return { x: (e - w) * kmPerDegLon((s + n) / 2), y: (n - s) * KM_PER_DEG_LAT };
 }
 
+/** Degrees a region's stored bounds may differ from the area asked (its header keeps 1e-7°). */
+const HELD_EPSILON = 1e-6;
+
+/**
+ * True when an offline region on this laptop already covers the area to the max zoom asked: the
+ * list marks it, so the rep does not fetch the same streets twice.
+ */
+export function heldOffline(
+  [w, s, e, n]: Bounds,
+  maxZoom: number,
+  regions: ReadonlyArray<{ bounds: readonly number[]; maxZoom: number }>,
+): boolean {
+  return regions.some(
+    ({ bounds: [rw, rs, re, rn], maxZoom: z }) =>
+      z >= maxZoom &&
+      rw! <= w + HELD_EPSILON &&
+      rs! <= s + HELD_EPSILON &&
+      re! >= e - HELD_EPSILON &&
+      rn! >= n - HELD_EPSILON,
+  );
+}
+
 export function withMargin([w, s, e, n]: Bounds, km = MARGIN_KM): Bounds {
   const dLat = km / KM_PER_DEG_LAT;
   const dLon = km / kmPerDegLon((s + n) / 2);

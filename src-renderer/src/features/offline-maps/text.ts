@@ -89,6 +89,8 @@ export const text = {
     /** A proposed area named by its main city: "Wichita and 3 nearby towns". */
     cityArea: (city: string, others: number) =>
       others === 0 ? city : `${city} and ${format.counted(others, 'nearby town', 'nearby towns')}`,
+    /** An area an offline region on this laptop already covers. */
+    held: 'Already on this laptop',
     customerCount: (n: number) => format.counted(n, 'customer', 'customers'),
     /** One of several areas of one name: a wide territory's parts, a metro cut in two. */
     part: (name: string, part: number, parts: number) =>
