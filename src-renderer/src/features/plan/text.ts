@@ -171,7 +171,6 @@ export const text = {
     dayRoute: (day: string) => `${day} – Plan`,
     numberedDayRoute: (day: number) => `Day ${format.count(day)} – Plan`,
     notAllSaved: (why: string) => `Not every day was saved: ${why}`,
-    cancelled: 'Planning was cancelled.',
   },
 
   /** day-sheet: the printable day. */

@@ -4,7 +4,6 @@
 // the page (planWeekOffThread); both talk over any MessagePort-like pair.
 import { PlanInputError, type WeekPlanInput } from '../../../../src-shared/week-plan';
 import { planWeek, type WeekPlanResult } from '../../../../src-shared/week-plan-search';
-import { text } from './text';
 
 export type ToPlanWorker = { input: WeekPlanInput };
 export type FromPlanWorker =
@@ -31,7 +30,9 @@ export function servePlanWeek(port: PlanPort): void {
 
 export class PlanCancelled extends Error {
   constructor() {
-    super(text.state.cancelled);
+    // Never shown (a cancel just stops); not from text.ts, which the plan worker, bundled
+    // from this file, cannot load: the formatter reads the rep's unit with Svelte's runes.
+    super('plan cancelled');
     this.name = 'PlanCancelled';
   }
 }
