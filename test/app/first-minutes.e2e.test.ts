@@ -8,6 +8,7 @@ import { launchApp, startTestService, type AppHandle } from '../support/app';
 import { signIn, waitRows } from '../support/app-steps';
 import { until } from '../support/until';
 import { startStyleServer } from '../basemap/style-server';
+import { openOfflineMaps } from '../basemap/app-map';
 
 let server: Awaited<ReturnType<typeof startStyleServer>>;
 let app: AppHandle | undefined;
@@ -31,6 +32,45 @@ describe('a fresh install, online', () => {
     expect(server.requests).toContain('/style.json');
     // Nothing was typed or confirmed: the style is the default, not a setting of the rep's.
     expect(app.localAddressQuestions).toEqual([]);
+  });
+});
+
+describe('areas named as a rep names them', () => {
+  it('proposes download areas by their main city, biggest first, never by coordinates', async () => {
+    const service = await startTestService({ customers: 2_000, seed: 29 });
+    const rep = await launchApp({ serviceUrl: service.url });
+    try {
+      await signIn(rep, service);
+      await waitRows(rep.page, 'Customers', 2_000);
+      await openOfflineMaps(rep.page);
+      const rows = rep.page.locator('[aria-label="Areas to download"] li:has-text("customers")');
+      await until(async () => (await rows.count()) > 3, 'the areas proposed around customers');
+      const areas = await rows.evaluateAll((lis) =>
+        lis.map((li) => ({
+          name: li.querySelector('.name')?.textContent?.trim() ?? '',
+          count: Number(/([\d,]+) customers?/.exec(li.textContent ?? '')?.[1]?.replace(/,/g, '')),
+        })),
+      );
+      const cities = new Set(service.store.customers('rep').map((c) => c.city));
+      for (const { name } of areas) {
+        expect(name).not.toMatch(/°|\d+\.\d+/);
+        const [, city] = /^(.+?)(?: and [\d,]+ nearby towns?)?(?: \(part \d+ of \d+\))?$/.exec(
+          name,
+        )!;
+        expect(cities, name).toContain(city);
+      }
+      // Biggest first: the metro with the most of the account's customers heads the list.
+      const counts = areas.map((a) => a.count);
+      expect(counts).toEqual([...counts].sort((a, b) => b - a));
+      const byCity = new Map<string, number>();
+      for (const c of service.store.customers('rep'))
+        if (c.latitude !== null) byCity.set(c.city, (byCity.get(c.city) ?? 0) + 1);
+      const biggest = [...byCity].sort((a, b) => b[1] - a[1])[0]![0];
+      expect(areas[0]!.name.startsWith(biggest)).toBe(true);
+    } finally {
+      await rep.close();
+      await service.stop();
+    }
   });
 });
 
