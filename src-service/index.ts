@@ -1,114 +1,15 @@
-// startService: the reference Customer Mapping Service on Node's http(s) server.
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { AllowList, LOOPBACK_ALLOW } from './allow-list';
-import { FaultInjector } from './faults';
-import { RequestGates } from './gates';
-import { DebouncedSaver, loadSnapshot, saveSnapshot } from './persistence';
-import { FailedSignInThrottle, SlidingWindowLimiter } from './rate-limit';
-import { requestListener, type PipelineState } from './server';
-import { DEFAULT_ACCOUNTS, ServiceStore } from './store';
-import { selfSignedCertificate, type TlsMaterial } from './tls';
-import { DEFAULT_VARIANTS, type RunningService, type ServiceOptions } from './types';
-import { checkVariants } from './variants';
+// startService: the reference Customer Mapping Service for tests and the CLI, with its test hooks
+// (seeded fault injection, request gates). The product's demo uses ./demo.ts instead.
+import { startServiceWith } from './start';
+import { TestHooks } from './test-hooks';
+import type { RunningService, ServiceOptions } from './types';
 
 export * from './types';
 export { ServiceStore } from './store';
 export { DEFAULT_ACCOUNTS, DEFAULT_CUSTOMERS } from './store';
-
-export const DEFAULT_RATE = 3;
-
-function seedStore(store: ServiceStore, options: ServiceOptions): void {
-  const seed = options.seed ?? 1;
-  (options.accounts ?? DEFAULT_ACCOUNTS).forEach((spec, i) => store.addAccount(spec, seed + i));
-}
+export { DEFAULT_RATE } from './start';
 
 /** Starts the service; resolves once it is listening. */
-export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
-  const store = (options.store as ServiceStore | undefined) ?? new ServiceStore();
-  if (options.store && !(options.store instanceof ServiceStore)) {
-    throw new Error('startService: options.store must come from a previous startService');
-  }
-  let saver: DebouncedSaver | undefined;
-  if (options.dataFile) {
-    const loaded = !options.store && loadSnapshot(store, options.dataFile);
-    if (!options.store && !loaded) seedStore(store, options);
-    saveSnapshot(store, options.dataFile);
-    saver = new DebouncedSaver(store, options.dataFile);
-    const s = saver;
-    store.onChange = () => s.markDirty();
-  } else if (!options.store) {
-    seedStore(store, options);
-  }
-
-  const variants = { ...DEFAULT_VARIANTS, ...checkVariants(options.variants ?? {}) };
-  store.variants = variants;
-  const state: PipelineState = {
-    store,
-    variants,
-    allow: new AllowList(options.allow ?? LOOPBACK_ALLOW),
-    limiter: new SlidingWindowLimiter(options.rate ?? DEFAULT_RATE, () =>
-      (options.clock ?? Date).now(),
-    ),
-    faults: new FaultInjector(options.faults),
-    gates: new RequestGates(),
-    signIns: new FailedSignInThrottle(() => (options.clock ?? Date).now()),
-    stats: { requests: 0, rateLimited: 0, passwordChecks: 0 },
-    customerPosts: {},
-    customerPuts: {},
-  };
-
-  let tls: TlsMaterial | undefined;
-  if (options.tls === true) tls = await selfSignedCertificate();
-  else if (options.tls) tls = options.tls;
-  const listener = requestListener(state);
-  const server: Server = tls ? createHttpsServer(tls, listener) : createHttpServer(listener);
-  server.keepAliveTimeout = 5_000;
-
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-
-  let stopped: Promise<void> | undefined;
-  return {
-    url: `${tls ? 'https' : 'http'}://${urlHost}:${port}`,
-    port,
-    store,
-    cert: tls?.cert,
-    configure(p) {
-      if (p.variants) Object.assign(variants, checkVariants(p.variants, variants));
-      if (p.faults) state.faults.configure(p.faults);
-      if (p.allow) state.allow = new AllowList(p.allow);
-      if (p.rate !== undefined) state.limiter.rate = p.rate;
-    },
-    hold: (method, path, at) => state.gates.hold(method, path, at),
-    stats: () => ({ ...state.stats }),
-    customerPosts: () => ({ ...state.customerPosts }),
-    customerPuts: () => ({ ...state.customerPuts }),
-    resetStats() {
-      state.stats.requests = 0;
-      state.stats.rateLimited = 0;
-      state.stats.passwordChecks = 0;
-      state.customerPosts = {};
-      state.customerPuts = {};
-    },
-    stop() {
-      stopped ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }).then(() => {
-        saver?.flush();
-        if (saver) store.onChange = undefined;
-      });
-      return stopped;
-    },
-  };
+export function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  return startServiceWith(options, new TestHooks(options.faults));
 }

@@ -2,16 +2,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AllowList } from './allow-list';
 import { signIn } from './auth';
-import type { FaultInjector } from './faults';
-import type { RequestGates } from './gates';
 import { HttpError } from './http-error';
 import { NO_BODY, phpShapes, sendAnswer, sendFatal } from './php-habits';
 import type { FailedSignInThrottle, SlidingWindowLimiter } from './rate-limit';
 import { route } from './router';
 import type { ServiceStore } from './store';
+import type { AfterCommit, HookAnswer, TestHooks } from './test-hooks';
 import type { ServiceStats, Variants } from './types';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+const NO_HOOK: AfterCommit = () => Promise.resolve(false);
 
 export interface PipelineState {
   store: ServiceStore;
@@ -20,9 +21,8 @@ export interface PipelineState {
   limiter: SlidingWindowLimiter;
   /** Failed sign-ins per client IP: refused before hashing past the limit. */
   signIns: FailedSignInThrottle;
-  faults: FaultInjector;
-  /** Requests tests hold until they release them. */
-  gates: RequestGates;
+  /** Tests' injected faults and held requests; null in the product's demo. */
+  hooks: TestHooks | null;
   stats: ServiceStats;
   /** POST /customers bodies that reached the endpoint, by name (tests count resends). */
   customerPosts: Record<string, number>;
@@ -145,8 +145,6 @@ function countPost(state: PipelineState, body: unknown): void {
   state.customerPosts[key] = (state.customerPosts[key] ?? 0) + 1;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Handles one request end to end. */
 export async function handleRequest(
   state: PipelineState,
@@ -201,44 +199,17 @@ export async function handleRequest(
       body = await readJson(req);
     }
 
-    const redirect = state.faults.redirectFor(req.url ?? '/');
-    if (redirect) {
-      return send(
-        res,
-        variants,
-        redirect.status,
-        { error: 'moved', message: `See ${redirect.location}.` },
-        { Location: redirect.location },
-      );
-    }
-    await state.gates.pass(req.method ?? 'GET', path);
-    const fault = state.faults.decide();
-    if (fault.delayMs > 0) await sleep(fault.delayMs);
-    if (fault.kind === 'error') {
-      return sendServerError(res, variants, fault.status, {
-        error: fault.status === 500 ? 'server_error' : 'bad_gateway',
-        message: 'Injected server fault.',
-      });
-    }
-    if (fault.kind === 'reset-before') {
-      req.socket.destroy();
-      return;
-    }
+    const hookAnswer: HookAnswer = {
+      send: (status, content, headers) => send(res, variants, status, content, headers),
+      serverError: (status, content) => sendServerError(res, variants, status, content),
+    };
+    const afterCommit = state.hooks ? await state.hooks.before(req, path, hookAnswer) : NO_HOOK;
+    if (!afterCommit) return;
     if (req.method === 'POST' && path === '/api/v1/customers') countPost(state, body);
     const put = req.method === 'PUT' ? /^\/api\/v1\/customers\/([^/]+)$/.exec(path) : null;
     if (put) state.customerPuts[put[1]!] = (state.customerPuts[put[1]!] ?? 0) + 1;
     const result = match.endpoint({ account, store, variants, param: match.param, body });
-    await state.gates.pass(req.method ?? 'GET', path, 'after-commit');
-    if (fault.kind === 'reset-after') {
-      req.socket.destroy();
-      return;
-    }
-    if (fault.kind === 'error-after-commit') {
-      return sendServerError(res, variants, 502, {
-        error: 'bad_gateway',
-        message: 'Injected fault after commit.',
-      });
-    }
+    if (await afterCommit()) return;
     const write = req.method !== 'GET' && result.status < 300;
     if (write && variants.writeStatus === 'no-content') return send(res, variants, 204, NO_BODY);
     const answer = result.body === NO_BODY ? NO_BODY : phpShapes(result.body, variants);

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { startService } from '../../src-service/index';
+import { startDemoService } from '../../src-service/demo';
 import type { CredentialStore } from '../core/ports';
 import { nodeDurableFs, type DurableFs } from '../core/durable-fs';
 import type { DemoLauncher } from './session-manager';
@@ -56,11 +56,11 @@ export function createDemoLauncher(options: DemoLauncherOptions): DemoLauncher {
     };
     let service;
     try {
-      service = await startService({ ...base, port: saved.success ? saved.output.port : 0 });
+      service = await startDemoService({ ...base, port: saved.success ? saved.output.port : 0 });
     } catch (error) {
       if (!saved.success || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
       // The remembered port is taken: the demo starts on a new one (a new demo account URL).
-      service = await startService({ ...base, port: 0 });
+      service = await startDemoService({ ...base, port: 0 });
     }
     await fs.writeJson(stateFile, { port: service.port });
     return { url: service.url, stop: () => service.stop() };
