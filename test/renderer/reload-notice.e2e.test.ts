@@ -26,7 +26,7 @@ afterAll(async () => {
 async function open(query: string): Promise<Page> {
   const page = await context.newPage();
   await page.goto(`${ORIGIN}/app.html?n=20&seed=2${query}`);
-  await page.waitForSelector('html[data-ready]', { state: 'attached', timeout: 120_000 });
+  await page.waitForSelector('html[data-ready]', { state: 'attached' });
   return page;
 }
 

@@ -63,7 +63,7 @@ async function signInFails(running: AppHandle, expected: string): Promise<string
   await page.fill('#si-user', service.account.username);
   await page.fill('#si-pass', service.account.password);
   await page.click('form button[type=submit]');
-  await expect.poll(() => page.textContent('form'), { timeout: 30_000 }).toContain(expected);
+  await expect.poll(() => page.textContent('form')).toContain(expected);
   return (await page.textContent('form')) ?? '';
 }
 
