@@ -51,6 +51,13 @@ describe('status during a large first sync', () => {
       expect(view.tone).toBe('busy');
     }
     expect(views[1]!.progress).toEqual({ done: 10_000, total: 20_000 });
+    // A save of nothing counted (a write of no customers) says so without "0 of 0".
+    const uncounted = syncStatusView(synced, none, {
+      ...env,
+      local: { phase: 'saving', done: 0, total: 0 },
+    });
+    expect(uncounted.text).toBe('Saving on this laptop…');
+    expect(uncounted.progress).toBeNull();
     const done = syncStatusView(synced, none, { ...env, local: null });
     expect(done.kind).toBe('synced');
     expect(done.text).toMatch(/^Synced at/);

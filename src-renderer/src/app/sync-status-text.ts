@@ -62,7 +62,9 @@ export function localWorkText(work: LocalWork): string {
     case 'receiving':
       return text.syncStatus.receiving(work.done, work.total);
     case 'saving':
-      return text.syncStatus.saving(work.done, work.total);
+      return work.total > 0
+        ? text.syncStatus.saving(work.done, work.total)
+        : text.syncStatus.savingUncounted;
     case 'showing':
       return text.syncStatus.showing(work.total);
   }

@@ -68,6 +68,8 @@ export const text = {
       `Receiving customers: ${format.count(done)} of ${format.count(total)}`,
     saving: (done: number, total: number) =>
       `Saving ${format.count(done)} of ${format.count(total)} on this laptop`,
+    /** A save whose count is not known (or none): no "0 of 0". */
+    savingUncounted: 'Saving on this laptop…',
     showing: (total: number) => `Showing ${format.count(total)} customers…`,
     keptLater: ' — changes are kept and sent later',
     kept: (queued: string) => ` — ${queued}`,
