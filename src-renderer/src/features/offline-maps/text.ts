@@ -112,6 +112,11 @@ export const text = {
     dismiss: 'Dismiss',
     cancel: 'Cancel',
   },
+  /** Over the map where it has no streets at street zoom (NoStreetsHint.svelte). */
+  noStreets: {
+    online: 'No streets here yet: connect to the internet, or download your area in Offline maps.',
+    offlineOnly: 'No streets here yet: download your area in Offline maps.',
+  },
   drawHint: {
     how: 'Click the map at each corner of the area to download. Click the first corner (or press Enter) to finish; Esc cancels.',
     cancel: 'Cancel',
