@@ -81,11 +81,22 @@ export const BasemapSettingsViewSchema = v.object({
   regionSourceUrl: v.nullable(v.string()),
   /**
    * The administrator's default map source (FIELDMAP_REGION_SOURCE), used while the rep has set
-   * none: its URL, or why it is refused (then the URL itself is not shown: it may hold a secret).
+   * none: its URL, or why it is refused (then the URL itself is not shown: it may hold a secret),
+   * or off.
    */
   adminRegionSource: v.nullable(
-    v.union([v.strictObject({ url: v.string() }), v.strictObject({ problem: v.string() })]),
+    v.union([
+      v.strictObject({ url: v.string() }),
+      v.strictObject({ problem: v.string() }),
+      /** FIELDMAP_REGION_SOURCE=off: no default source at all. */
+      v.strictObject({ off: v.literal(true) }),
+    ]),
   ),
+  /**
+   * True when, with no source of the rep's, areas come from the newest public Protomaps daily
+   * build (no administrator's default set), read only when the rep checks a size or downloads.
+   */
+  dailyBuilds: v.optional(v.boolean(), false),
 });
 export type BasemapSettingsView = v.InferOutput<typeof BasemapSettingsViewSchema>;
 

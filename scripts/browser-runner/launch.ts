@@ -27,6 +27,7 @@ import {
 import { fetchFromEnv } from '../../src-main/core/network/env-fetch';
 import type { ProxyEnv } from '../../src-main/core/network/proxy-env';
 import { networkSwitch } from './network';
+import type { DailyBuilds } from '../../src-main/core/basemap/daily-builds';
 import { runnerNotifier } from './notifications';
 import type { ReminderNotice } from '../../src-main/core/reminders/reminder-schedule';
 import { pageInitScript } from './page-script';
@@ -59,6 +60,8 @@ export interface LaunchOptions {
   env?: ProxyEnv;
   /** Stands in for OpenFreeMap's style address (main-services.ts); tests use a local imitation. */
   defaultOnlineStyle?: string | null;
+  /** Stands in for the Protomaps daily builds (main-services.ts); tests use a local imitation. */
+  dailyBuilds?: DailyBuilds | null;
   /** Demo service: requests per second (default 3, as the real service). */
   demoRate?: number;
   log?: (line: string) => void;
@@ -128,6 +131,7 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
     ...(options.defaultOnlineStyle !== undefined
       ? { defaultOnlineStyle: options.defaultOnlineStyle }
       : {}),
+    ...(options.dailyBuilds !== undefined ? { dailyBuilds: options.dailyBuilds } : {}),
     demo: createDemoLauncher({
       dataDir: options.dataDir,
       credentialStore: options.credentialStore,

@@ -4,7 +4,10 @@
 import type { AdminRegionSource } from '../core/basemap/service';
 import { isLocalNetworkHost } from '../core/basemap/remote-policy';
 
-/** The administrator's default map source: an https URL of a PMTiles v3 archive. */
+/**
+ * The administrator's default map source: an https URL of a PMTiles v3 archive, or "off" (no
+ * default: not even the public Protomaps daily build used while it is unset).
+ */
 export const REGION_SOURCE_ENV = 'FIELDMAP_REGION_SOURCE';
 
 /** The environment's admin default map source, unchecked (BasemapService checks it). */
@@ -16,7 +19,7 @@ export function adminRegionSourceOf(
 
 /** The admin default as the Offline maps panel shows it: its URL, or why it is not used. */
 export function adminSourceView(admin: AdminRegionSource | null): AdminRegionSource | null {
-  if (admin === null || 'url' in admin) return admin;
+  if (admin === null || !('problem' in admin)) return admin;
   return {
     problem: `The default map source your administrator set (${REGION_SOURCE_ENV}) is refused: ${admin.problem} Save a map source here, or ask your administrator to correct it.`,
   };

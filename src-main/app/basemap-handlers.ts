@@ -134,6 +134,7 @@ export function createBasemapHandlers({
       filePicker: pickFile !== undefined,
       regionSourceUrl: settings.regionSourceUrl,
       adminRegionSource: adminSourceView(basemap.adminRegionSource()),
+      dailyBuilds: basemap.dailyBuilds() !== null,
     };
   };
   const changed = () =>

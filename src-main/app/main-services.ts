@@ -14,6 +14,7 @@ import { OpenRequests } from './open-requests';
 import { customerOfLink } from '../../src-shared/customer-link';
 import type { ShowNotification } from '../core/reminders/reminder-schedule';
 import { adminRegionSourceOf, defaultOnlineStyleOf } from './admin-defaults';
+import { PROTOMAPS_DAILY_BUILDS, type DailyBuilds } from '../core/basemap/daily-builds';
 import type { ConfirmLocalAddress, PickFile } from './basemap-handlers';
 import { createDemoLauncher } from './demo';
 import { createHandlers, type AppHandlers } from './handlers';
@@ -57,6 +58,11 @@ export interface MainServicesOptions {
    * given); default: what FIELDMAP_ONLINE_STYLE in `env` asks for.
    */
   defaultOnlineStyle?: string | null;
+  /**
+   * Stands in for the Protomaps daily builds' list and archives (tests point it at a local
+   * imitation, trusted as given; null: none); default: Protomaps' own.
+   */
+  dailyBuilds?: DailyBuilds | null;
   /** The seam of every file main writes (default: the real file system, this platform's rules). */
   fs?: DurableFs;
   /** Main's log file (core/log): session, sync and failure events, the page's errors. */
@@ -163,6 +169,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
       options.defaultOnlineStyle !== undefined
         ? options.defaultOnlineStyle
         : defaultOnlineStyleOf(options.env ?? process.env),
+    dailyBuilds: options.dailyBuilds !== undefined ? options.dailyBuilds : PROTOMAPS_DAILY_BUILDS,
     ...(options.planWorkerPath ? { planWorkerPath: options.planWorkerPath } : {}),
     ...(options.styleWorker ? { styleWorker: options.styleWorker } : {}),
   });

@@ -33,13 +33,23 @@ async function explained<T>(task: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The rep's source, else the administrator's default; refused with the reason when neither. */
-function sourceOf(basemap: BasemapService): string {
+/**
+ * The rep's source, else the administrator's default, else the newest public daily build;
+ * refused with the reason when none (the admin's is refused or off, the build list unreadable).
+ */
+async function sourceOf(basemap: BasemapService): Promise<string> {
   const url = basemap.regionSource();
   if (url) return url;
   const admin = adminSourceView(basemap.adminRegionSource());
   if (admin && 'problem' in admin)
     throw new AppError('InvalidRequest', { message: admin.problem, field: 'regionSourceUrl' });
+  if (admin && 'off' in admin)
+    throw new AppError('InvalidRequest', {
+      message:
+        'Your administrator turned the default map source off: save a map source here to download areas.',
+      field: 'regionSourceUrl',
+    });
+  if (basemap.dailyBuilds()) return basemap.newestDailyBuild();
   throw new AppError('InvalidRequest', {
     message: 'Set the map source (a PMTiles archive URL) in Offline maps first.',
     field: 'regionSourceUrl',
@@ -52,8 +62,8 @@ export function createRegionDownloadHandlers(
   const { downloads } = basemap;
   return {
     'regions:estimate': ({ area, maxZoom }) =>
-      explained(() =>
-        downloads.estimate(sourceOf(basemap), area, maxZoom ?? DEFAULT_DOWNLOAD_MAX_ZOOM),
+      explained(async () =>
+        downloads.estimate(await sourceOf(basemap), area, maxZoom ?? DEFAULT_DOWNLOAD_MAX_ZOOM),
       ),
     'regions:download': ({ area, maxZoom, name, replaces }) =>
       explained(async () => {
@@ -63,7 +73,7 @@ export function createRegionDownloadHandlers(
             field: 'replaces',
           });
         return downloads.start({
-          url: sourceOf(basemap),
+          url: await sourceOf(basemap),
           area,
           maxZoom: maxZoom ?? DEFAULT_DOWNLOAD_MAX_ZOOM,
           name,

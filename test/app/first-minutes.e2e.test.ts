@@ -140,3 +140,104 @@ describe('the map makes room for what the rep opens', () => {
     }
   });
 });
+
+describe('Download my area with no settings, and a map that says what to do', () => {
+  // The Protomaps daily builds are played by a local imitation: its list names an older build,
+  // the newest one and entries that sort later but must not be used. Its steps are a module of
+  // their own (imported here, so this block is all this file holds of them).
+  let steps: typeof import('../basemap/daily-builds-steps');
+  let builds: import('../basemap/daily-builds-steps').BuildsServer;
+  beforeAll(async () => {
+    steps = await import('../basemap/daily-builds-steps');
+    builds = await steps.startBuildsServer();
+  });
+  afterAll(async () => {
+    await builds?.close();
+  });
+
+  it('a fresh install checks the size and downloads from the newest daily build', async () => {
+    const { VIEW_ROW, NEWEST_KEY, OFFLINE_MAPS_PANEL } = steps;
+    builds.paths.length = 0;
+    const { rep, blocked, close } = await steps.freshApp(builds);
+    try {
+      const { page } = rep;
+      await steps.openOfflineMaps(page);
+      await page.waitForSelector('.admin-source:has-text("newest Protomaps daily build")');
+      // Nothing is read from the builds until the rep asks.
+      expect(builds.paths).toEqual([]);
+      expect(await steps.checkViewSize(page)).toMatch(/MB · [\d,]+ tiles · data of 1 Nov 2026/);
+      await page.click(`${VIEW_ROW} button:has-text("Download")`);
+      await page.waitForSelector('[aria-label="Offline regions"] li:has-text("Current view")');
+      const [region] = rep.services.basemap.regions.list();
+      expect(region?.download?.url).toBe(`${builds.origin}/${NEWEST_KEY}`);
+      // The list once (the check and the download share it), then ranges of the newest build
+      // only: not the older one, nor the entries that sort later but are malformed.
+      expect(builds.paths[0]).toBe('/builds.json');
+      expect(new Set(builds.paths.slice(1))).toEqual(new Set([`/${NEWEST_KEY}`]));
+      expect(await page.textContent(`${OFFLINE_MAPS_PANEL} .hint:has-text("Street data")`)).toMatch(
+        /OpenStreetMap contributors.*Protomaps/,
+      );
+      expect(rep.localAddressQuestions).toEqual([]);
+      expect(blocked).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('an administrator turns the default off; the rep’s own source still works', async () => {
+    const { VIEW_ROW } = steps;
+    builds.paths.length = 0;
+    const { rep, close } = await steps.freshApp(builds, { FIELDMAP_REGION_SOURCE: 'off' });
+    try {
+      const { page } = rep;
+      await steps.openOfflineMaps(page);
+      await page.waitForSelector(
+        '.admin-source:has-text("Your administrator turned the default map source off")',
+      );
+      await steps.showMap(page, steps.TOWN, 14);
+      await page.click('button:has-text("Use current view")');
+      expect(await page.locator(`${VIEW_ROW} button:has-text("Check size")`).isDisabled()).toBe(
+        true,
+      );
+      // The rep's own source (here the older build, typed and confirmed) serves all the same.
+      await page.fill('#om-source', `${builds.origin}/20261120.pmtiles`);
+      await page.click('button:has-text("Save source")');
+      await page.waitForSelector('[role=status]:has-text("Map source saved")');
+      expect(await steps.checkViewSize(page)).toMatch(/data of 1 Nov 2026/);
+      expect(builds.paths.length).toBeGreaterThan(0);
+      expect(new Set(builds.paths)).toEqual(new Set(['/20261120.pmtiles']));
+    } finally {
+      await close();
+    }
+  });
+
+  it('offline with no region and no cache, the map says what to do until streets draw', async () => {
+    const { ONLINE_SQUARE_CENTER: SQUARE } = steps;
+    const style = await startStyleServer();
+    const { rep, close } = await steps.reopenedOffline(style.styleUrl);
+    try {
+      const { page } = rep;
+      await page.waitForSelector('.top-bar');
+      const line = page.locator('.no-streets[role=status]');
+      await steps.showMap(page, SQUARE, 10);
+      await line.waitFor();
+      expect(await line.textContent()).toMatch(
+        /No streets here yet: connect to the internet, or download your area in Offline maps/,
+      );
+      // At country zoom the bundled world map is the map: nothing to say.
+      await steps.showMap(page, SQUARE, 5);
+      await line.waitFor({ state: 'detached' });
+      await steps.showMap(page, SQUARE, 10);
+      await line.waitFor();
+      // The network comes back: the default style draws its streets, and the line goes.
+      await rep.setOffline(false);
+      await line.waitFor({ state: 'detached' });
+      expect(style.requests).toContain('/style.json');
+      await steps.showMap(page, SQUARE, 11);
+      expect(await line.count()).toBe(0);
+    } finally {
+      await close();
+      await style.stop();
+    }
+  });
+});

@@ -48,6 +48,9 @@ beforeAll(async () => {
     clock: instantClock,
     emit: (event, payload) => events.push({ event, payload: structuredClone(payload) }),
     fetch: globalThis.fetch,
+    // No public daily builds: this suite is about the source the rep sets (and no test may
+    // reach the internet); the default is test/app/first-minutes.e2e.test.ts's.
+    dailyBuilds: null,
     // The test's loopback servers are addresses the rep typed and confirmed in main's dialog.
     confirmLocalAddress: async () => true,
   });

@@ -48,6 +48,9 @@ async function start(env: Record<string, string | undefined>): Promise<App> {
     emit: () => undefined,
     fetch: adminFetch,
     env,
+    // Not Protomaps' daily builds, which serve when no admin default is set: no test reaches the
+    // internet (their imitation is in test/app/first-minutes.e2e.test.ts).
+    dailyBuilds: null,
     // The rep's own loopback source is an address typed and confirmed in main's dialog.
     confirmLocalAddress: async () => true,
   });

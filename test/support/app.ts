@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { CredentialStore } from '../../src-main/core/ports';
 import type { MainServices } from '../../src-main/app/main-services';
+import type { DailyBuilds } from '../../src-main/core/basemap/daily-builds';
 import { KeytarCredentialStore } from '../../src-main/core/service/credential-store';
 import { startService } from '../../src-service/index';
 import type { RunningService, ServiceOptions } from '../../src-service/index';
@@ -42,6 +43,8 @@ export interface HarnessOptions {
   locale?: string;
   /** Stands in for OpenFreeMap's style address: a local imitation (default: off, via env). */
   defaultOnlineStyle?: string;
+  /** Stands in for the Protomaps daily builds: a local imitation (default: none). */
+  dailyBuilds?: DailyBuilds;
 }
 
 export interface ShownNotification extends ReminderNotice {
@@ -98,6 +101,8 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       demoRate: 0,
       locale: options.locale ?? 'en-IE',
       ...(options.defaultOnlineStyle ? { defaultOnlineStyle: options.defaultOnlineStyle } : {}),
+      // No public daily builds unless a test gives its imitation: no test reaches the internet.
+      dailyBuilds: options.dailyBuilds ?? null,
       // Not this process's environment: a proxy set on the machine must not reach the tests. The
       // default online style (OpenFreeMap) is off: no test reaches the internet.
       env: { FIELDMAP_ONLINE_STYLE: 'off', ...options.env },

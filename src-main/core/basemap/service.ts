@@ -17,6 +17,7 @@ import {
   proxyContentHeaders,
 } from './remote-policy';
 import { TileCache } from './tile-cache';
+import { checkDailyBuilds, readNewestBuild, type DailyBuilds } from './daily-builds';
 import { MAX_LEARNED_JSON_BYTES } from './style-urls';
 import type { StyleWorkerInput } from './style-worker';
 import {
@@ -54,6 +55,11 @@ export interface BasemapServiceOptions {
    * the admin's, or null for off). Trusted as given: a local one is fetched without a confirmation.
    */
   defaultOnlineStyle?: string | null;
+  /**
+   * The public planet builds downloads use while neither the rep nor the administrator set a
+   * source (daily-builds.ts: Protomaps', or a test's imitation, trusted as given); null: none.
+   */
+  dailyBuilds?: DailyBuilds | null;
   fs?: DurableFs;
   /** The built plan worker (the Electron shell's); see plan-worker-host.ts. */
   planWorkerPath?: string;
@@ -70,13 +76,20 @@ export const SOURCE_STYLE_WORKER: WorkerEntry = join(
 /** Far above what a 2 MiB style needs; a crafted one is ended at these, not main. */
 export const STYLE_LIMITS: ParseLimits = { heapMb: 128, deadlineMs: 20_000 };
 
-/** The administrator's default map source: its checked URL, or why it is refused. */
-export type AdminRegionSource = { url: string } | { problem: string };
+/**
+ * The administrator's default map source: its checked URL, why it is refused, or off ("off": no
+ * default at all, not even the public daily build).
+ */
+export type AdminRegionSource = { url: string } | { problem: string } | { off: true };
+
+/** How long the newest daily build found is used before its list is read again. */
+const NEWEST_BUILD_MS = 60 * 60 * 1000;
 
 export { MAX_LEARNED_JSON_BYTES } from './style-urls';
 
 function adminSource(raw: string | undefined): AdminRegionSource | null {
   if (raw === undefined || raw.trim() === '') return null;
+  if (raw.trim().toLowerCase() === 'off') return { off: true };
   try {
     const url = checkSourceUrl(raw);
     // Only an address the rep typed and confirmed may be on this computer or the LAN.
@@ -103,6 +116,10 @@ export class BasemapService {
   readonly #fs: DurableFs;
   readonly #admin: AdminRegionSource | null;
   #defaultStyle: string | null = null;
+  #dailyBuilds: DailyBuilds | null = null;
+  #newestBuild: { url: string; at: number } | null = null;
+  #readingBuilds: Promise<string> | null = null;
+  #fetch: typeof globalThis.fetch = globalThis.fetch;
   #settings: BasemapSettings;
   /** Origins main fetches for the renderer: the style's own, then those its sources name. */
   #origins = new Set<string>();
@@ -157,6 +174,10 @@ export class BasemapService {
       ...(options.now ? { now: options.now } : {}),
     });
     const listeners = new Set<(status: DownloadStatus) => void>();
+    const dailyBuilds = options.dailyBuilds ? checkDailyBuilds(options.dailyBuilds) : null;
+    // The daily builds' archives are trusted as given, as the default style is (a test's
+    // imitation is on loopback); any other local address only once the rep confirmed it.
+    const buildsOrigin = dailyBuilds ? new URL(dailyBuilds.archiveBase).origin : null;
     const downloads = await RegionDownloads.open({
       dataDir: options.dataDir,
       regions,
@@ -164,7 +185,7 @@ export class BasemapService {
       clock: options.clock ?? systemClock,
       ...(options.fetch ? { fetch: options.fetch } : {}),
       onChange: (status) => listeners.forEach((listener) => listener(status)),
-      confirmedLocal: (origin) => confirmed.origins.includes(origin),
+      confirmedLocal: (origin) => confirmed.origins.includes(origin) || origin === buildsOrigin,
       ...(options.planWorkerPath ? { planWorker: { path: options.planWorkerPath } } : {}),
     });
     const admin = adminSource(options.adminRegionSource);
@@ -176,6 +197,8 @@ export class BasemapService {
       admin,
     );
     service.#confirmed = confirmed;
+    service.#dailyBuilds = dailyBuilds;
+    if (options.fetch) service.#fetch = options.fetch;
     if (options.defaultOnlineStyle) {
       service.#defaultStyle = checkStyleUrl(options.defaultOnlineStyle);
       service.#resetOrigins();
@@ -219,6 +242,29 @@ export class BasemapService {
   regionSource(): string | null {
     const admin = this.#admin;
     return this.#settings.regionSourceUrl ?? (admin && 'url' in admin ? admin.url : null);
+  }
+
+  /** The public daily builds, used when neither the rep nor the administrator set a source. */
+  dailyBuilds(): DailyBuilds | null {
+    return this.#admin === null ? this.#dailyBuilds : null;
+  }
+
+  /**
+   * The URL of the newest daily build, its list read at most once an hour (a check of size and
+   * the download after it use one build); a RegionDownloadError when it cannot be found.
+   */
+  async newestDailyBuild(): Promise<string> {
+    const builds = this.dailyBuilds();
+    if (!builds) throw new RegionDownloadError('bad-url', 'No public map source is in use.');
+    const known = this.#newestBuild;
+    if (known && this.#clock.now() - known.at < NEWEST_BUILD_MS) return known.url;
+    this.#readingBuilds ??= readNewestBuild(builds, this.#fetch)
+      .then(({ url }) => {
+        this.#newestBuild = { url, at: this.#clock.now() };
+        return url;
+      })
+      .finally(() => (this.#readingBuilds = null));
+    return this.#readingBuilds;
   }
 
   async setSettings(changes: Partial<BasemapSettings>): Promise<BasemapSettings> {

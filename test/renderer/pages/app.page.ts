@@ -67,6 +67,7 @@ const basemapSettings = {
   filePicker: false,
   regionSourceUrl: null,
   adminRegionSource: null,
+  dailyBuilds: false,
 };
 
 /** Main's answers, typed by the contract: each is the response its channel's schema allows. */

@@ -18,12 +18,17 @@ import {
 } from '../../map/style/basemap-style';
 import { bundledGroundLayers, bundledLabelLayers } from '../../map/style/bundled-layers';
 import { applyOnline } from './apply-online';
+import { streetsMissing } from './streets-shown';
 import { text } from './text';
 
 export class BasemapState {
   #regions = $state.raw<OfflineRegion[]>([]);
   #settings = $state.raw<BasemapSettingsView | null>(null);
   #onlineProblem = $state<string | null>(null);
+  /** No streets drawn where the rep looks at street zoom (streets-shown.ts), decided at idle. */
+  #noStreets = $state(false);
+  /** An online style is being fetched: no verdict on streets until it is drawn or failed. */
+  #onlineLoading = false;
   /** Downloads under way or paused, and those that ended since (failed ones say why). */
   #downloads = $state.raw<RegionDownloadStatus[]>([]);
   #map: MapLibreMap | null = null;
@@ -75,6 +80,16 @@ export class BasemapState {
     return this.#onlineProblem;
   }
 
+  /** True while the map at street zoom shows no streets (nothing online, no region there). */
+  get noStreets(): boolean {
+    return this.#noStreets;
+  }
+
+  /** Whether an online style is set (the rep's or the default): being online would draw streets. */
+  get onlineStyleSet(): boolean {
+    return Boolean(this.#settings?.onlineStyleUrl ?? this.#settings?.defaultOnlineStyleUrl);
+  }
+
   get downloads(): RegionDownloadStatus[] {
     return this.#downloads;
   }
@@ -85,10 +100,16 @@ export class BasemapState {
       this.#update(regions, settings),
     );
     const offProgress = this.api.on('regions:progress', (status) => this.#progress(status));
+    // An online style that failed (offline, never cached) is asked again once the network is back.
+    const online = () => {
+      if (this.#onlineProblem !== null) this.#draw();
+    };
+    window.addEventListener('online', online);
     void this.refresh();
     return () => {
       off();
       offProgress();
+      window.removeEventListener('online', online);
     };
   }
 
@@ -182,12 +203,19 @@ export class BasemapState {
     this.#drawnOnline = null;
     // 'load' comes after the style is parsed; attach is called before, right after creation.
     if (!this.#draw()) map.once('load', () => this.#draw());
+    map.on('idle', () => {
+      // Not before the settings say which online style to draw, nor while it loads.
+      if (map !== this.#map || this.#settings === null || this.#onlineLoading) return;
+      this.#noStreets = streetsMissing(map);
+    });
   }
 
   #update(regions: OfflineRegion[], settings: BasemapSettingsView | null): void {
     this.#regions = regions;
     this.#settings = settings;
     this.#draw();
+    // An idle follows, at which the streets are looked for again (a region added, say).
+    if (this.#map?.getStyle()) this.#map.triggerRepaint();
   }
 
   /** False while the map's style is still loading (nothing can be added yet). */
@@ -214,6 +242,7 @@ export class BasemapState {
     const request = ++this.#onlineRequest;
     this.#onlineProblem = null;
     let online = null;
+    this.#onlineLoading = url !== null;
     if (url) {
       try {
         online = await loadOnlineStyle(url, this.assetBase);
@@ -224,6 +253,9 @@ export class BasemapState {
       }
     }
     if (request !== this.#onlineRequest || map !== this.#map) return; // a newer change won
+    this.#onlineLoading = false;
     applyOnline(map, online);
+    // The map goes idle again after drawing it (or at once, when nothing changed): decided then.
+    map.triggerRepaint();
   }
 }

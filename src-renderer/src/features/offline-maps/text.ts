@@ -64,6 +64,12 @@ export const text = {
     adminSource: (url: string) =>
       `Using the map source your administrator set: ${url}. Save your own to use another.`,
     sourceSaved: 'Map source saved.',
+    /** No source of the rep's or the administrator's: the public planet build serves. */
+    dailyBuild:
+      "Areas come from the newest Protomaps daily build of OpenStreetMap, read over the internet only when you check an area's size or download it. Save a map source to use another.",
+    sourceClearedToDaily: 'Map source cleared: the newest Protomaps daily build is used.',
+    adminOff:
+      'Your administrator turned the default map source off: save a map source here to download areas.',
     sourceClearedToAdmin: "Map source cleared: your administrator's default is used.",
     sourceCleared: 'Map source cleared.',
     maxZoom: 'Max zoom (15 shows every street)',
@@ -82,7 +88,7 @@ export const text = {
     checkSize: 'Check size',
     downloading: (name: string) => `Downloading ${name}.`,
     attribution:
-      'Street data © OpenStreetMap contributors, under the Open Database License (ODbL).',
+      'Street data © OpenStreetMap contributors, under the Open Database License (ODbL); map tiles built by Protomaps.',
     /** A proposed area around customers: "5 customers near 37.71°N, 97.31°W". */
     customersNear: (n: number, lat: string, lon: string) =>
       `${format.counted(n, 'customer', 'customers')} near ${lat}, ${lon}`,
@@ -105,6 +111,11 @@ export const text = {
     resume: 'Resume',
     dismiss: 'Dismiss',
     cancel: 'Cancel',
+  },
+  /** Over the map where it has no streets at street zoom (NoStreetsHint.svelte). */
+  noStreets: {
+    online: 'No streets here yet: connect to the internet, or download your area in Offline maps.',
+    offlineOnly: 'No streets here yet: download your area in Offline maps.',
   },
   drawHint: {
     how: 'Click the map at each corner of the area to download. Click the first corner (or press Enter) to finish; Esc cancels.',
