@@ -147,6 +147,7 @@ describe('the keyboard path: search, the list, panels and back (issue 29)', () =
     expect(row.text).toContain(nameOf(row.id));
 
     row = await pressTo('ArrowDown', 2);
+    expect(row.text).toContain(nameOf(row.id));
     const page1 = await page.evaluate(() => {
       const list = document.querySelector<HTMLElement>('[aria-label="Customers"]')!;
       return Math.floor(list.clientHeight / 44);
@@ -159,6 +160,7 @@ describe('the keyboard path: search, the list, panels and back (issue 29)', () =
     expect(row.rendered).toBeLessThan(100);
     expect(ringShown(row)).toBe(true);
     row = await pressTo('PageUp', COUNT - page1);
+    expect(row.inView).toBe(true);
     row = await pressTo('ArrowUp', COUNT - page1 - 1);
     expect(row).toMatchObject({ listFocused: true, inView: true });
     expect(row.text).toContain(nameOf(row.id));
@@ -293,11 +295,23 @@ describe('the keyboard path: search, the list, panels and back (issue 29)', () =
     await page.fill('input[aria-label="Search customers"]', '');
     const stopRows = 'ol.stops > li';
     await until(async () => (await page.locator(stopRows).count()) === 5, 'five stops');
-    // From the panel, the keyboard's way: R again gives it the focus, Tab walks to the stops.
+    // The keyboard's way back: Tab from the search to the list, R gives the open builder the
+    // focus, then Tab walks through its fields and tools to the stops (one tab stop).
+    await page.keyboard.press('Tab');
     await page.keyboard.press('r');
+    await until(
+      () => page.evaluate(() => document.activeElement?.matches('aside.route-builder') ?? false),
+      'the route builder has the focus again',
+    );
     await until(async () => {
       await page.keyboard.press('Tab');
-      return page.evaluate(() => !!document.activeElement?.matches('ol.stops > li'));
+      const at = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el?.closest('aside.route-builder'))
+          throw new Error(`Tab left the builder: ${el?.outerHTML.slice(0, 80)}`);
+        return el.matches('ol.stops > li') ? 'stop' : el.tagName;
+      });
+      return at === 'stop';
     }, 'Tab reaches the stops');
     let row = await activeRow(page, 'ol.stops', ':scope > li');
     expect(row).toMatchObject({ listFocused: true, position: 1 });
