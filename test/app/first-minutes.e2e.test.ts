@@ -4,8 +4,9 @@
 // panel a rep opens beside the map leaves what it shows in view, at any window size.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchApp, startTestService, type AppHandle } from '../support/app';
-import { signIn, waitRows } from '../support/app-steps';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
+import { signIn, waitRows, waitRowsInHook } from '../support/app-steps';
+import { activeRow, focusedAxNode, ringShown, type ActiveRow } from '../support/a11y';
 import { until } from '../support/until';
 import { startStyleServer } from '../basemap/style-server';
 import { openOfflineMaps } from '../basemap/app-map';
@@ -239,5 +240,241 @@ describe('Download my area with no settings, and a map that says what to do', ()
       await close();
       await style.stop();
     }
+  });
+});
+
+describe('the keyboard path: search, the list, panels and back (issue 29)', () => {
+  // 2,500 customers: the list keeps ~30 rows in the DOM, so moving to the end recycles them.
+  const COUNT = 2500;
+  const CUSTOMERS = '[aria-label="Customers"]';
+  const CHANGES = '[aria-label="Queued changes"]';
+  let service: TestService;
+  let rep: AppHandle;
+
+  const nameOf = (id: string | null) =>
+    service.store.customers('rep').find((c) => c.id === id)?.name ?? `(no customer ${id})`;
+
+  /** Presses `key` and waits until the list's active row is at `position`. */
+  async function pressTo(key: string, position: number): Promise<ActiveRow> {
+    await rep.page.keyboard.press(key);
+    let row = await activeRow(rep.page, CUSTOMERS);
+    await until(async () => {
+      row = await activeRow(rep.page, CUSTOMERS);
+      return row.position === position;
+    }, `${key}: row ${position} active (now ${row.position})`);
+    return row;
+  }
+
+  beforeAll(async () => {
+    service = await startTestService({ customers: COUNT, seed: 2929 });
+    rep = await launchApp({ serviceUrl: service.url });
+    await signIn(rep, service);
+    await waitRowsInHook(rep.page, 'Customers', COUNT);
+  });
+
+  afterAll(async () => {
+    await rep?.close();
+    await service?.stop();
+  });
+
+  it('/ then ONE Tab reaches the list; keys move a ringed row into view; Enter opens, Escape returns', async () => {
+    const { page } = rep;
+    await page.keyboard.press('/');
+    expect(await focusedAxNode(page)).toEqual({ role: 'searchbox', name: 'Search customers' });
+    await page.keyboard.press('Tab');
+    let row = await activeRow(page, CUSTOMERS);
+    expect(row).toMatchObject({ listFocused: true, position: 1, inView: true });
+    expect(ringShown(row), JSON.stringify(row.ring)).toBe(true);
+    expect(row.text).toContain(nameOf(row.id));
+
+    row = await pressTo('ArrowDown', 2);
+    expect(row.text).toContain(nameOf(row.id));
+    const page1 = await page.evaluate(() => {
+      const list = document.querySelector<HTMLElement>('[aria-label="Customers"]')!;
+      return Math.floor(list.clientHeight / 44);
+    });
+    row = await pressTo('PageDown', 2 + page1);
+    expect(row).toMatchObject({ listFocused: true, inView: true });
+    row = await pressTo('End', COUNT);
+    // The last row is in view, the focus stayed on the list while rows were recycled.
+    expect(row).toMatchObject({ listFocused: true, inView: true });
+    expect(row.rendered).toBeLessThan(100);
+    expect(ringShown(row)).toBe(true);
+    row = await pressTo('PageUp', COUNT - page1);
+    expect(row.inView).toBe(true);
+    row = await pressTo('ArrowUp', COUNT - page1 - 1);
+    expect(row).toMatchObject({ listFocused: true, inView: true });
+    expect(row.text).toContain(nameOf(row.id));
+
+    // Enter opens that customer's details, which take the focus.
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`aside.detail-panel[data-id="${row.id}"]`);
+    await until(
+      () => page.evaluate(() => !!document.activeElement?.closest('aside.detail-panel')),
+      'the focus in the details',
+    );
+    // Escape closes them; the focus is back on the same row.
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('aside.detail-panel', { state: 'detached' });
+    const back = await activeRow(page, CUSTOMERS);
+    expect(back).toMatchObject({ listFocused: true, id: row.id, position: row.position });
+    expect(ringShown(back)).toBe(true);
+    await page.keyboard.press('Home');
+    await until(async () => (await activeRow(page, CUSTOMERS)).position === 1, 'Home: row 1');
+  });
+
+  it('the accessibility tree names a search box and a listbox of options, in focus order', async () => {
+    const { page } = rep;
+    // From the top of the list.
+    await page.keyboard.press('/');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Home');
+    await until(async () => (await activeRow(page, CUSTOMERS)).position === 1, 'Home: row 1');
+    const search = page.getByRole('searchbox', { name: 'Search customers' });
+    const list = page.getByRole('listbox', { name: 'Customers' });
+    expect(await search.count()).toBe(1);
+    expect(await list.count()).toBe(1);
+    const tree = await list.ariaSnapshot();
+    expect(tree).toMatch(/^- listbox "Customers"/);
+    const options = tree.split('\n').filter((line) => /^\s+- option "/.test(line));
+    expect(options.length).toBeGreaterThan(5);
+    expect(options.length).toBeLessThan(100);
+    // Each option is named by its customer.
+    const first = await page.getAttribute(
+      `${CUSTOMERS} [role=option][aria-posinset="1"] [data-id]`,
+      'data-id',
+    );
+    expect(options[0]).toContain(nameOf(first));
+    // Focus order read from the tree: search, then the list, then (Shift+Tab) back out of it.
+    await page.keyboard.press('/');
+    expect(await focusedAxNode(page)).toEqual({ role: 'searchbox', name: 'Search customers' });
+    await page.keyboard.press('Tab');
+    expect(await focusedAxNode(page)).toEqual({ role: 'listbox', name: 'Customers' });
+    const active = await activeRow(page, CUSTOMERS);
+    // The active row is an option of that listbox, named by its customer.
+    expect(active.listFocused).toBe(true);
+    const option = list.getByRole('option', { name: nameOf(active.id) });
+    const places = await option.evaluateAll((els) =>
+      els.map((e) => e.getAttribute('aria-posinset')),
+    );
+    expect(places).toContain(String(active.position));
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedAxNode(page)).toEqual({ role: 'combobox', name: 'Filter by group' });
+  });
+
+  it('the Changes view: G opens it with the focus, arrows move a ringed row, Escape returns', async () => {
+    const { page } = rep;
+    await rep.setOffline(true);
+    const customers = service.store.customers('rep').slice(0, 4);
+    for (const [i, customer] of customers.entries()) {
+      await rep.call('enqueue', {
+        kind: 'updateCustomer',
+        target: customer.id,
+        payload: { phone: `555-01${i}0` },
+        base: customer,
+      });
+    }
+    await until(
+      async () => (await page.getAttribute('.views button >> nth=0', 'data-count')) === '4',
+      'four changes queued',
+    );
+    // From the list, where the rep was.
+    await page.keyboard.press('/');
+    await page.keyboard.press('Tab');
+    const from = await activeRow(page, CUSTOMERS);
+    await page.keyboard.press('g');
+    await until(
+      () => page.evaluate(() => document.activeElement?.matches('aside.changes') ?? false),
+      'the Changes panel has the focus',
+    );
+    await page.keyboard.press('Tab'); // its close button
+    await page.keyboard.press('Tab'); // the first change: the list's one tab stop
+    const rows = '[aria-label="Queued changes"] > li';
+    let row = await activeRow(page, CHANGES, ':scope > li');
+    expect(row).toMatchObject({ listFocused: true, position: 1, inView: true });
+    expect(ringShown(row), JSON.stringify(row.ring)).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    row = await activeRow(page, CHANGES, ':scope > li');
+    expect(row.position).toBe(2);
+    await page.keyboard.press('End');
+    row = await activeRow(page, CHANGES, ':scope > li');
+    expect(row).toMatchObject({ position: 4, inView: true });
+    expect(ringShown(row)).toBe(true);
+    expect(await page.locator(`${rows}[tabindex="0"]`).count()).toBe(1);
+    // Enter on a change waiting to be sent opens nothing (only one that needs the rep does).
+    await page.keyboard.press('Enter');
+    expect(await page.locator('dialog[open]').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('aside.changes', { state: 'detached' });
+    expect(await activeRow(page, CUSTOMERS)).toMatchObject({ listFocused: true, id: from.id });
+    await rep.setOffline(false);
+  });
+
+  it("the route builder's stops: R opens it with the focus, arrows move between stops", async () => {
+    const { page } = rep;
+    const stops = service.store
+      .customers('rep')
+      .filter((c) => c.latitude !== null)
+      .slice(0, 5);
+    await page.keyboard.press('/');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('r');
+    await page.waitForSelector('aside.route-builder');
+    await until(
+      () => page.evaluate(() => document.activeElement?.matches('aside.route-builder') ?? false),
+      'the route builder has the focus',
+    );
+    // The stops come from the list's checkboxes (as a click on each would).
+    for (const c of stops) {
+      await page.fill('input[aria-label="Search customers"]', c.name);
+      await page
+        .locator(
+          `[aria-label="Customers"] [role=option]:has([data-id="${c.id}"]) input[type=checkbox]`,
+        )
+        .check();
+    }
+    await page.fill('input[aria-label="Search customers"]', '');
+    const stopRows = 'ol.stops > li';
+    await until(async () => (await page.locator(stopRows).count()) === 5, 'five stops');
+    // The keyboard's way back: Tab from the search to the list, R gives the open builder the
+    // focus, then Tab walks through its fields and tools to the stops (one tab stop).
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('r');
+    await until(
+      () => page.evaluate(() => document.activeElement?.matches('aside.route-builder') ?? false),
+      'the route builder has the focus again',
+    );
+    await until(async () => {
+      await page.keyboard.press('Tab');
+      const at = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el?.closest('aside.route-builder'))
+          throw new Error(`Tab left the builder: ${el?.outerHTML.slice(0, 80)}`);
+        return el.matches('ol.stops > li') ? 'stop' : el.tagName;
+      });
+      return at === 'stop';
+    }, 'Tab reaches the stops');
+    let row = await activeRow(page, 'ol.stops', ':scope > li');
+    expect(row).toMatchObject({ listFocused: true, position: 1 });
+    expect(ringShown(row)).toBe(true);
+    for (const [key, position] of [
+      ['ArrowDown', 2],
+      ['End', 5],
+      ['ArrowUp', 4],
+      ['Home', 1],
+      ['PageDown', 5],
+    ] as const) {
+      await page.keyboard.press(key);
+      row = await activeRow(page, 'ol.stops', ':scope > li');
+      expect(row.position, key).toBe(position);
+      expect(row.inView).toBe(true);
+      expect(row.id).toBe(stops[position - 1]!.id);
+    }
+    // The stops are one tab stop: Tab goes on to the row's own buttons, not the next stop.
+    expect(await page.locator(`${stopRows}[tabindex="0"]`).count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('aside.route-builder', { state: 'detached' });
+    // Back on the list, where the focus was when R opened the builder.
+    expect(await activeRow(page, CUSTOMERS)).toMatchObject({ listFocused: true });
   });
 });

@@ -13,7 +13,7 @@ import { buildTestPages } from './support/bundle';
 
 const N = 100_000;
 const XSS = '<img src=x onerror=alert(1)>';
-const ROWS = '[aria-label="Customers"] [role=listitem]';
+const ROWS = '[aria-label="Customers"] [role=option]';
 
 let out: Awaited<ReturnType<typeof tempDir>>;
 let browser: Browser;

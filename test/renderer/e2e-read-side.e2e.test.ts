@@ -104,7 +104,7 @@ describe('read side against the real main services', () => {
   it('shows a customer named like HTML as text in the list and the detail panel', async () => {
     await app.page.fill('input[aria-label="Search customers"]', 'onerror');
     await waitRows(app, 'Customers', 1);
-    const row = app.page.locator('[aria-label="Customers"] [role=listitem] button');
+    const row = app.page.locator('[aria-label="Customers"] [role=option] button');
     expect(await row.locator('.name').textContent()).toBe(XSS);
     await row.click();
     const panel = app.page.locator('aside[aria-label="Customer details"]');

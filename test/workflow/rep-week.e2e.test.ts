@@ -307,7 +307,7 @@ describe('plans in the calendar', () => {
       await page.fill('input[aria-label="Search customers"]', c.name);
       await page
         .locator(
-          `[aria-label="Customers"] [role=listitem]:has([data-id="${c.id}"]) input[type=checkbox]`,
+          `[aria-label="Customers"] [role=option]:has([data-id="${c.id}"]) input[type=checkbox]`,
         )
         .check();
     }

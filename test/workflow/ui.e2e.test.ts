@@ -50,7 +50,7 @@ describe('workflow UI', () => {
   it('logs a visit with a note from the detail panel', async () => {
     const target = service.store.customers('rep').find((c) => c.name.trim() !== '')!;
     await app.page.fill('input[aria-label="Search customers"]', target.name);
-    await app.page.locator('[aria-label="Customers"] [role=listitem] button').first().click();
+    await app.page.locator('[aria-label="Customers"] [role=option] button').first().click();
     const panel = app.page.locator('aside[aria-label="Customer details"]');
     const id = await panel.getAttribute('data-id');
     const before = service.store.customer('rep', id!)!;
@@ -82,7 +82,7 @@ describe('workflow UI', () => {
     for (const c of mapped) {
       await app.page.fill('input[aria-label="Search customers"]', c.name);
       const row = app.page.locator(
-        `[aria-label="Customers"] [role=listitem]:has([data-id="${c.id}"]) input[type=checkbox]`,
+        `[aria-label="Customers"] [role=option]:has([data-id="${c.id}"]) input[type=checkbox]`,
       );
       if ((await row.count()) > 0) await row.first().check();
     }
@@ -123,7 +123,7 @@ describe('workflow UI', () => {
     const rgb = (hex: string) =>
       `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
     const dots = await app.page
-      .locator('[aria-label="Customers"] [role=listitem] .dot')
+      .locator('[aria-label="Customers"] [role=option] .dot')
       .evaluateAll((els) =>
         els.slice(0, 30).map((e) => ({
           color: e.getAttribute('title')!,
@@ -132,7 +132,7 @@ describe('workflow UI', () => {
       );
     expect(new Set(dots.map((d) => d.color)).size).toBeGreaterThan(3);
     for (const d of dots) expect(d).toEqual({ color: d.color, shown: rgb(colorHex(d.color)) });
-    await app.page.locator('[aria-label="Customers"] [role=listitem] button').first().click();
+    await app.page.locator('[aria-label="Customers"] [role=option] button').first().click();
     const panel = app.page.locator('aside[aria-label="Customer details"]');
     const id = (await panel.getAttribute('data-id'))!;
     const color = service.store.customer('rep', id)!.color;

@@ -6,7 +6,7 @@ import type { ChangeWriter } from '../features/editor/change-writer';
 import type { OutboxActions } from '../features/changes/outbox-actions.svelte';
 import { idsInside } from '../map/tools/point-in-polygon';
 import type { AccountData } from './account-data.svelte';
-import type { Panels } from './panels.svelte';
+import type { PanelKind, Panels } from './panels.svelte';
 import type { SelectionState } from './selection.svelte';
 import { shortcutOf } from './shortcuts';
 
@@ -108,8 +108,15 @@ export class AppActions {
     if (!this.panels.closeTopmost()) this.selection.select(null);
   }
 
-  /** The window's key handler: the shortcuts of ./shortcuts.ts. */
-  onKeydown(event: KeyboardEvent, focusSearch: () => void): void {
+  /**
+   * The window's key handler: the shortcuts of ./shortcuts.ts. A panel a key opens takes the
+   * focus (`focusPanel`), so the keyboard goes on in it and Escape brings the focus back.
+   */
+  onKeydown(
+    event: KeyboardEvent,
+    focusSearch: () => void,
+    focusPanel: (kind: PanelKind) => void = () => {},
+  ): void {
     // A modal dialog handles its own keys (Escape cancels it, and only it).
     if (event.defaultPrevented || document.querySelector('dialog[open]')) return;
     const action = shortcutOf(event);
@@ -132,11 +139,14 @@ export class AppActions {
       case 'focus-search':
         return focusSearch();
       case 'route-builder':
-        return this.panels.show('route');
+        this.panels.show('route');
+        return focusPanel('route');
       case 'week-plan':
-        return this.panels.show('week-plan');
+        this.panels.show('week-plan');
+        return focusPanel('week-plan');
       case 'changes':
-        return this.panels.show('changes');
+        this.panels.show('changes');
+        return focusPanel('changes');
     }
   }
 }

@@ -2,6 +2,7 @@
 export class SelectionState {
   #selectedId = $state<string | null>(null);
   #hoveredId = $state<string | null>(null);
+  #openedByKey = $state(false);
 
   get selectedId(): string | null {
     return this.#selectedId;
@@ -11,8 +12,20 @@ export class SelectionState {
     return this.#hoveredId;
   }
 
+  /** The selection came from Enter on a list row: its details take the focus. */
+  get openedByKey(): boolean {
+    return this.#openedByKey;
+  }
+
   select(id: string | null): void {
     this.#selectedId = id;
+    this.#openedByKey = false;
+  }
+
+  /** Enter on a row: selects it, and its details take the keyboard's focus. */
+  open(id: string): void {
+    this.#selectedId = id;
+    this.#openedByKey = true;
   }
 
   hover(id: string | null): void {

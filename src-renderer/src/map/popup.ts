@@ -108,7 +108,18 @@ export class CustomerPopup {
     }
     this.close();
     const root = customerPopupContent(customer, document, this.actions);
-    const popup = new Popup({ closeOnClick: false, offset: 12, maxWidth: '280px' })
+    // Opened from the map (a pin clicked) it takes the focus to its first button, as MapLibre's
+    // popups do; opened from elsewhere (a list row, Enter in the list) it leaves the focus where
+    // the rep is, so the keyboard goes on there and a closing panel gives it back to that place.
+    const active = document.activeElement;
+    const fromMap =
+      active === null || active === document.body || this.map.getContainer().contains(active);
+    const popup = new Popup({
+      closeOnClick: false,
+      offset: 12,
+      maxWidth: '280px',
+      focusAfterOpen: fromMap,
+    })
       .setLngLat(position)
       .setDOMContent(root);
     const id = customer.id;
