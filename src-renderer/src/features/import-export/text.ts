@@ -14,7 +14,8 @@ export const text = {
     firstValues: 'First values',
     fieldFor: (header: string) => `Field for column ${header}`,
     ignore: '(ignore)',
-    customField: (field: string, label: string) => `${field} (${label})`,
+    /** A custom field by the account's name for it. */
+    customField: (label: string) => `${label} (custom field)`,
     /** Around the number to import, which is shown in bold. */
     toImport: (invalid: number, duplicates: number) =>
       ` to import, ${format.count(invalid)} invalid, ${format.count(duplicates)} duplicates skipped.`,
