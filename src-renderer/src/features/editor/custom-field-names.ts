@@ -23,7 +23,8 @@ export type CustomFieldName = {
  */
 export function namesBySlot(customFields: unknown): Array<string | null> {
   const names: Array<string | null> = CUSTOM_FIELD_KEYS.map(() => null);
-  if (!customFields || typeof customFields !== 'object') return names;
+  if (!customFields || typeof customFields !== 'object' || Array.isArray(customFields))
+    return names;
   const claims = new Map<number, string[]>();
   for (const [name, slot] of Object.entries(customFields as Record<string, unknown>)) {
     if (!Number.isInteger(slot) || (slot as number) < 0 || (slot as number) > 9) continue;
