@@ -44,6 +44,8 @@ describe('Download my area', () => {
     expect(await page.isVisible('[aria-label="Areas to download"] li:has-text("customer")')).toBe(
       true,
     );
+    // The map source is folded under Advanced.
+    await page.click('[data-advanced="map-source"] > summary');
     await page.fill('#om-source', 'http://tiles.example.com/planet.pmtiles');
     await page.click('button:has-text("Save source")');
     expect(await page.textContent(`${PANEL} [role=alert]`)).toMatch(/must start with https:\/\//);

@@ -76,6 +76,8 @@ describe('Draw an area', () => {
     expect(await page.isDisabled(`${AREAS} li >> nth=0 >> button:has-text("Check size")`)).toBe(
       true,
     );
+    // The map source is folded under Advanced.
+    await page.click('[data-advanced="map-source"] > summary');
     await page.fill('#om-source', handle.source.url);
     await page.click('button:has-text("Save source")');
     await page.waitForSelector('[role=status]:has-text("Map source saved")');

@@ -106,19 +106,21 @@ describe('Offline maps panel', () => {
   it('refuses an http style URL, accepts https, draws a loopback style, and sets the cache cap', async () => {
     const { page } = app;
     await openPanel(page);
+    // The online map's address is folded under Advanced.
+    await page.click('[data-advanced="online-map"] > summary');
     await page.fill('#om-style', 'http://example.com/style.json');
-    await page.click('button:has-text("Save URL")');
+    await page.click('button:has-text("Save address")');
     expect(await page.textContent('[role=alert]')).toMatch(/must start with https:\/\//);
 
     // Accepted (main checks it too); nothing answers there, so the offline map stays.
     await page.fill('#om-style', 'https://127.0.0.1:9/style.json');
-    await page.click('button:has-text("Save URL")');
-    await page.waitForSelector('[role=status]:has-text("Online style saved")');
+    await page.click('button:has-text("Save address")');
+    await page.waitForSelector('[role=status]:has-text("Online map saved")');
     await page.waitForSelector(`${PANEL} p:has-text("could not be loaded")`);
 
     // A style on this computer (http allowed on loopback only), drawn through main's cache.
     await page.fill('#om-style', styles.styleUrl);
-    await page.click('button:has-text("Save URL")');
+    await page.click('button:has-text("Save address")');
     await expect.poll(() => layerIds(page, 'online:')).toEqual(['online:areas']);
     await page.fill('#om-cap', '50');
     await page.click('button:has-text("Save capacity")');

@@ -20,7 +20,7 @@ describe('queued change text', () => {
     expect(opSummary(route(['a', 'b', 'c']))).toBe('3 stops');
   });
 
-  it('names an edit’s fields in words: a moved pin once, a custom field by its key', () => {
+  it('names an edit’s fields in words: a moved pin once, a custom field by its key without names', () => {
     const edit = {
       opId: 'op-2',
       kind: 'updateCustomer',
@@ -30,5 +30,18 @@ describe('queued change text', () => {
       state: 'pending',
     } as unknown as Op;
     expect(opSummary(edit)).toBe('Changes reminder, colour, position, custom3');
+  });
+
+  it('names a custom field as the account does when its names are given', () => {
+    const edit = {
+      opId: 'op-3',
+      kind: 'updateCustomer',
+      target: 'c1',
+      payload: { custom0: 'Monday', custom3: 'x', phone: '1' },
+      base: null,
+      state: 'pending',
+    } as unknown as Op;
+    const labels = ['Visit day', 'Tier', 'Custom field 3', 'Custom field 4'];
+    expect(opSummary(edit, labels)).toBe('Changes Visit day, Custom field 4, phone');
   });
 });

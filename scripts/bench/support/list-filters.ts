@@ -47,7 +47,25 @@ export function filterSortTimes(
           document.querySelector<HTMLButtonElement>(`button[data-sort="${key}"]`)!.click(),
         );
       }
-      for (const label of ['Filter by visit', 'Filter by color', 'Filter by group']) {
+      // The visit filter is the toolbar's list button (ui/ChoiceButton.svelte): opened untimed,
+      // then the option's click is timed as a select's change is.
+      const visitButton = document.querySelector<HTMLButtonElement>(
+        'button[aria-controls="visit-filter-list"]',
+      )!;
+      const openVisit = async () => {
+        visitButton.click();
+        await frame();
+        return [...document.querySelectorAll<HTMLElement>('#visit-filter-list [role=option]')];
+      };
+      const visitValues = (await openVisit()).map((o) => o.dataset['value']!);
+      visitButton.click();
+      await frame();
+      for (const v of [...visitValues.slice(1), visitValues[0]!]) {
+        step = `Filter by visit = ${v}`;
+        const options = await openVisit();
+        await time(() => options.find((o) => o.dataset['value'] === v)!.click(), true);
+      }
+      for (const label of ['Filter by color', 'Filter by group']) {
         const s = select(label);
         const values = [...s.options].map((o) => o.value);
         for (const v of values.slice(1)) {

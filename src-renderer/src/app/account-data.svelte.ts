@@ -8,6 +8,11 @@ import { CustomersState } from '../features/customers/customers.svelte';
 import { LiveQuery } from '../cache/live-query.svelte';
 import { PlanStops } from '../features/plan/plan-stops.svelte';
 import { NearbyState } from '../features/nearby/nearby.svelte';
+import {
+  customFieldNames,
+  usedCustomFields,
+  type CustomFieldName,
+} from '../features/editor/custom-field-names';
 
 export class AccountData {
   readonly customers: CustomersState;
@@ -32,6 +37,13 @@ export class AccountData {
     for (const c of this.customers.all) for (const g of c.groups) seen.add(g);
     return [...seen].sort();
   });
+  /** custom0..custom9 by the account's names, and which any customer uses (custom-field-names.ts). */
+  readonly customFields: CustomFieldName[] = $derived.by(() =>
+    customFieldNames(
+      (this.user as Record<string, unknown> | null)?.['customFields'],
+      usedCustomFields(this.customers.all),
+    ),
+  );
   /** The account's unit of lastVisit/remindAt (see src-shared/visits.ts). */
   readonly timeUnit: TimeUnit = $derived.by(() => detectTimeUnit(this.customers.all));
 
@@ -87,21 +99,9 @@ export class AccountData {
     );
   }
 
-  /** Labels of custom0..custom9: the account's custom-field names where known. */
+  /** Labels of custom0..custom9, in slot order (customFields' labels). */
   get customFieldLabels(): string[] {
-    const labels = Array.from({ length: 10 }, (_, i) => `Custom ${i + 1}`);
-    const named = (this.user as Record<string, unknown> | null)?.['customFields'];
-    if (!named || typeof named !== 'object') return labels;
-    // customFields maps names to integers; the spec does not say what they mean. Only when they
-    // read as distinct slot numbers 0..9 are they taken as labels of custom0..custom9.
-    const entries = Object.entries(named as Record<string, unknown>);
-    const slots = entries.map(([, slot]) => slot);
-    const asSlots = slots.every(
-      (s) => Number.isInteger(s) && (s as number) >= 0 && (s as number) <= 9,
-    );
-    if (!asSlots || new Set(slots).size !== slots.length) return labels;
-    for (const [name, slot] of entries) labels[slot as number] = name;
-    return labels;
+    return this.customFields.map((f) => f.label);
   }
 
   dispose(): void {

@@ -13,6 +13,9 @@ export const text = {
   colourBy: {
     label: 'Colour pins by',
     legend: 'Pin colors',
+    /** The folded key's button, and the button that folds it. */
+    show: 'Legend',
+    hide: 'Hide legend',
     color: 'Pin colour',
     visitAge: 'Days since visit',
     reminder: 'Reminder due',

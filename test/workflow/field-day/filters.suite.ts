@@ -128,8 +128,15 @@ async function setFilter(page: Page, f: Filter): Promise<void> {
   await page.fill('input[aria-label="Search customers"]', f.term ?? '');
   await page.selectOption('select[aria-label="Filter by color"]', f.color ?? '');
   await page.selectOption('select[aria-label="Filter by group"]', f.group ?? '');
-  await page.selectOption('select[aria-label="Filter by visit"]', f.visit ?? 'all');
+  // The visit filter is the toolbar's own list button (ui/ChoiceButton.svelte), not a <select>.
+  const visit = f.visit ?? 'all';
+  if ((await page.getAttribute(VISIT_FILTER, 'data-value')) !== visit) {
+    await page.click(VISIT_FILTER);
+    await page.click(`#visit-filter-list [role=option][data-value="${visit}"]`);
+  }
 }
+
+const VISIT_FILTER = 'button[aria-controls="visit-filter-list"]';
 
 async function countText(page: Page): Promise<string> {
   return ((await page.textContent('.customer-list .count')) ?? '').replace(/\s+/g, ' ').trim();
@@ -211,7 +218,7 @@ describe('Field day: one filter for every view', () => {
       await page.click('.customer-list button:has-text("Reset filters")');
       await expect.poll(() => countText(page)).toBe(`${COUNT} customers`);
       expect(await page.inputValue('input[aria-label="Search customers"]')).toBe('');
-      expect(await page.inputValue('select[aria-label="Filter by visit"]')).toBe('all');
+      expect(await page.getAttribute(VISIT_FILTER, 'data-value')).toBe('all');
       await expect.poll(() => drawnIds(page)).toEqual(mappedIds(expected({})));
       expect(await page.textContent('button.export-csv')).toBe('Export CSV');
     },

@@ -84,6 +84,10 @@ async function planSeeded(page: Page, days: Array<[string, string]>): Promise<vo
   await page.fill('input[aria-label="Visit minutes"]', '20');
   await page.selectOption('select[aria-label="Visit minutes from field"]', 'custom2');
   await page.selectOption('select[aria-label="Time windows from field"]', 'custom1');
+  // Speed and road factor are folded under Advanced (it stays open once opened).
+  const advanced = '[data-advanced="week-plan"]';
+  if (!(await page.$eval(advanced, (d) => (d as HTMLDetailsElement).open)))
+    await page.click(`${advanced} > summary`);
   await page.fill('input[aria-label="Average speed (km/h)"]', '40');
   await page.fill('input[aria-label="Road factor"]', '1.3');
   await page.click('button:has-text("Make the plan")');

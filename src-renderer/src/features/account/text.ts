@@ -66,7 +66,7 @@ export const text = {
     detailsLater: 'Shown after the first sync.',
     customFields: 'Custom fields',
     customFieldsHint:
-      'Names and whole numbers. New and changed entries are sent; the service keeps the others.',
+      'Names and whole numbers. A name with a number from 0 to 9 is what the customers’ custom field of that number is called (0 is the first). New and changed entries are sent; the service keeps the others.',
     fieldName: 'Name',
     fieldValue: 'Value',
     removeRow: (n: number) => `Remove row ${format.count(n)}`,

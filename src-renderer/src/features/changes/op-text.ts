@@ -37,16 +37,19 @@ export function valueText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** A short summary of what the op changes. */
-export function opSummary(op: Op): string {
+/**
+ * A short summary of what the op changes. `customLabels`: custom0..custom9 by the account's names
+ * (editor/custom-field-names.ts), so a custom field reads as the rep knows it.
+ */
+export function opSummary(op: Op, customLabels: readonly string[] = []): string {
+  const fieldName = (key: string): string =>
+    text.summary.fields[key] ??
+    (/^custom\d$/.test(key) ? customLabels[Number(key.slice(6))] : undefined) ??
+    key;
   switch (op.kind) {
     case 'updateCustomer':
-      // A custom field keeps its key; a moved pin (latitude and longitude) reads "position" once.
-      return text.summary.changes(
-        [...new Set(Object.keys(op.payload).map((key) => text.summary.fields[key] ?? key))].join(
-          ', ',
-        ),
-      );
+      // A moved pin (latitude and longitude) reads "position" once.
+      return text.summary.changes([...new Set(Object.keys(op.payload).map(fieldName))].join(', '));
     case 'createRoute':
       return text.summary.stops(op.payload.customerIds.length);
     case 'updateCustomFields':

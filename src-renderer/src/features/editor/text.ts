@@ -36,6 +36,8 @@ export const text = {
     noGroups: 'This account has no groups.',
     sales: 'Sales',
     customFields: 'Custom fields',
+    /** A custom field the account has not named (1-based, as the web account counts them). */
+    unnamedField: (n: number) => `Custom field ${format.count(n)}`,
     fixFields: 'Fix the fields marked above, then save again.',
     saveHint: 'Save (Ctrl+S)',
     create: 'Create customer',

@@ -14,7 +14,30 @@ export const text = {
     firstValues: 'First values',
     fieldFor: (header: string) => `Field for column ${header}`,
     ignore: '(ignore)',
-    customField: (field: string, label: string) => `${field} (${label})`,
+    /** The customer fields a column can fill, as the editor names them (not the API's keys). */
+    fields: {
+      name: 'Name',
+      company: 'Company',
+      address: 'Street address',
+      city: 'City',
+      state: 'State / region',
+      zip: 'Postal code',
+      country: 'Country',
+      email: 'Email',
+      phone: 'Phone',
+      color: 'Pin colour',
+      groups: 'Groups',
+      dealAmount: 'Deal amount',
+      notes: 'Notes',
+      latitude: 'Latitude',
+      longitude: 'Longitude',
+      lastVisit: 'Last visit',
+      numVisits: 'Visits',
+      remindAt: 'Reminder',
+      remindType: 'Reminder type',
+    } as Record<string, string>,
+    /** A custom field by the account's name for it. */
+    customField: (label: string) => `${label} (custom field)`,
     /** Around the number to import, which is shown in bold. */
     toImport: (invalid: number, duplicates: number) =>
       ` to import, ${format.count(invalid)} invalid, ${format.count(duplicates)} duplicates skipped.`,

@@ -9,7 +9,7 @@ export const text = {
   },
   regions: {
     title: 'Offline regions',
-    none: 'No offline regions yet. Add a .pmtiles file to see detail without signal.',
+    none: 'No offline regions yet. Download your area below to see streets without signal.',
     list: 'Offline regions',
     dataOf: (date: string) => `Data of ${date}`,
     update: 'Update',
@@ -37,14 +37,14 @@ export const text = {
   },
   online: {
     title: 'Online map',
-    field: 'Online style URL (https; empty for none)',
+    field: 'Online map style address (https; empty for none)',
     placeholder: 'https://tiles.example.com/style.json',
-    save: 'Save URL',
-    off: 'Online style turned off.',
-    saved: 'Online style saved.',
+    save: 'Save address',
+    off: 'Online map turned off.',
+    saved: 'Online map saved.',
     /** Why the online style is not drawn; the offline map stays. */
     failed: (reason: string | null) =>
-      `The online style could not be loaded (${reason ?? 'error'}); the offline map is shown.`,
+      `The online map could not be loaded (${reason ?? 'error'}); the offline map is shown.`,
   },
   cache: {
     title: 'Tile cache',
@@ -58,7 +58,7 @@ export const text = {
   },
   download: {
     title: 'Download my area',
-    sourceField: 'Map source (https URL of a PMTiles v3 archive, Protomaps schema)',
+    sourceField: 'Map source for downloads (address of a PMTiles map file)',
     sourcePlaceholder: 'https://build.example.com/planet.pmtiles',
     saveSource: 'Save source',
     adminSource: (url: string) =>
@@ -84,7 +84,7 @@ export const text = {
     estimate: (bytes: number, tiles: number, dataDate: string, maxZoom: number) =>
       `${format.megabytes(bytes)} · ${format.counted(tiles, 'tile', 'tiles')} · data of ${dataDate} · max zoom ${format.count(maxZoom)}`,
     download: 'Download',
-    noSource: 'Save a map source first',
+    noSource: 'Set a map source under Advanced first',
     checkSize: 'Check size',
     downloading: (name: string) => `Downloading ${name}.`,
     attribution:
