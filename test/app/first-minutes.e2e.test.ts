@@ -202,7 +202,9 @@ describe('Download my area with no settings, and a map that says what to do', ()
       expect(await page.locator(`${VIEW_ROW} button:has-text("Check size")`).isDisabled()).toBe(
         true,
       );
-      // The rep's own source (here the older build, typed and confirmed) serves all the same.
+      // The rep's own source (here the older build, typed and confirmed, under Advanced) serves
+      // all the same.
+      await page.click('[data-advanced="map-source"] > summary');
       await page.fill('#om-source', `${builds.origin}/20261120.pmtiles`);
       await page.click('button:has-text("Save source")');
       await page.waitForSelector('[role=status]:has-text("Map source saved")');
@@ -633,12 +635,14 @@ describe("the app speaks the rep's language", () => {
     expect(await first.evaluate((el) => el.tagName)).not.toBe('SELECT');
     await first.focus();
     await page.keyboard.press('ArrowDown');
-    await page.waitForSelector('[role=listbox]');
+    // The choice's own list (the customer list is a listbox too).
+    const choices = '.fm-choice [role=listbox]';
+    await page.waitForSelector(choices);
     // From "Any visit date": Reminder due, then Visited within 7 days.
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    await page.waitForSelector('[role=listbox]', { state: 'detached' });
+    await page.waitForSelector(choices, { state: 'detached' });
     await waitRows(page, 'Customers', 2);
     expect(await first.getAttribute('data-value')).toBe('age:week');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-haspopup'))).toBe(
