@@ -3,15 +3,11 @@
 // protomaps-builds-server.ts), the administrator's FIELDMAP_REGION_SOURCE over it, "off" for
 // none; an unreadable list refused in one line with nothing lost; a downloaded region keeps the
 // build it came from, and Update reads the list again for the newest.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { IpcResult, ResponseOf } from '../../src-shared/ipc-contract';
-import { createMainServices, type MainServices } from '../../src-main/app/main-services';
-import { APP_ORIGIN, createIpcRouter, topFrameOfOrigins } from '../../src-main/ipc/handle';
+import type { InvokeChannel, RequestOf, ResponseOf } from '../../src-shared/ipc-contract';
 import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
 import type { Clock } from '../../src-main/core/ports';
+import { startApp, type AppUnderTest } from '../support/main';
 import { until } from '../support/until';
 import { startRangeServer, type RangeServer } from './range-server';
 import { AREA_BOUNDS, townArchive } from './streets-fixture';
@@ -22,24 +18,15 @@ import {
   type BuildsServer,
 } from './protomaps-builds-server';
 
-const SENDER = { url: `${APP_ORIGIN}/index.html`, isTopFrame: true };
-const area = { kind: 'bbox', bounds: AREA_BOUNDS };
+const area = { kind: 'bbox', bounds: AREA_BOUNDS } as const;
 const ADMIN_URL = 'https://tiles.example.com/planet.pmtiles';
 const HOUR = 60 * 60 * 1000;
 
-type Settings = ResponseOf<'basemap:settings'>;
 type Region = ResponseOf<'regions:list'>[number];
-
-interface App {
-  services: MainServices;
-  call(channel: string, request?: unknown): Promise<IpcResult<unknown>>;
-  ok<T>(channel: string, request?: unknown): Promise<T>;
-}
 
 let builds: BuildsServer;
 let admin: RangeServer;
-const dirs: string[] = [];
-const apps: App[] = [];
+const apps: AppUnderTest[] = [];
 /** Main's clock: real time plus what a test adds (the hour the newest build is kept). */
 let ahead = 0;
 const clock: Clock = { now: () => Date.now() + ahead, sleep: async () => undefined };
@@ -47,40 +34,26 @@ const clock: Clock = { now: () => Date.now() + ahead, sleep: async () => undefin
 const adminFetch: typeof fetch = (input, init) =>
   fetch(String(input).replace(ADMIN_URL, admin.url), init);
 
-async function start(env: Record<string, string> = {}): Promise<App> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'fieldmap-daily-builds-'));
-  dirs.push(dataDir);
-  const services = await createMainServices({
-    dataDir,
+/** Main's services behind the real IPC router (test/support/main.ts), with this file's clock. */
+async function start(env: Record<string, string> = {}): Promise<AppUnderTest> {
+  const app = await startApp({
     credentialStore: new MemoryCredentialStore(),
-    demo: false,
     restore: false,
     clock,
-    emit: () => undefined,
     fetch: adminFetch,
     env,
     dailyBuilds: builds.builds,
     confirmLocalAddress: async () => false,
   });
-  const router = createIpcRouter(services.handlers, {
-    isTrustedSender: topFrameOfOrigins([APP_ORIGIN]),
-    log: () => undefined,
-  });
-  const call = (channel: string, request?: unknown) => router.dispatch(channel, SENDER, request);
-  const app: App = {
-    services,
-    call,
-    async ok<T>(channel: string, request?: unknown) {
-      const result = await call(channel, request);
-      if (!result.ok) throw new Error(`${channel}: ${result.error.message}`);
-      return result.value as T;
-    },
-  };
   apps.push(app);
   return app;
 }
 
-async function refusal(app: App, channel: string, request: unknown): Promise<string> {
+async function refusal<C extends InvokeChannel>(
+  app: AppUnderTest,
+  channel: C,
+  request: RequestOf<C>,
+): Promise<string> {
   const result = await app.call(channel, request);
   if (result.ok) throw new Error(`${channel} was accepted`);
   return result.error.message;
@@ -98,16 +71,15 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  for (const app of apps) await app.services.dispose();
+  for (const app of apps) await app.dispose();
   await builds?.close();
   await admin?.close();
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
 describe('the default map source', () => {
   it('is the newest daily build with no settings, its list read once for both steps', async () => {
     const app = await start();
-    expect((await app.ok<Settings>('basemap:settings')).dailyBuilds).toBe(true);
+    expect((await app.ok('basemap:settings')).dailyBuilds).toBe(true);
     expect(builds.paths).toEqual([]);
     await app.ok('regions:estimate', { area });
     await app.ok('regions:estimate', { area, maxZoom: 14 });
@@ -117,7 +89,7 @@ describe('the default map source', () => {
 
   it("is the administrator's source when one is set; the daily builds are not read", async () => {
     const app = await start({ FIELDMAP_REGION_SOURCE: ADMIN_URL });
-    expect((await app.ok<Settings>('basemap:settings')).dailyBuilds).toBe(false);
+    expect((await app.ok('basemap:settings')).dailyBuilds).toBe(false);
     const before = admin.requests.length;
     await app.ok('regions:estimate', { area });
     expect(admin.requests.length).toBeGreaterThan(before);
@@ -126,7 +98,7 @@ describe('the default map source', () => {
 
   it('is none when the administrator turns it off, with the reason', async () => {
     const app = await start({ FIELDMAP_REGION_SOURCE: ' OFF ' });
-    const settings = await app.ok<Settings>('basemap:settings');
+    const settings = await app.ok('basemap:settings');
     expect(settings).toMatchObject({ dailyBuilds: false, adminRegionSource: { off: true } });
     expect(await refusal(app, 'regions:estimate', { area })).toMatch(
       /administrator turned the default map source off: save a map source here/,
