@@ -1,8 +1,9 @@
-// The push half of a sync: rounds of queued ops, FIFO per target. Each round works from one
-// customers list GET (when it has creates, or enough updates that one list beats a GET each),
-// settles creates whose outcome is unknown, then sends what is ready.
+// The push half of a sync: rounds of queued ops, FIFO per target. A round with creates works from
+// one customers list GET (the known ids), settles creates whose outcome is unknown, then sends
+// what is ready; updates merge against the records UpdateBases finds (bases.ts).
 import type { Customer } from '../../../src-shared/domain';
 import type { Acknowledged, Op } from '../../../src-shared/outbox-types';
+import { UpdateBases } from './bases';
 import { threeWayMerge } from './merge';
 import {
   applyLedgerResolutions,
@@ -21,8 +22,10 @@ type UpdateOp = Extract<Op, { kind: 'updateCustomer' }>;
 export interface PushOptions {
   /** Most ops per round: bounds how old the round's customers list gets (default 150). */
   maxOpsPerRound?: number;
-  /** From this many updates in a round, one list GET replaces a GET per update (default 3). */
+  /** From this many updates queued, one list GET replaces a GET per update (default 3). */
   listThreshold?: number;
+  /** How long a customers list took to arrive last time (the last pull's), for UpdateBases. */
+  listLatencyMs?: number;
   /** Rounds per push, a guard against a loop that makes no progress (default 50). */
   maxRounds?: number;
   /**
@@ -49,9 +52,14 @@ export async function push(ctx: PushContext, options: PushOptions = {}): Promise
   const blocked = new Set<string>();
   const waiting: Waiting = new Map();
   await applyLedgerResolutions(ctx);
-  for (let round = 0; round < (options.maxRounds ?? 50); round++) {
-    const progressed = await pushRound(ctx, blocked, waiting, maxOps, listThreshold);
-    if (!progressed) break;
+  const bases = new UpdateBases(ctx, listThreshold, options.listLatencyMs ?? 0);
+  try {
+    for (let round = 0; round < (options.maxRounds ?? 50); round++) {
+      const progressed = await pushRound(ctx, blocked, waiting, maxOps, bases);
+      if (!progressed) break;
+    }
+  } finally {
+    await bases.close();
   }
   // A create that turned up meanwhile is no longer waiting.
   const open = new Set(ctx.outbox.list().map((op) => op.target));
@@ -70,7 +78,7 @@ async function pushRound(
   blocked: Set<string>,
   waiting: Waiting,
   maxOps: number,
-  listThreshold: number,
+  bases: UpdateBases,
 ): Promise<boolean> {
   const first = planRound(ctx.outbox.list(), blocked, maxOps);
   if (first.size === 0) return false;
@@ -92,10 +100,11 @@ async function pushRound(
     (op): op is CreateOp =>
       (op.kind === 'createCustomer' || op.kind === 'createRoute') && !isOutstandingCreate(ctx, op),
   );
-  const updates = ops.filter((op) => op.kind === 'updateCustomer');
-  if (creates.length > 0 || updates.length >= listThreshold) {
-    // Fetch before anything is sent: it is the base of the merges and the known-ids set.
-    if (!(await guard(blocked, ops, () => data.customers())).ok) return progressed;
+  if (creates.length > 0) {
+    // Fetch before anything is sent: it is the known-ids set (and serves the updates' merges).
+    const list = await guard(blocked, ops, () => data.customers());
+    if (!list.ok) return progressed;
+    bases.offer(list.value, data.customersStartedAt);
   }
   if (creates.length > 0) {
     const sent = await sendCreates(ctx, data, creates);
@@ -103,7 +112,8 @@ async function pushRound(
     wait(blocked, waiting, sent.waiting);
     progressed = true;
   }
-  const fresh = data.hasCustomers ? await data.customers() : null;
+  // Updates still to send in this push: the round's and any queued beyond it.
+  let left = ctx.outbox.list().filter((op) => op.kind === 'updateCustomer').length;
   for (const run of plan.runs) {
     for (const planned of run) {
       if (planned.kind === 'createCustomer' || planned.kind === 'createRoute') continue;
@@ -112,7 +122,8 @@ async function pushRound(
       const op = ctx.outbox.get(planned.opId);
       if (!op || op.state === 'needs-attention' || op.kind !== planned.kind) break;
       if (op.state === 'in-flight') await ctx.outbox.markRetryLater(op.opId, op.lastError);
-      const ok = await sendOne(ctx, op as Exclude<Op, CreateOp>, fresh, blocked);
+      const ok = await sendOne(ctx, op as Exclude<Op, CreateOp>, bases, left, blocked);
+      if (op.kind === 'updateCustomer') left -= 1;
       progressed = true;
       if (!ok) break;
     }
@@ -147,22 +158,18 @@ async function guard<T>(
 async function sendOne(
   ctx: PushContext,
   op: Exclude<Op, CreateOp>,
-  fresh: Map<string, Customer> | null,
+  bases: UpdateBases,
+  left: number,
   blocked: Set<string>,
 ): Promise<boolean> {
   try {
-    // An update merges against the server record: fetched before the op is claimed.
-    const server =
-      op.kind !== 'updateCustomer'
-        ? undefined
-        : fresh
-          ? fresh.get(op.target)
-          : await getFresh(ctx, op.target);
+    // An update merges against the server record: found before the op is claimed.
+    const server = op.kind === 'updateCustomer' ? await bases.record(op.target, left) : undefined;
     // From here the op is what goes: an edit queued meanwhile coalesced into it (an update
     // may even have become a delete), a later one queues behind it.
     const sent = await claim(ctx, op.opId);
     if (!sent) return false;
-    if (sent.kind === 'updateCustomer') return await sendUpdate(ctx, sent, server, fresh);
+    if (sent.kind === 'updateCustomer') return await sendUpdate(ctx, sent, server, bases);
     if (sent.kind === 'deleteCustomer') {
       try {
         await ctx.api.deleteCustomer(sent.target, { priority: ctx.priority });
@@ -172,7 +179,7 @@ async function sendOne(
       } finally {
         ctx.step();
       }
-      fresh?.delete(sent.target);
+      bases.sent(sent.target, null);
     } else if (sent.kind === 'updateCustomFields') {
       await ctx.api
         .updateCustomFields(sent.payload, { priority: ctx.priority })
@@ -206,7 +213,7 @@ async function sendUpdate(
   ctx: PushContext,
   op: UpdateOp,
   server: Customer | undefined,
-  fresh: Map<string, Customer> | null,
+  bases: UpdateBases,
 ): Promise<boolean> {
   if (!server) {
     await ctx.outbox.markNeedsAttention(op.opId, deletedOnService());
@@ -240,7 +247,7 @@ async function sendUpdate(
   }
   // Later ops on the same target in this round merge against what the service now holds.
   const held = { ...server, ...merge.body };
-  fresh?.set(op.target, held);
+  bases.sent(op.target, held);
   // Its updatedAt is the one before the PUT: the next pull brings the service's own.
   await done(ctx, op.opId, { upserted: [normaliseCustomer(held)], deleted: [] });
   return true;
@@ -255,15 +262,4 @@ const deleted = (id: string): Acknowledged => ({ upserted: [], deleted: [id] });
 async function done(ctx: PushContext, opId: string, acknowledged?: Acknowledged): Promise<void> {
   if (acknowledged) ctx.acknowledged(acknowledged);
   await ctx.outbox.markDone(opId, acknowledged);
-}
-
-async function getFresh(ctx: PushContext, id: string): Promise<Customer | undefined> {
-  try {
-    return await ctx.api.getCustomer(id, { priority: ctx.priority });
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  } finally {
-    ctx.step();
-  }
 }

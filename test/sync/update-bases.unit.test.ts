@@ -1,0 +1,133 @@
+// What an update is merged against (sync/bases.ts): a customers list of this push no older than
+// MAX_BASE_AGE_MS, bridged with a GET per record while a slow list is on its way, and never a
+// list's record older than what this push itself put. Every request goes to the real reference
+// service; the client's methods are only wrapped to count them and to act between them.
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_BASE_AGE_MS } from '../../src-main/core/sync/bases';
+import { FakeClock } from '../support/clock';
+import { Harness, TEST_ABSENCE_GRACE_MS, USER } from '../support/main';
+import { until } from '../support/until';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.dispose();
+  h = undefined;
+});
+
+type Method = 'getCustomer' | 'listCustomers' | 'updateCustomer';
+
+/** Counts the client's calls of each method; `after` runs once a call has been answered. */
+function watch(
+  harness: Harness,
+  after: Partial<Record<Method, (n: number) => Promise<void> | void>> = {},
+): Record<Method, number> {
+  const counts: Record<Method, number> = { getCustomer: 0, listCustomers: 0, updateCustomer: 0 };
+  const client = harness.client as unknown as Record<Method, (...a: unknown[]) => Promise<unknown>>;
+  for (const method of Object.keys(counts) as Method[]) {
+    const original = client[method].bind(harness.client);
+    client[method] = async (...args) => {
+      const n = ++counts[method];
+      const answer = await original(...args);
+      await after[method]?.(n);
+      return answer;
+    };
+  }
+  return counts;
+}
+
+/** A slow list, as the last pull measured it at 100k on a busy laptop. */
+const SLOW_LIST = { push: { absenceGraceMs: TEST_ABSENCE_GRACE_MS, listLatencyMs: 10_000 } };
+
+async function colourAll(harness: Harness, ids: string[], color: string): Promise<void> {
+  for (const id of ids) {
+    await harness.outbox.enqueue({
+      kind: 'updateCustomer',
+      target: id,
+      payload: { color },
+      base: harness.base(id),
+    });
+  }
+}
+
+describe('what an update merges against', () => {
+  it('while a slow customers list is on its way, changes go with a GET each, then on the list', async () => {
+    h = await Harness.start({ engine: SLOW_LIST });
+    const ids = h.serverCustomers().map((c) => c.id);
+    // Saving a colour a customer already has sends nothing.
+    const changing = h.serverCustomers().filter((c) => c.color !== 'purple').length;
+    await colourAll(h, ids, 'purple');
+    const counts = watch(h);
+    const list = h.service.hold('GET', /^\/api\/v1\/customers$/);
+    const sync = h.engine.syncNow();
+    // The list is held: the changes do not wait for it.
+    await until(() => counts.updateCustomer >= 3, 'three changes sent while the list is held');
+    // Each with the service's record of its own customer, read just before.
+    expect(counts.getCustomer).toBeGreaterThanOrEqual(counts.updateCustomer);
+    list.release();
+    await sync;
+    expect(h.outbox.list()).toEqual([]);
+    for (const id of ids) expect(h.service.store.customer(USER, id)?.color).toBe('purple');
+    // Once the list came, no more GETs by id (one may have been on its way as it came).
+    expect(counts.getCustomer).toBeLessThan(changing);
+    expect(counts.updateCustomer).toBe(changing);
+  });
+
+  it(`never merges against a list started more than ${MAX_BASE_AGE_MS / 1000} s before`, async () => {
+    const clock = new FakeClock();
+    h = await Harness.start({ engine: { clock } });
+    const three = h.serverCustomers().slice(0, 3);
+    const [first, second, third] = three.map((c) => c.id);
+    // A colour none of them has: each change is sent.
+    const color = ['teal', 'pink', 'yellow', 'grey'].find((k) =>
+      three.every((c) => c.color !== k),
+    )!;
+    await colourAll(h, [first!, second!, third!], color);
+    const harness = h;
+    watch(h, {
+      updateCustomer: (n) => {
+        if (n !== 1) return;
+        // A minute passes after the first change goes, and a colleague edits the second one.
+        clock.advance(MAX_BASE_AGE_MS + 1_000);
+        harness.service.store.updateCustomerDirect(USER, second!, { phone: '555-0199' });
+      },
+    });
+    await h.engine.syncNow();
+    const after = h.service.store.customer(USER, second!);
+    expect(after?.color).toBe(color);
+    // Merged against what the service held then, not the minute-old list: the colleague's phone stays.
+    expect(after?.phone).toBe('555-0199');
+  });
+
+  it('a list that began before a change of this push was answered never undoes that change', async () => {
+    h = await Harness.start({ engine: SLOW_LIST });
+    const ids = h.serverCustomers().map((c) => c.id);
+    const target = ids[0]!;
+    await colourAll(h, ids.slice(0, 4), 'orange');
+    const harness = h;
+    // The list is answered with what the service held when it arrived, and held there.
+    const list = h.service.hold('GET', /^\/api\/v1\/customers$/, 'after-commit');
+    let listed: () => void = () => undefined;
+    const listDone = new Promise<void>((r) => (listed = r));
+    const counts = watch(h, {
+      listCustomers: () => listed(),
+      updateCustomer: async (n) => {
+        if (n !== 1) return;
+        await list.arrived;
+        // The rep edits the customer just sent, and the list (older than that send) arrives.
+        await harness.outbox.enqueue({
+          kind: 'updateCustomer',
+          target,
+          payload: { notes: 'after the colour' },
+          base: harness.base(target),
+        });
+        list.release();
+        await listDone;
+      },
+    });
+    await h.drain();
+    expect(counts.listCustomers).toBeGreaterThanOrEqual(1);
+    const after = h.service.store.customer(USER, target);
+    expect(after?.notes).toBe('after the colour');
+    expect(after?.color).toBe('orange');
+  });
+});
