@@ -335,11 +335,15 @@ export const eventChannels = {
   'data:piece': DataPieceSchema,
   /** A stream of pieces starts now (ordered with these events; its pieces may come another way). */
   'data:stream': DataStreamSchema,
-  /** `acknowledged`: the service's version of what the op that just left the queue changed. */
+  /**
+   * `acknowledged`: the service's version of what the op that just left the queue changed;
+   * `reached`: the ops that left it because the service has them (a discarded one is not).
+   */
   'outbox:changed': v.object({
     accountKey: v.string(),
     ops: v.array(OpSchema),
     acknowledged: v.optional(AcknowledgedSchema),
+    reached: v.optional(v.array(v.string())),
   }),
   'ids:resolved': v.object({
     accountKey: v.string(),

@@ -66,8 +66,13 @@ export function createRuntimeFactory(options: RuntimeFactoryOptions): RuntimeFac
         : null;
       // A done op's acknowledged records travel with its removal: the cache swaps the overlay
       // for the service's version in one write, so no view shows the old value meanwhile.
-      const unsubscribe = outbox.onChange((ops, acknowledged) => {
-        emit('outbox:changed', { accountKey, ops, ...(acknowledged ? { acknowledged } : {}) });
+      const unsubscribe = outbox.onChange((ops, acknowledged, reached) => {
+        emit('outbox:changed', {
+          accountKey,
+          ops,
+          ...(acknowledged ? { acknowledged } : {}),
+          ...(reached.length > 0 ? { reached: [...reached] } : {}),
+        });
         reminders?.setOps(ops);
       });
       const engine = new SyncEngine({

@@ -120,7 +120,14 @@ export interface OutboxPort {
   rewriteTempId(tempId: string, serverId: string): Promise<void>;
   /** Retires a customer's create and rewrites its temp id in every queued op, in one step. */
   resolveCreate(opId: string, serverId: string): Promise<void>;
-  onChange(listener: (ops: Op[], acknowledged?: Acknowledged) => void): () => void;
+  /** `reached`: ops that left the queue because the service has them (not discarded ones). */
+  onChange(
+    listener: (
+      ops: Op[],
+      acknowledged: Acknowledged | undefined,
+      reached: readonly string[],
+    ) => void,
+  ): () => void;
   close(): Promise<void>;
 }
 

@@ -111,6 +111,20 @@ describe('outbox state transitions', () => {
     await outbox.markDone(op.opId);
     expect(seen.map((ops) => ops.map((o) => o.state))).toEqual([['pending'], ['in-flight']]);
   });
+
+  it('names the ops that left because the service has them, and not a discarded one', async () => {
+    const reached: string[][] = [];
+    outbox.onChange((_ops, _acknowledged, ids) => reached.push([...ids]));
+    const sent = await outbox.enqueue(updateCustomer('srv1', { city: 'A' }));
+    const dropped = await outbox.enqueue(updateCustomer('srv2', { city: 'B' }));
+    const created = await outbox.enqueue(createCustomer(tempId(1), 'Acme'));
+    await outbox.markInFlight(sent.opId, 1);
+    await outbox.markDone(sent.opId);
+    await outbox.discard(dropped.opId);
+    await outbox.markInFlight(created.opId, 2);
+    await outbox.resolveCreate(created.opId, 'srv3');
+    expect(reached).toEqual([[], [], [], [], [sent.opId], [], [], [created.opId]]);
+  });
 });
 
 describe('outbox edit', () => {

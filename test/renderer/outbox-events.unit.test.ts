@@ -37,6 +37,26 @@ describe('outbox events folded while they wait', () => {
     expect(mergeOutboxEvents(event(3), event(2))).toEqual(event(2));
   });
 
+  it('keeps every op that reached the service, from both events', () => {
+    const reached = (queued: number, ids: string[]): OutboxEvent => ({
+      ...event(queued),
+      reached: ids,
+    });
+    const one = customerRecord({ id: 'c1' });
+    const merged = mergeOutboxEvents(reached(3, ['op7']), {
+      ...reached(2, ['op8']),
+      acknowledged: { upserted: [one], deleted: [] },
+    });
+    expect(merged.reached).toEqual(['op7', 'op8']);
+    expect(mergeOutboxEvents(reached(3, ['op7']), event(2)).reached).toEqual(['op7']);
+    expect(
+      mergeOutboxEvents(
+        { ...reached(3, ['op7']), acknowledged: { upserted: [one], deleted: [] } },
+        { ...reached(2, ['op8']), acknowledged: { upserted: [], deleted: ['c2'] } },
+      ).reached,
+    ).toEqual(['op7', 'op8']);
+  });
+
   it('applies one event for a burst that came while the page was busy, in its place in the queue', async () => {
     const inbox = new OutboxInbox();
     const applied: string[] = [];

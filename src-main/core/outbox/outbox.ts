@@ -48,10 +48,16 @@ export interface OutboxOptions {
 
 export type { RecoveryReport } from './recovery';
 
+type OutboxListener = (
+  ops: Op[],
+  acknowledged: Acknowledged | undefined,
+  reached: readonly string[],
+) => void;
+
 export class Outbox implements OutboxPort {
   private readonly entries: Map<string, Entry>;
   private sorted: Entry[] | null = null;
-  private readonly listeners = new Set<(ops: Op[], acknowledged?: Acknowledged) => void>();
+  private readonly listeners = new Set<OutboxListener>();
   private chain: Promise<unknown> = Promise.resolve();
   private closed = false;
   private closing: Promise<void> | null = null;
@@ -132,7 +138,11 @@ export class Outbox implements OutboxPort {
   }
 
   /** Journals `change` (fsync), then applies it and tells the listeners. */
-  private async commit(change: ChangeSet, acknowledged?: Acknowledged): Promise<void> {
+  private async commit(
+    change: ChangeSet,
+    acknowledged?: Acknowledged,
+    reached: readonly string[] = [],
+  ): Promise<void> {
     if (change.put.length === 0 && change.del.length === 0) return;
     const record = { seq: this.seq + 1, put: change.put, del: change.del };
     try {
@@ -147,7 +157,7 @@ export class Outbox implements OutboxPort {
     const ops = this.list();
     for (const listener of this.listeners) {
       try {
-        listener(ops, acknowledged);
+        listener(ops, acknowledged, reached);
       } catch {
         // A listener's failure must not undo or block a durable change.
       }
@@ -292,7 +302,7 @@ export class Outbox implements OutboxPort {
   markDone(opId: string, acknowledged?: Acknowledged): Promise<void> {
     return this.serial(async () => {
       this.entryOf(opId, ['in-flight', 'pending'], 'mark as done');
-      await this.commit({ put: [], del: [opId] }, acknowledged);
+      await this.commit({ put: [], del: [opId] }, acknowledged, [opId]);
     });
   }
 
@@ -387,14 +397,20 @@ export class Outbox implements OutboxPort {
     }
     return this.serial(async () => {
       if (createOpId !== null) this.entryOf(createOpId, ['in-flight', 'pending'], 'resolve');
-      await this.commit({
-        put: rewriteTempIdIn(this.ordered(), tempId, serverId),
-        del: createOpId === null ? [] : [createOpId],
-      });
+      const del = createOpId === null ? [] : [createOpId];
+      await this.commit(
+        { put: rewriteTempIdIn(this.ordered(), tempId, serverId), del },
+        undefined,
+        del,
+      );
     });
   }
 
-  onChange(listener: (ops: Op[], acknowledged?: Acknowledged) => void): () => void {
+  /**
+   * Told every change: the queue after it, what the service acknowledged, and the ops that left
+   * the queue because the service has them (`reached`; a discarded op is not among them).
+   */
+  onChange(listener: OutboxListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

@@ -11,12 +11,16 @@ type OutboxEvent = EventOf<'outbox:changed'>;
 export function mergeOutboxEvents(earlier: OutboxEvent, later: OutboxEvent): OutboxEvent {
   const a = earlier.acknowledged;
   const b = later.acknowledged;
+  // Every op that reached the service in either: none is lost to the fold.
+  const both = [...(earlier.reached ?? []), ...(later.reached ?? [])];
+  const reached = both.length > 0 ? { reached: both } : {};
   if (!a || !b) {
     const acknowledged = b ?? a;
     return {
       accountKey: later.accountKey,
       ops: later.ops,
       ...(acknowledged ? { acknowledged } : {}),
+      ...reached,
     };
   }
   // The later word on a customer wins: a later upsert replaces an earlier one or undoes its
@@ -35,6 +39,7 @@ export function mergeOutboxEvents(earlier: OutboxEvent, later: OutboxEvent): Out
     accountKey: later.accountKey,
     ops: later.ops,
     acknowledged: { upserted: [...upserted.values()], deleted: [...deleted] },
+    ...reached,
   };
 }
 
