@@ -387,11 +387,12 @@ export class AppController {
   async #onOutbox(payload: EventOf<'outbox:changed'>): Promise<void> {
     const { accountKey } = payload;
     if (!(await this.#openFor(accountKey))) return;
-    const { ops, acknowledged } = payload;
+    const { ops, acknowledged, reached } = payload;
     this.#local.recount(
       accountKey,
       await this.#writer.setPendingOps(accountKey, ops, acknowledged),
     );
+    this.panels.bulk.noteReached(reached ?? []);
   }
 
   /**

@@ -29,9 +29,16 @@ export interface SyncStatusView {
 
 const capitalised = (said: string) => said.charAt(0).toUpperCase() + said.slice(1);
 
+/**
+ * A time left: seconds under 90 s, then minutes with seconds to the nearest 10 under 10 min, then
+ * minutes. Whole minutes alone from 90 s on were up to a third off ("2 min" for 90 s).
+ */
 export function secondsText(ms: number): string {
   const s = Math.max(1, Math.round(ms / 1000));
-  return s < 90 ? text.syncStatus.seconds(s) : text.syncStatus.minutes(Math.round(s / 60));
+  if (s < 90) return text.syncStatus.seconds(s);
+  if (s >= 600) return text.syncStatus.minutes(Math.round(s / 60));
+  const tens = Math.round(s / 10) * 10;
+  return text.syncStatus.minutesSeconds(Math.floor(tens / 60), tens % 60);
 }
 
 function queuedText(q: QueueCounts): string {

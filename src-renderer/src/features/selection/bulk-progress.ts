@@ -1,7 +1,9 @@
 // How far a bulk action's changes have got to the service, as the Selection panel says it:
-// "Sending 120 of 300 changes · about 1 min left". Never "done" while one of them is queued; the
-// time left comes from the measured drain rate, or from the service's limit of 3 requests per
-// second (one PUT or DELETE per change) until enough changes have drained to measure it.
+// "Sending 120 of 300 changes · about 1 min left". A change counts as sent only once main said
+// the service has it ('outbox:changed' reached): one the page has not yet seen in the queue, or
+// whose answer has not come, is waiting, so "All … reached" is never said early. The time left
+// comes from the measured drain rate, or from the service's limit of 3 requests per second (one
+// PUT or DELETE per change) until enough changes have drained to measure it.
 import type { Op } from '../../../../src-shared';
 import { secondsText } from '../../app/sync-status-text';
 import { text as said } from './text';
@@ -14,6 +16,8 @@ const MEASURE_AFTER = 5;
 export interface Drain {
   /** The ops a bulk action queued (their ids), and when the first of them was queued. */
   tracked: ReadonlySet<string>;
+  /** Tracked ops seen in the queue: one gone from it that did not reach the service was dropped. */
+  seen: Set<string>;
   /** [time, sent] when the first change was seen sent, for the measured rate. */
   firstSent: [number, number] | null;
 }
@@ -31,16 +35,28 @@ export interface DrainView {
 export function drainCounts(
   drain: Drain,
   ops: readonly Op[],
+  reached: ReadonlySet<string>,
 ): Omit<DrainView, 'text' | 'finished'> {
   let waiting = 0;
   let attention = 0;
+  const queued = new Set<string>();
   for (const op of ops) {
     if (!drain.tracked.has(op.opId)) continue;
+    queued.add(op.opId);
     if (op.state === 'needs-attention') attention += 1;
     else if (op.state !== 'done') waiting += 1;
   }
-  const total = drain.tracked.size;
-  return { total, sent: total - waiting - attention, waiting, attention };
+  let sent = 0;
+  let dropped = 0;
+  for (const id of drain.tracked) {
+    if (queued.has(id)) continue;
+    if (reached.has(id)) sent += 1;
+    // Gone without reaching the service: the rep discarded it.
+    else if (drain.seen.has(id)) dropped += 1;
+    // Not in the page's copy of the queue yet, nor answered: on its way.
+    else waiting += 1;
+  }
+  return { total: drain.tracked.size - dropped, sent, waiting, attention };
 }
 
 /** Changes per second: measured once MEASURE_AFTER have drained, the service's limit before. */
@@ -56,9 +72,9 @@ export function drainRate(drain: Drain, sent: number, now: number): number {
 export function drainView(
   drain: Drain,
   ops: readonly Op[],
-  env: { online: boolean; now: number },
+  env: { online: boolean; now: number; reached: ReadonlySet<string> },
 ): DrainView {
-  const counts = drainCounts(drain, ops);
+  const counts = drainCounts(drain, ops, env.reached);
   const { total, sent, waiting, attention } = counts;
   const others = ops.filter((op) => op.state !== 'done' && !drain.tracked.has(op.opId)).length;
   const needs = attention > 0 ? said.drain.needAttention(attention) : '';

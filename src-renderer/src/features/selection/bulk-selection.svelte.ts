@@ -8,6 +8,8 @@ import { text } from './text';
 
 /** Deletes over this many ask the rep to type the count. */
 export const TYPED_CONFIRM_OVER = 100;
+/** Reached ops remembered: more than any bulk action queues (a delete of 5,000 and then some). */
+const REACHED_KEPT = 20_000;
 
 export class BulkSelection {
   /** The selected customers' ids, in the order the lasso found them; null before any area. */
@@ -18,6 +20,12 @@ export class BulkSelection {
   #failure = $state<string | null>(null);
   #drain = $state.raw<Drain | null>(null);
   #finished = false;
+  /**
+   * Ops main said reached the service, the newest REACHED_KEPT: a bulk's first batches may be sent
+   * before the action has queued its last one and its drain starts counting.
+   */
+  #reached = new Set<string>();
+  #reachedVersion = $state(0);
 
   get ids(): readonly string[] | null {
     return this.#ids;
@@ -37,6 +45,23 @@ export class BulkSelection {
 
   get drain(): Drain | null {
     return this.#drain;
+  }
+
+  get reached(): ReadonlySet<string> {
+    void this.#reachedVersion;
+    return this.#reached;
+  }
+
+  /** Main said these ops reached the service ('outbox:changed'). */
+  noteReached(opIds: readonly string[]): void {
+    if (opIds.length === 0) return;
+    for (const id of opIds) this.#reached.add(id);
+    // A Set iterates in insertion order: the oldest go first.
+    for (const id of this.#reached) {
+      if (this.#reached.size <= REACHED_KEPT) break;
+      this.#reached.delete(id);
+    }
+    this.#reachedVersion += 1;
   }
 
   /** Says what an action that queues nothing did (e.g. Add to plan). */
@@ -59,12 +84,14 @@ export class BulkSelection {
   }
 
   /**
-   * Notes when the first of the tracked changes was seen sent (the measured rate starts there),
-   * and when none is queued any more (the next action then starts a count of its own).
+   * Notes which tracked changes were seen queued, when the first of them was seen sent (the
+   * measured rate starts there), and when none is queued any more (the next action then starts a
+   * count of its own).
    */
-  observe(sent: number, finished: boolean, now: number): void {
+  observe(ops: readonly Op[], sent: number, finished: boolean, now: number): void {
     const drain = this.#drain;
     if (!drain) return;
+    for (const op of ops) if (drain.tracked.has(op.opId)) drain.seen.add(op.opId);
     if (finished !== this.#finished) this.#finished = finished;
     if (drain.firstSent === null && sent > 0) this.#drain = { ...drain, firstSent: [now, sent] };
   }
@@ -111,6 +138,7 @@ export class BulkSelection {
     this.#finished = false;
     this.#drain = {
       tracked: new Set([...(before?.tracked ?? []), ...fresh]),
+      seen: before?.seen ?? new Set(),
       firstSent: before?.firstSent ?? null,
     };
   }
@@ -119,5 +147,7 @@ export class BulkSelection {
   reset(): void {
     this.clear();
     this.#drain = null;
+    this.#reached.clear();
+    this.#reachedVersion += 1;
   }
 }

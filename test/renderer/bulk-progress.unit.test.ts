@@ -1,0 +1,56 @@
+// How far a bulk action's changes got, as the Selection panel says it (selection/bulk-progress.ts):
+// a change counts as sent only once main said the service has it, so the panel never says "All …
+// reached the service" for changes the page has not even seen queued yet, and a time left is
+// written closely enough to be true.
+import { describe, expect, it } from 'vitest';
+import type { Op } from '../../src-shared';
+import { secondsText } from '../../src-renderer/src/app/sync-status-text';
+import { drainView, type Drain } from '../../src-renderer/src/features/selection/bulk-progress';
+
+const pending = (opId: string) => ({ opId, state: 'pending' }) as Op;
+const drainOf = (ids: string[], seen: string[] = []): Drain => ({
+  tracked: new Set(ids),
+  seen: new Set(seen),
+  firstSent: null,
+});
+const env = (reached: string[] = []) => ({ online: true, now: 0, reached: new Set(reached) });
+
+describe("a bulk action's changes on their way", () => {
+  it('are waiting until main says the service has them, even before the page sees them queued', () => {
+    // Just queued: main acknowledged the enqueue, the page's copy of the queue is not there yet.
+    const fresh = drainView(drainOf(['a', 'b', 'c']), [], env());
+    expect(fresh).toMatchObject({ total: 3, sent: 0, waiting: 3, finished: false });
+    expect(fresh.text).toMatch(/^Sending 0 of 3 changes/);
+    // Two answered; the queue the page holds already lost them (events folded on the way).
+    const later = drainView(
+      drainOf(['a', 'b', 'c'], ['a', 'b', 'c']),
+      [pending('c')],
+      env(['a', 'b']),
+    );
+    expect(later).toMatchObject({ total: 3, sent: 2, waiting: 1, finished: false });
+    // A reached op that never showed in the page's queue counts as sent too.
+    const folded = drainView(drainOf(['a', 'b', 'c']), [], env(['a', 'b', 'c']));
+    expect(folded).toMatchObject({ sent: 3, waiting: 0, finished: true });
+    expect(folded.text).toBe('All 3 changes reached the service.');
+  });
+
+  it('leaves a change the rep discarded out of the count', () => {
+    const view = drainView(drainOf(['a', 'b'], ['a', 'b']), [], env(['a']));
+    expect(view).toMatchObject({ total: 1, sent: 1, waiting: 0, finished: true });
+  });
+
+  it('writes a time left closely enough to be true', () => {
+    expect(secondsText(45_000)).toBe('45 s');
+    expect(secondsText(95_000)).toBe('1 min 40 s');
+    expect(secondsText(150_000)).toBe('2 min 30 s');
+    expect(secondsText(180_000)).toBe('3 min');
+    expect(secondsText(725_000)).toBe('12 min');
+    // Every time under 10 min is written within 10 % of itself.
+    for (let s = 1; s < 600; s++) {
+      const said = secondsText(s * 1000);
+      const m = /^(?:(\d+) min)? ?(?:(\d+) s)?$/.exec(said)!;
+      const shown = Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0);
+      expect(Math.abs(shown - s) / s).toBeLessThanOrEqual(0.1);
+    }
+  });
+});
