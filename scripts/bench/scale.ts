@@ -18,8 +18,11 @@
 //   (the renderer-map bench's bare page, same base style);
 // - edit to pin: Save of a new colour in the editor to the edited pin in its new colour in the
 //   map's source of changed pins and the next painted frame, median of 10 edits;
+// - bulk: a box around ~355 customers of one town, Set colour, until the service answered every
+//   change; the page's longest task and the worst "time left" meanwhile (support/bulk.ts);
 // Medians over FIELDMAP_SCALE_RUNS runs (3 by default); build the renderer first (electron-vite build).
-// FIELDMAP_SCALE_ONLY=filters: only the first sync and the filters and sorts (a few minutes less).
+// FIELDMAP_SCALE_ONLY=filters: only the first sync and the filters and sorts (a few minutes less);
+// FIELDMAP_SCALE_ONLY=bulk: only the first sync and the bulk change.
 import type { Page } from 'playwright-core';
 import { positionOf } from '../../src-shared/geo';
 import { PALETTE, type Customer } from '../../src-shared';
@@ -36,6 +39,7 @@ import { launchBrowser, launchProfile } from '../../test/support/browser';
 import { serveMapPages } from '../../test/renderer/map-fixtures/pages';
 import { median, p95, round } from './support/stats';
 import { filterSortTimes } from './support/list-filters';
+import { bulkColour, type BulkResult } from './support/bulk';
 
 const N = Number(process.env['FIELDMAP_SCALE_N'] ?? 100_000) || 100_000;
 const RUNS = Math.max(1, Number(process.env['FIELDMAP_SCALE_RUNS'] ?? 3) || 3);
@@ -43,6 +47,7 @@ const K = N >= 1000 ? `${Math.round(N / 1000)}k` : String(N);
 const LIMIT_MS = 30 * 60_000;
 const EDITS = 10;
 const ONLY_FILTERS = process.env['FIELDMAP_SCALE_ONLY'] === 'filters';
+const ONLY_BULK = process.env['FIELDMAP_SCALE_ONLY'] === 'bulk';
 
 type Probe = { longtasks: Array<{ start: number; duration: number }> };
 
@@ -332,9 +337,10 @@ async function oneRun(
   try {
     // The baseline's raw put, in a Chromium of its own (withBaselinePage), while the app waits
     // on its sign-in form: nothing else runs, for the floor as for the app.
-    const put = ONLY_FILTERS
-      ? 0
-      : await withBaselinePage(floorDir, (page) => rawPut(page, records));
+    const put =
+      ONLY_FILTERS || ONLY_BULK
+        ? 0
+        : await withBaselinePage(floorDir, (page) => rawPut(page, records));
     await installProbe(app.page);
     const t0 = await app.page.evaluate(() => performance.now());
     const { username, password } = service.account;
@@ -358,6 +364,7 @@ async function oneRun(
       console.error(
         `first sync ${Math.round(first.ms)} ms; pull ${Math.round(pull)} ms, raw put ${Math.round(put)} ms`,
       );
+    if (ONLY_BULK) return { first: first.ms, ...bulkKeys(await bulk(app, records)) };
     const filterFrom = await app.page.evaluate(() => performance.now());
     const { times: filterSortEach, mapTimes } = await filterSortTimes(app.page, WAIT_MS);
     const filterTo = await app.page.evaluate(() => performance.now());
@@ -378,6 +385,7 @@ async function oneRun(
     if (process.env['FIELDMAP_SCALE_DEBUG'])
       console.error('edit to pin ms', editTimes.map(Math.round));
     const edits = median(editTimes);
+    const bulked = bulkKeys(await bulk(app, records));
 
     await app.setOffline(true);
     await app.restart();
@@ -393,6 +401,7 @@ async function oneRun(
       export: exported.ms,
       exportLongest: exported.longest,
       edits,
+      ...bulked,
       cold,
       coldLongest,
       getAll,
@@ -402,6 +411,27 @@ async function oneRun(
     await rm(floorDir, { recursive: true, force: true });
   }
 }
+
+function bulk(app: AppHandle, records: Customer[]): Promise<BulkResult> {
+  return bulkColour(app, records, (a, b) => longestTask(app.page, a, b), WAIT_MS);
+}
+
+function bulkKeys(r: BulkResult): Record<string, number> {
+  if (process.env['FIELDMAP_SCALE_DEBUG']) console.error('bulk', r);
+  return {
+    bulkCount: r.count,
+    bulkOps: r.opsPerS,
+    bulkLongest: r.longestTask,
+    bulkEta: r.etaWorstError,
+  };
+}
+
+const BULK_KEYS = (med: (key: string) => number) => ({
+  bulk_355_count: med('bulkCount'),
+  bulk_355_send_ops_per_s: Math.round(med('bulkOps') * 100) / 100,
+  longest_task_bulk_355_ms: med('bulkLongest'),
+  bulk_355_time_left_worst_error_pct: Math.round(med('bulkEta') * 100),
+});
 
 /** The reference service as the bench talks to it: over HTTP only, in a process of its own. */
 type BenchService = {
@@ -507,8 +537,16 @@ export async function run(): Promise<Record<string, number | string>> {
     const runs: Array<Record<string, number>> = [];
     for (let i = 0; i < RUNS; i++) runs.push(await oneRun(service, records, mapped));
     const bare: Array<{ ms: number; longest: number }> = [];
-    for (let i = 0; i < (ONLY_FILTERS ? 0 : RUNS); i++) bare.push(await bareMap());
+    for (let i = 0; i < (ONLY_FILTERS || ONLY_BULK ? 0 : RUNS); i++) bare.push(await bareMap());
     const med = (key: string) => round(median(runs.map((r) => r[key]!)));
+    if (ONLY_BULK) {
+      return {
+        [`first_sync_${K}_to_map_ms`]: med('first'),
+        ...BULK_KEYS((k) => median(runs.map((r) => r[k]!))),
+        scale_customers: N,
+        scale_runs: RUNS,
+      };
+    }
     if (ONLY_FILTERS) {
       return {
         [`first_sync_${K}_to_map_ms`]: med('first'),
@@ -535,6 +573,7 @@ export async function run(): Promise<Record<string, number | string>> {
       longest_task_filter_sort_ms: med('filterLongest'),
       [`export_csv_${K}_ms`]: med('export'),
       longest_task_export_ms: med('exportLongest'),
+      ...BULK_KEYS((k) => median(runs.map((r) => r[k]!))),
       scale_customers: N,
       scale_runs: RUNS,
     };

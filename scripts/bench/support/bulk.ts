@@ -1,0 +1,117 @@
+// The scale bench's bulk change: a box drawn around ~355 customers of one town at 100k, Set
+// colour, until every change has left the queue (each op leaves it only once the service answered
+// its PUT). What the rep feels meanwhile is measured too: the longest task on the page, and how
+// true the Selection panel's "about N left" was against when the last change really went.
+import type { Customer, Op } from '../../../src-shared';
+import { PALETTE } from '../../../src-shared';
+import { positionOf } from '../../../src-shared/geo';
+import type { AppHandle } from '../../../test/support/app';
+import { drawBox, selectedCount, type Box } from '../../../test/workflow/field-day/bulk-map';
+
+export const BULK_TARGET = 355;
+
+/** A box around the customers nearest one town's middle holding about `want` mapped customers. */
+export function bulkBox(records: Customer[], want = BULK_TARGET): { box: Box; ids: string[] } {
+  const placed = records.flatMap((c) => {
+    const at = positionOf(c);
+    return at ? [{ c, lng: at[0], lat: at[1] }] : [];
+  });
+  // The town with the most customers is dense: its middle is where a rep lassos a town.
+  const byCity = new Map<string, typeof placed>();
+  for (const p of placed) {
+    const list = byCity.get(p.c.city) ?? [];
+    list.push(p);
+    byCity.set(p.c.city, list);
+  }
+  const town = [...byCity.values()].sort((a, b) => b.length - a.length)[0]!;
+  const mid = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const lng0 = mid(town.map((p) => p.lng));
+  const lat0 = mid(town.map((p) => p.lat));
+  const inside = (r: number) =>
+    placed.filter((p) => Math.abs(p.lng - lng0) <= r && Math.abs(p.lat - lat0) <= r / 1.5);
+  // The half-width (degrees) whose box holds `want`, by bisection.
+  let lo = 0;
+  let hi = 2;
+  for (let i = 0; i < 40; i++) {
+    const r = (lo + hi) / 2;
+    if (inside(r).length < want) lo = r;
+    else hi = r;
+  }
+  const box = { west: lng0 - hi, east: lng0 + hi, south: lat0 - hi / 1.5, north: lat0 + hi / 1.5 };
+  return { box, ids: inside(hi).map((p) => p.c.id) };
+}
+
+export interface BulkResult {
+  count: number;
+  /** Set colour clicked to the last of its changes answered by the service. */
+  ms: number;
+  opsPerS: number;
+  longestTask: number;
+  /** The worst "about N left" against the time really left, as a fraction of the latter. */
+  etaWorstError: number;
+}
+
+/** Draws the box, sets a colour and waits until the service has every change. */
+export async function bulkColour(
+  app: AppHandle,
+  records: Customer[],
+  longestTask: (from: number, to: number) => Promise<number>,
+  waitMs: number,
+): Promise<BulkResult> {
+  const { page } = app;
+  const { box, ids } = bulkBox(records);
+  const margin = (box.east - box.west) * 0.4;
+  const view = {
+    west: box.west - margin,
+    east: box.east + margin,
+    south: box.south - margin,
+    north: box.north + margin,
+  };
+  await drawBox(page, box, view);
+  const started = Date.now();
+  while ((await selectedCount(page)) !== String(ids.length)) {
+    if (Date.now() - started > waitMs) throw new Error(`the box never selected ${ids.length}`);
+    await page.waitForTimeout(100);
+  }
+  const current = new Map(records.map((c) => [c.id, c.color]));
+  // The colour fewest of them have: nearly every one of them changes.
+  const color = [...PALETTE].sort(
+    (a, b) =>
+      ids.filter((id) => current.get(id) === a).length -
+      ids.filter((id) => current.get(id) === b).length,
+  )[0]!;
+  await page.selectOption('aside.selection select[aria-label="New colour"]', color);
+  const from = await page.evaluate(() => performance.now());
+  const t0 = Date.now();
+  await page.click('aside.selection button:has-text("Set colour")');
+  const samples: Array<{ at: number; leftS: number }> = [];
+  let queued: Op[] = [];
+  let seen = false;
+  for (;;) {
+    queued = (await app.call<Op[]>('listOps')).filter((op) => ids.includes(op.target));
+    if (queued.length > 0) seen = true;
+    if (seen && queued.length === 0) break;
+    const shown = (await page.textContent('aside.selection .sending').catch(() => null)) ?? '';
+    const left = /about (?:([\d,]+) min)? ?(?:([\d,]+) s)? left/.exec(shown);
+    if (left && (left[1] || left[2])) {
+      const n = (x: string | undefined) => Number((x ?? '0').replace(/,/g, ''));
+      samples.push({ at: Date.now(), leftS: n(left[1]) * 60 + n(left[2]) });
+    }
+    if (Date.now() - t0 > waitMs) throw new Error(`${queued.length} changes still queued`);
+    await page.waitForTimeout(250);
+  }
+  const end = Date.now();
+  const to = await page.evaluate(() => performance.now());
+  const count = ids.filter((id) => current.get(id) !== color).length;
+  // Samples in the last 10 s are left out: "about 3 s left" 2 s before the end is true enough.
+  const errors = samples
+    .filter((s) => end - s.at > 10_000)
+    .map((s) => Math.abs(s.leftS * 1000 - (end - s.at)) / (end - s.at));
+  return {
+    count,
+    ms: end - t0,
+    opsPerS: count / ((end - t0) / 1000),
+    longestTask: await longestTask(from, to),
+    etaWorstError: errors.length ? Math.max(...errors) : 0,
+  };
+}
