@@ -20,6 +20,9 @@ if [ "${1:-}" = "--lane" ]; then
   esac
 fi
 projects=()
+# The tree's own vitest, not through npx: npx is an npm start of its own (a second of CPU, several
+# on a loaded machine) before vitest even loads.
+vitest="$(pwd)/node_modules/.bin/vitest"
 if [ "$lane" != all ]; then projects=(--project "$lane"); fi
 
 results="$(pwd)/.vitest-results.json"
@@ -30,7 +33,7 @@ if [ $# -eq 0 ] || [ "${CI:-}" = "true" ]; then no_skips=1; fi
 
 if [ "$lane" = unit ]; then
   status=0
-  env -u DBUS_SESSION_BUS_ADDRESS npx vitest run "${projects[@]}" --reporter=default \
+  env -u DBUS_SESSION_BUS_ADDRESS "$vitest" run "${projects[@]}" --reporter=default \
     --reporter=json --outputFile="$results" "$@" || status=$?
   FIELDMAP_TEST_NO_SKIPS="$no_skips" node scripts/test-summary.mjs "$results" || status=1
   exit $status
@@ -66,8 +69,10 @@ status=0
 HOME="$keyring_home" FIELDMAP_TEST_REAL_HOME="${HOME:-}" dbus-run-session -- sh -c '
   eval "$(printf pw | gnome-keyring-daemon --unlock --components=secrets)"
   export GNOME_KEYRING_CONTROL SSH_AUTH_SOCK
-  exec npx vitest run --reporter=default --reporter=json --outputFile="$0" "$@"
-' "$results" "${projects[@]}" "$@" || status=$?
+  results="$1"
+  shift
+  exec "$0" run --reporter=default --reporter=json --outputFile="$results" "$@"
+' "$vitest" "$results" "${projects[@]}" "$@" || status=$?
 
 FIELDMAP_TEST_NO_SKIPS="$no_skips" node scripts/test-summary.mjs "$results" || status=1
 exit $status

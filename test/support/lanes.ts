@@ -4,7 +4,8 @@
 //                          the reference service in process (loopback), temp files. No build, no
 //                          browser, no keychain, no child process; seconds per file.
 //   *.integration.test.ts  the real keychain (D-Bus Secret Service), child processes (the
-//                          service's CLI, crashes mid-write), long real-time runs of the service.
+//                          service's CLI, crashes mid-write), worker sandboxes driven to their
+//                          heap and size limits (hostile files), long real-time runs.
 //   *.e2e.test.ts          Chromium through playwright-core, or the built app (out/).
 // A test file with no lane, or with two, fails test/lint/lanes.unit.test.ts.
 export const LANES = ['unit', 'integration', 'e2e'] as const;
