@@ -89,8 +89,8 @@ export class SyncEngine implements SyncEnginePort {
   /** A change was queued while a sync ran: run once more after it. */
   #again = false;
   #conflictLog: ConflictLog | null = null;
-  /** How long the last pull took: what the next push expects a customers list to take. */
-  #lastPullMs = 0;
+  /** How long the last pull's customers GET took: what the next push expects a list to take. */
+  #listMs = 0;
 
   constructor(options: SyncEngineOptions) {
     this.#o = {
@@ -271,7 +271,7 @@ export class SyncEngine implements SyncEnginePort {
       },
     };
     try {
-      const pushed = await push(ctx, { listLatencyMs: this.#lastPullMs, ...this.#o.push });
+      const pushed = await push(ctx, { listLatencyMs: this.#listMs, ...this.#o.push });
       // A first pull streams its snapshot while it reads it (pull.ts), where the transport can.
       const openStream = this.#snapshot.snapshot ? undefined : this.#o.emit.openSnapshotStream;
       const pulledAt = this.#o.clock.now();
@@ -284,15 +284,14 @@ export class SyncEngine implements SyncEnginePort {
       const stream = openStream && { open, accountKey: this.#o.accountKey, pulledAt };
       this.#resendAfterStream = false;
       let pulled: Awaited<ReturnType<typeof pullAll>>;
-      const pullStarted = this.#o.clock.now();
       try {
         pulled = await pullAll(this.#o.api, priority, step, stream);
       } finally {
         this.#streaming = false;
       }
-      this.#lastPullMs = this.#o.clock.now() - pullStarted;
       const now = this.#o.clock.now();
-      const { streamed, ...data } = pulled;
+      const { streamed, listMs, ...data } = pulled;
+      this.#listMs = listMs;
       const out = await this.#snapshot.take(data, streamed ? pulledAt : now);
       const resend = this.#resendAfterStream;
       this.#resendAfterStream = false;

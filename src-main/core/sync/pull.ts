@@ -31,27 +31,31 @@ export interface PullStream {
  * read whole first, then routes and territories (the GETs keep their order), so the stream's
  * counts are known when it opens; a slice that fails validation aborts the stream (the
  * renderer rolls its save back and keeps its cache) and the pull fails as before.
- * `streamed`: the snapshot went out this way (the caller must not send it again).
+ * `streamed`: the snapshot went out this way (the caller must not send it again). `listMs`: how
+ * long the customers' GET took (what the next push expects a list to take; bases.ts).
  */
 export async function pullAll(
   api: ServiceApi,
   priority: RequestPriority,
   step: () => void,
   stream?: PullStream,
-): Promise<Pulled & { streamed: boolean }> {
+): Promise<Pulled & { streamed: boolean; listMs: number }> {
   const options = { priority };
   const user = await api.getUser(options);
   step();
+  const listStarted = performance.now();
   if (!stream || !api.readCustomers) {
     const customers = (await api.listCustomers(options)).map(normaliseCustomer);
+    const listMs = performance.now() - listStarted;
     step();
     const routes = await api.listRoutes(options);
     step();
     const territories = await api.listTerritories(options);
     step();
-    return { user, customers, routes, territories, streamed: false };
+    return { user, customers, routes, territories, streamed: false, listMs };
   }
   const reader = await api.readCustomers(options);
+  const listMs = performance.now() - listStarted;
   step();
   const routes = await api.listRoutes(options);
   step();
@@ -76,7 +80,7 @@ export async function pullAll(
     sink?.abort();
     throw error;
   }
-  return { user, customers, routes, territories, streamed: sink !== null };
+  return { user, customers, routes, territories, streamed: sink !== null, listMs };
 }
 
 /** A customer with its writable values in canonical form; id, timestamps and extras kept. */
