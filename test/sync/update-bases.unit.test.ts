@@ -84,10 +84,10 @@ describe('what an update merges against', () => {
     await colourAll(h, [first!, second!, third!], color);
     const harness = h;
     watch(h, {
-      updateCustomer: (n) => {
+      listCustomers: async (n) => {
         if (n !== 1) return;
-        // A minute passes after the first change goes, and a colleague edits the second one.
-        clock.advance(MAX_BASE_AGE_MS + 1_000);
+        // The list came; before the changes go, a minute passes and a colleague edits one.
+        await clock.advance(MAX_BASE_AGE_MS + 1_000);
         harness.service.store.updateCustomerDirect(USER, second!, { phone: '555-0199' });
       },
     });
