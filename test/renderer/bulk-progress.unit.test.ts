@@ -34,6 +34,15 @@ describe("a bulk action's changes on their way", () => {
     expect(folded.text).toBe('All 3 changes reached the service.');
   });
 
+  it("counts a change as sent as soon as main says so, ahead of the page's copy of the queue", () => {
+    const view = drainView(
+      drainOf(['a', 'b'], ['a', 'b']),
+      [pending('a'), pending('b')],
+      env(['a']),
+    );
+    expect(view).toMatchObject({ total: 2, sent: 1, waiting: 1, finished: false });
+  });
+
   it('leaves a change the rep discarded out of the count', () => {
     const view = drainView(drainOf(['a', 'b'], ['a', 'b']), [], env(['a']));
     expect(view).toMatchObject({ total: 1, sent: 1, waiting: 0, finished: true });

@@ -157,13 +157,17 @@ export class AppController {
       }),
       on('data:snapshot', (payload) => this.#onJoined({ event: 'data:snapshot', payload })),
       on('data:delta', (payload) => this.#onJoined({ event: 'data:delta', payload })),
-      on('outbox:changed', (p) =>
+      on('outbox:changed', (p) => {
+        // What reached the service is true now: the Selection panel counts it at once, not
+        // when the event's turn in the cache's queue comes.
+        if (p.accountKey === this.session.account?.accountKey)
+          this.panels.bulk.noteReached(p.reached ?? []);
         this.#outboxInbox.push(
           p,
           (task) => this.#enqueue(task),
           (e) => this.#onOutbox(e),
-        ),
-      ),
+        );
+      }),
       on('ids:resolved', (p) => this.#enqueue(() => this.#onIdsResolved(p))),
       on('customer:open', () => void this.#takeOpen()),
       on('conflicts:changed', (p) => {
@@ -387,12 +391,11 @@ export class AppController {
   async #onOutbox(payload: EventOf<'outbox:changed'>): Promise<void> {
     const { accountKey } = payload;
     if (!(await this.#openFor(accountKey))) return;
-    const { ops, acknowledged, reached } = payload;
+    const { ops, acknowledged } = payload;
     this.#local.recount(
       accountKey,
       await this.#writer.setPendingOps(accountKey, ops, acknowledged),
     );
-    this.panels.bulk.noteReached(reached ?? []);
   }
 
   /**

@@ -41,7 +41,8 @@ export function drainCounts(
   let attention = 0;
   const queued = new Set<string>();
   for (const op of ops) {
-    if (!drain.tracked.has(op.opId)) continue;
+    // Main's word that the service has it beats the page's copy of the queue, which lags.
+    if (!drain.tracked.has(op.opId) || reached.has(op.opId)) continue;
     queued.add(op.opId);
     if (op.state === 'needs-attention') attention += 1;
     else if (op.state !== 'done') waiting += 1;
