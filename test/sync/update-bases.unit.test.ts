@@ -35,8 +35,14 @@ function watch(
   return counts;
 }
 
-/** A slow list, as the last pull measured it at 100k on a busy laptop. */
-const SLOW_LIST = { push: { absenceGraceMs: TEST_ABSENCE_GRACE_MS, listLatencyMs: 10_000 } };
+/**
+ * A slow list, as the last pull measured it at 100k on a busy laptop, and the service's rate:
+ * 40 changes would wait 13 s for GETs of their own, so one list is worth fetching.
+ */
+const SLOW_LIST = {
+  push: { absenceGraceMs: TEST_ABSENCE_GRACE_MS, listLatencyMs: 10_000, ratePerSecond: 3 },
+};
+const MANY = 40;
 
 async function colourAll(harness: Harness, ids: string[], color: string): Promise<void> {
   for (const id of ids) {
@@ -51,7 +57,7 @@ async function colourAll(harness: Harness, ids: string[], color: string): Promis
 
 describe('what an update merges against', () => {
   it('while a slow customers list is on its way, changes go with a GET each, then on the list', async () => {
-    h = await Harness.start({ engine: SLOW_LIST });
+    h = await Harness.start({ customers: MANY, engine: SLOW_LIST });
     const ids = h.serverCustomers().map((c) => c.id);
     // Saving a colour a customer already has sends nothing.
     const changing = h.serverCustomers().filter((c) => c.color !== 'purple').length;
@@ -99,10 +105,10 @@ describe('what an update merges against', () => {
   });
 
   it('a list that began before a change of this push was answered never undoes that change', async () => {
-    h = await Harness.start({ engine: SLOW_LIST });
+    h = await Harness.start({ customers: MANY, engine: SLOW_LIST });
     const ids = h.serverCustomers().map((c) => c.id);
     const target = ids[0]!;
-    await colourAll(h, ids.slice(0, 4), 'orange');
+    await colourAll(h, ids, 'orange');
     const harness = h;
     // The list is answered with what the service held when it arrived, and held there.
     const list = h.service.hold('GET', /^\/api\/v1\/customers$/, 'after-commit');

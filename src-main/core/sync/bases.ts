@@ -11,6 +11,8 @@ import { isNotFound } from './errors';
 export const MAX_BASE_AGE_MS = 60_000;
 /** A list expected sooner than this is waited for; a slower one is bridged with GETs by id. */
 const WAIT_FOR_LIST_MS = 2_000;
+/** Lists quicker than this are fetched ahead of need. */
+const PREFETCH_UNDER_MS = 10_000;
 
 interface List {
   byId: ReadonlyMap<string, Customer>;
@@ -20,6 +22,7 @@ interface List {
 export class UpdateBases {
   readonly #ctx: PushContext;
   readonly #listThreshold: number;
+  readonly #ratePerSecond: number;
   #list: List | null = null;
   #fetching: Promise<void> | null = null;
   #failed = false;
@@ -29,10 +32,15 @@ export class UpdateBases {
   readonly #own = new Map<string, { record: Customer | null; at: number }>();
   readonly #stop = new AbortController();
 
-  constructor(ctx: PushContext, listThreshold: number, latencyMs: number) {
+  constructor(
+    ctx: PushContext,
+    options: { listThreshold: number; latencyMs: number; ratePerSecond: number },
+  ) {
     this.#ctx = ctx;
-    this.#listThreshold = listThreshold;
-    this.#latencyMs = latencyMs;
+    this.#listThreshold = options.listThreshold;
+    this.#latencyMs = options.latencyMs;
+    // Unlimited (0): a GET costs no wait, only the list's own time decides.
+    this.#ratePerSecond = options.ratePerSecond > 0 ? options.ratePerSecond : Infinity;
   }
 
   /**
@@ -42,12 +50,20 @@ export class UpdateBases {
   async record(id: string, left: number): Promise<Customer | undefined> {
     const now = this.#ctx.clock.now();
     const young = this.#young(now);
-    // A list that takes over half its useful life to come is not worth its cost to the service.
-    const worth = this.#latencyMs <= MAX_BASE_AGE_MS / 2 && !this.#failed;
-    if (left >= this.#listThreshold && worth && !this.#fetching) {
-      // Fetched ahead, so the next list is there when this one grows too old.
-      const ahead = Math.max(this.#latencyMs * 1.5, WAIT_FOR_LIST_MS);
-      if (!young || now - young.startedAt >= MAX_BASE_AGE_MS - ahead) this.#fetch();
+    // A list is worth its cost when the GETs it saves would take longer than it takes to come,
+    // and when it comes within half its useful life.
+    const worth =
+      !this.#failed &&
+      this.#latencyMs <= MAX_BASE_AGE_MS / 2 &&
+      left >= this.#listThreshold &&
+      (left * 1000) / this.#ratePerSecond >= this.#latencyMs;
+    if (worth && !this.#fetching) {
+      // A quick list is fetched ahead, so the next is there when this one grows too old. A slow
+      // one is not: read while the changes go, it slows them (main parses it, the service
+      // writes it), so the next is fetched only once this one is too old, bridged meanwhile.
+      const ahead = this.#latencyMs <= PREFETCH_UNDER_MS ? this.#latencyMs * 1.5 : 0;
+      if (!young || now - young.startedAt >= MAX_BASE_AGE_MS - Math.max(ahead, WAIT_FOR_LIST_MS))
+        this.#fetch();
     }
     if (!young && this.#fetching && this.#latencyMs < WAIT_FOR_LIST_MS) await this.#fetching;
     const list = this.#young(this.#ctx.clock.now());

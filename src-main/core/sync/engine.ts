@@ -271,7 +271,11 @@ export class SyncEngine implements SyncEnginePort {
       },
     };
     try {
-      const pushed = await push(ctx, { listLatencyMs: this.#listMs, ...this.#o.push });
+      const pushed = await push(ctx, {
+        listLatencyMs: this.#listMs,
+        ratePerSecond: this.#o.ratePerSecond,
+        ...this.#o.push,
+      });
       // A first pull streams its snapshot while it reads it (pull.ts), where the transport can.
       const openStream = this.#snapshot.snapshot ? undefined : this.#o.emit.openSnapshotStream;
       const pulledAt = this.#o.clock.now();

@@ -26,6 +26,8 @@ export interface PushOptions {
   listThreshold?: number;
   /** How long a customers list took to arrive last time (the last pull's), for UpdateBases. */
   listLatencyMs?: number;
+  /** The account's request rate (what a GET by id costs in waiting; 0: unlimited). */
+  ratePerSecond?: number;
   /** Rounds per push, a guard against a loop that makes no progress (default 50). */
   maxRounds?: number;
   /**
@@ -52,7 +54,11 @@ export async function push(ctx: PushContext, options: PushOptions = {}): Promise
   const blocked = new Set<string>();
   const waiting: Waiting = new Map();
   await applyLedgerResolutions(ctx);
-  const bases = new UpdateBases(ctx, listThreshold, options.listLatencyMs ?? 0);
+  const bases = new UpdateBases(ctx, {
+    listThreshold,
+    latencyMs: options.listLatencyMs ?? 0,
+    ratePerSecond: options.ratePerSecond ?? 3,
+  });
   try {
     for (let round = 0; round < (options.maxRounds ?? 50); round++) {
       const progressed = await pushRound(ctx, blocked, waiting, maxOps, bases);
