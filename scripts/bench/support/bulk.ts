@@ -101,6 +101,16 @@ export async function bulkColour(
     await page.waitForTimeout(250);
   }
   const end = Date.now();
+  if (process.env['FIELDMAP_SCALE_DEBUG'])
+    console.error(
+      'bulk time left (s after click: said, really left)',
+      samples
+        .map(
+          (x) =>
+            `${Math.round((x.at - t0) / 1000)}: ${x.leftS}, ${Math.round((end - x.at) / 1000)}`,
+        )
+        .join('; '),
+    );
   const to = await page.evaluate(() => performance.now());
   const count = ids.filter((id) => current.get(id) !== color).length;
   // Samples in the last 10 s are left out: "about 3 s left" 2 s before the end is true enough.
