@@ -2,22 +2,27 @@
 // cluster of customers (customers closer than LINK_KM join a cluster) and one per territory,
 // each with a margin around it. No area spans more than MAX_SPAN_KM: a wider cluster or
 // territory is cut in two along its longer side until every part fits, so a rep with customers
-// across the country gets one area per metro, never a bbox spanning the continent. A customers'
-// area is named as a rep names the place: by its customers' most common city, with how many
-// other towns it holds ("Wichita and 3 nearby towns"); biggest first.
+// across the country gets one area per metro, never a bbox spanning the continent; biggest first.
+// Pure and free of words (no text.ts, no runes): it runs in the areas worker (area-worker.ts)
+// at 100k customers, and the page names the plan it returns (proposed-areas.ts).
 import type { LngLat } from '../../../../src-shared';
-import { latitude, longitude } from './region-format';
-import { text } from './text';
 
 export type Bounds = [number, number, number, number];
 
-export interface ProposedArea {
-  name: string;
-  bounds: Bounds;
-  /** Customers or territory points inside. */
-  count: number;
-  kind: 'customers' | 'territory';
-}
+/**
+ * One area of the plan, with what the page needs to name it: a customers' area by its main city
+ * (null when none has a city; then by its count and centre), a territory by its name and part.
+ */
+export type AreaPlan =
+  | {
+      kind: 'customers';
+      bounds: Bounds;
+      count: number;
+      main: { city: string; others: number } | null;
+      /** The centre of the customers' own box (before the margin). */
+      center: LngLat;
+    }
+  | { kind: 'territory'; bounds: Bounds; count: number; name: string; part: number; parts: number };
 
 /** A mapped customer: where, and the city the account gives it ("" when none). */
 export interface PlacedCustomer {
@@ -113,26 +118,6 @@ export function mainCity(
   return best && { city: best.city, others: counts.size - 1 };
 }
 
-function nameOf(part: readonly PlacedCustomer[], b: Bounds): string {
-  const main = mainCity(part);
-  if (main) return text.download.cityArea(main.city, main.others);
-  return text.download.customersNear(
-    part.length,
-    latitude((b[1] + b[3]) / 2, 2),
-    longitude((b[0] + b[2]) / 2, 2),
-  );
-}
-
-/** Areas that would share a name (two parts of one metro, two Springfields) are told apart. */
-function numberAlike(areas: ProposedArea[]): void {
-  const byName = new Map<string, ProposedArea[]>();
-  for (const area of areas) byName.set(area.name, [...(byName.get(area.name) ?? []), area]);
-  for (const [name, alike] of byName) {
-    if (alike.length < 2) continue;
-    alike.forEach((area, i) => (area.name = text.download.part(name, i + 1, alike.length)));
-  }
-}
-
 /** A box cut into a grid of boxes no wider or taller than MAX_SPAN_KM. */
 function gridSplit(bounds: Bounds): Bounds[] {
   const span = spanKm(bounds);
@@ -150,7 +135,13 @@ function gridSplit(bounds: Bounds): Bounds[] {
   return out;
 }
 
-/** Single-linkage clusters of customers closer than LINK_KM, on a grid of LINK_KM cells. */
+/**
+ * Single-linkage clusters of customers closer than LINK_KM, on a grid of LINK_KM cells; biggest
+ * first, each in the customers' order. A cell keeps its customers in buckets of one cluster
+ * each, so a customer is measured only against clusters it has not joined yet and stops at the
+ * first customer of a bucket within reach: a metro's thousands of customers in a few cells cost
+ * a few buckets each, not every pair. The clusters are those of linking every pair within reach.
+ */
 export function clusterPoints(customers: readonly PlacedCustomer[]): PlacedCustomer[][] {
   const points = customers.map((c) => c.at);
   const parent = points.map((_, i) => i);
@@ -159,27 +150,46 @@ export function clusterPoints(customers: readonly PlacedCustomer[]): PlacedCusto
     return i;
   };
   const cellDeg = LINK_KM / KM_PER_DEG_LAT;
-  const cells = new Map<string, number[]>();
-  const key = (cx: number, cy: number) => `${cx}:${cy}`;
-  const cellOf = ([lng, lat]: LngLat) => {
-    const cy = Math.floor(lat / cellDeg);
-    return [Math.floor((lng * kmPerDegLon(lat)) / LINK_KM), cy] as const;
+  // A cell's row is within ±90° / cellDeg (under 700), so the number is one per cell.
+  const cells = new Map<number, Array<{ root: number; members: number[] }>>();
+  const key = (cx: number, cy: number) => cx * 2048 + cy;
+  const near = (p: LngLat, q: LngLat) => {
+    const x = (p[0] - q[0]) * kmPerDegLon((p[1] + q[1]) / 2);
+    const y = (p[1] - q[1]) * KM_PER_DEG_LAT;
+    return x * x + y * y <= LINK_KM * LINK_KM;
   };
   points.forEach((p, i) => {
-    const [cx, cy] = cellOf(p);
+    const [lng, lat] = p;
+    const cy = Math.floor(lat / cellDeg);
+    const cx = Math.floor((lng * kmPerDegLon(lat)) / LINK_KM);
     for (let dx = -1; dx <= 1; dx++) {
       for (let dy = -1; dy <= 1; dy++) {
-        for (const j of cells.get(key(cx + dx, cy + dy)) ?? []) {
-          const q = points[j]!;
-          const x = (p[0] - q[0]) * kmPerDegLon((p[1] + q[1]) / 2);
-          const y = (p[1] - q[1]) * KM_PER_DEG_LAT;
-          if (x * x + y * y <= LINK_KM * LINK_KM) parent[find(i)] = find(j);
+        for (const bucket of cells.get(key(cx + dx, cy + dy)) ?? []) {
+          if (find(bucket.root) === find(i)) continue;
+          for (const j of bucket.members) {
+            if (!near(p, points[j]!)) continue;
+            parent[find(i)] = find(j);
+            break;
+          }
         }
       }
     }
-    const list = cells.get(key(cx, cy)) ?? [];
-    list.push(i);
-    cells.set(key(cx, cy), list);
+    const own = cells.get(key(cx, cy)) ?? [];
+    cells.set(key(cx, cy), own);
+    // Buckets whose clusters have joined since become one, and the customer goes to its own.
+    const byRoot = new Map<number, number[]>();
+    for (const bucket of own) {
+      const root = find(bucket.root);
+      const members = byRoot.get(root);
+      if (members) for (const j of bucket.members) members.push(j);
+      else byRoot.set(root, bucket.members);
+    }
+    const root = find(i);
+    const mine = byRoot.get(root);
+    if (mine) mine.push(i);
+    else byRoot.set(root, [i]);
+    own.length = 0;
+    for (const [r, members] of byRoot) own.push({ root: r, members });
   });
   const groups = new Map<number, PlacedCustomer[]>();
   customers.forEach((c, i) => {
@@ -191,37 +201,37 @@ export function clusterPoints(customers: readonly PlacedCustomer[]): PlacedCusto
   return [...groups.values()].sort((a, b) => b.length - a.length);
 }
 
-export function proposeAreas(
+/** The areas to propose: customers' clusters biggest first, then the territories in order. */
+export function planAreas(
   customers: readonly PlacedCustomer[],
   territories: ReadonlyArray<{ name: string; points: readonly LngLat[] }>,
-): ProposedArea[] {
-  const areas: ProposedArea[] = [];
+): AreaPlan[] {
+  const areas: AreaPlan[] = [];
   for (const cluster of clusterPoints(customers)) {
     for (const part of splitWide(cluster)) {
       const b = boundsOf(part.map((c) => c.at));
       areas.push({
-        name: nameOf(part, b),
+        kind: 'customers',
         bounds: withMargin(b),
         count: part.length,
-        kind: 'customers',
+        main: mainCity(part),
+        center: [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2],
       });
     }
   }
   // Biggest first (a split metro's parts are smaller than the metro was).
   areas.sort((a, b) => b.count - a.count);
-  numberAlike(areas);
   for (const territory of territories) {
     if (territory.points.length === 0) continue;
     const parts = gridSplit(withMargin(boundsOf(territory.points)));
     parts.forEach((bounds, i) => {
       areas.push({
-        name:
-          parts.length > 1
-            ? text.download.part(territory.name, i + 1, parts.length)
-            : territory.name,
+        kind: 'territory',
         bounds,
         count: territory.points.length,
-        kind: 'territory',
+        name: territory.name,
+        part: i + 1,
+        parts: parts.length,
       });
     });
   }
