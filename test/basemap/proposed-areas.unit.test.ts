@@ -1,7 +1,9 @@
 // The areas Offline maps proposes from the account's data: one per cluster of customers and per
 // territory, with a margin, and never one box spanning the continent; named by their main city.
 import { describe, expect, it } from 'vitest';
+import { clusterPoints } from '../../src-renderer/src/features/offline-maps/area-plan';
 import {
+  LINK_KM,
   MARGIN_KM,
   MAX_SPAN_KM,
   heldOffline,
@@ -134,5 +136,41 @@ describe('proposed areas', () => {
     );
     expect(heldOffline(area, 14, [{ bounds: [-98, 37, -97, 38], maxZoom: 14 }])).toBe(true);
     expect(heldOffline(area, 15, [])).toBe(false);
+  });
+
+  it('clusters as linking every pair within reach in neighbouring cells would', () => {
+    // Every pair in neighbouring LINK_KM cells measured and linked (the grid's definition),
+    // against the buckets that skip what is linked already.
+    const kmLon = (lat: number) => 111.32 * Math.max(0.01, Math.cos((lat * Math.PI) / 180));
+    const cell = ([lng, lat]: LngLat) => [
+      Math.floor((lng * kmLon(lat)) / LINK_KM),
+      Math.floor(lat / (LINK_KM / 111.32)),
+    ];
+    const everyPair = (cs: PlacedCustomer[]) => {
+      const parent = cs.map((_, i) => i);
+      const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+      for (let i = 0; i < cs.length; i++) {
+        for (let j = 0; j < i; j++) {
+          const [p, q] = [cs[i]!.at, cs[j]!.at];
+          const [[px, py], [qx, qy]] = [cell(p), cell(q)];
+          if (Math.abs(px! - qx!) > 1 || Math.abs(py! - qy!) > 1) continue;
+          const [x, y] = [(p[0] - q[0]) * kmLon((p[1] + q[1]) / 2), (p[1] - q[1]) * 111.32];
+          if (x * x + y * y <= LINK_KM * LINK_KM) parent[find(i)] = find(j);
+        }
+      }
+      const groups = new Map<number, PlacedCustomer[]>();
+      cs.forEach((c, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), c]));
+      return [...groups.values()].sort((a, b) => b.length - a.length);
+    };
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (const spread of [0.05, 0.3, 1, 5]) {
+      // Dense towns with sparse customers between them: buckets that join as the chain fills.
+      const cs = Array.from({ length: 1_500 }, (_, i): PlacedCustomer => {
+        const town = i % 4 === 0 ? 0 : (i % 3) * spread;
+        return { at: [-100 + town + random() * spread, 40 + random() * spread], city: '' };
+      });
+      expect(clusterPoints(cs)).toEqual(everyPair(cs));
+    }
   });
 });

@@ -1,15 +1,22 @@
-// The areas the Offline maps panel proposes to download, from the account's own data: one per
-// cluster of customers (customers closer than LINK_KM join a cluster) and one per territory,
-// each with a margin around it. No area spans more than MAX_SPAN_KM: a wider cluster or
-// territory is cut in two along its longer side until every part fits, so a rep with customers
-// across the country gets one area per metro, never a bbox spanning the continent. A customers'
-// area is named as a rep names the place: by its customers' most common city, with how many
-// other towns it holds ("Wichita and 3 nearby towns"); biggest first.
+// The areas the panel proposes, named as a rep names the place: a customers' area by its
+// customers' most common city, with how many other towns it holds ("Wichita and 3 nearby
+// towns"), a territory by its name. The plan itself (area-plan.ts) is made in the areas worker;
+// the words are made here, on the page, where text.ts and the formatter live.
 import type { LngLat } from '../../../../src-shared';
+import { planAreas, type AreaPlan, type Bounds, type PlacedCustomer } from './area-plan';
 import { latitude, longitude } from './region-format';
 import { text } from './text';
 
-export type Bounds = [number, number, number, number];
+export {
+  LINK_KM,
+  MARGIN_KM,
+  MAX_SPAN_KM,
+  boundsOf,
+  heldOffline,
+  type AreaPlan,
+  type Bounds,
+  type PlacedCustomer,
+} from './area-plan';
 
 export interface ProposedArea {
   name: string;
@@ -19,111 +26,18 @@ export interface ProposedArea {
   kind: 'customers' | 'territory';
 }
 
-/** A mapped customer: where, and the city the account gives it ("" when none). */
-export interface PlacedCustomer {
-  at: LngLat;
-  city: string;
-}
-
-export const LINK_KM = 15;
-export const MARGIN_KM = 5;
-export const MAX_SPAN_KM = 120;
-const KM_PER_DEG_LAT = 111.32;
-
-const kmPerDegLon = (lat: number) =>
-  KM_PER_DEG_LAT * Math.max(0.01, Math.cos((lat * Math.PI) / 180));
-
-/** The bounding box [west, south, east, north] of the points. */
-export function boundsOf(points: readonly LngLat[]): Bounds {
-  let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const [lng, lat] of points) {
-    w = Math.min(w, lng);
-    e = Math.max(e, lng);
-    s = Math.min(s, lat);
-    n = Math.max(n, lat);
-  }
-  return [w, s, e, n];
-}
-
-function spanKm([w, s, e, n]: Bounds): { x: number; y: number } {
-  return { x: (e - w) * kmPerDegLon((s + n) / 2), y: (n - s) * KM_PER_DEG_LAT };
-}
-
-/** Degrees a region's stored bounds may differ from the area asked (its header keeps 1e-7°). */
-const HELD_EPSILON = 1e-6;
-
-/**
- * True when an offline region on this laptop already covers the area to the max zoom asked: the
- * list marks it, so the rep does not fetch the same streets twice.
- */
-export function heldOffline(
-  [w, s, e, n]: Bounds,
-  maxZoom: number,
-  regions: ReadonlyArray<{ bounds: readonly number[]; maxZoom: number }>,
-): boolean {
-  return regions.some(
-    ({ bounds: [rw, rs, re, rn], maxZoom: z }) =>
-      z >= maxZoom &&
-      rw! <= w + HELD_EPSILON &&
-      rs! <= s + HELD_EPSILON &&
-      re! >= e - HELD_EPSILON &&
-      rn! >= n - HELD_EPSILON,
-  );
-}
-
-export function withMargin([w, s, e, n]: Bounds, km = MARGIN_KM): Bounds {
-  const dLat = km / KM_PER_DEG_LAT;
-  const dLon = km / kmPerDegLon((s + n) / 2);
-  return [
-    Math.max(-180, w - dLon),
-    Math.max(-85, s - dLat),
-    Math.min(180, e + dLon),
-    Math.min(85, n + dLat),
-  ];
-}
-
-/** Splits customers along the longer side at the median until each part spans at most MAX_SPAN_KM. */
-function splitWide(customers: PlacedCustomer[]): PlacedCustomer[][] {
-  const span = spanKm(boundsOf(customers.map((c) => c.at)));
-  if ((span.x <= MAX_SPAN_KM && span.y <= MAX_SPAN_KM) || customers.length < 2) return [customers];
-  const axis = span.x >= span.y ? 0 : 1;
-  const sorted = [...customers].sort((a, b) => a.at[axis] - b.at[axis]);
-  const half = Math.ceil(sorted.length / 2);
-  return [...splitWide(sorted.slice(0, half)), ...splitWide(sorted.slice(half))];
-}
-
-/**
- * The customers' most common city and how many other cities there are, or null when none has
- * a city. Cities are compared without case and outer spaces; the first spelling seen is shown.
- */
-export function mainCity(
-  customers: readonly PlacedCustomer[],
-): { city: string; others: number } | null {
-  const counts = new Map<string, { city: string; n: number }>();
-  for (const { city } of customers) {
-    const name = city.trim();
-    if (name === '') continue;
-    const key = name.toLocaleLowerCase();
-    const seen = counts.get(key);
-    if (seen) seen.n++;
-    else counts.set(key, { city: name, n: 1 });
-  }
-  let best: { city: string; n: number } | null = null;
-  for (const entry of counts.values()) if (!best || entry.n > best.n) best = entry;
-  return best && { city: best.city, others: counts.size - 1 };
-}
-
-function nameOf(part: readonly PlacedCustomer[], b: Bounds): string {
-  const main = mainCity(part);
-  if (main) return text.download.cityArea(main.city, main.others);
+function nameOf(area: AreaPlan): string {
+  if (area.kind === 'territory')
+    return area.parts > 1 ? text.download.part(area.name, area.part, area.parts) : area.name;
+  if (area.main) return text.download.cityArea(area.main.city, area.main.others);
   return text.download.customersNear(
-    part.length,
-    latitude((b[1] + b[3]) / 2, 2),
-    longitude((b[0] + b[2]) / 2, 2),
+    area.count,
+    latitude(area.center[1], 2),
+    longitude(area.center[0], 2),
   );
 }
 
-/** Areas that would share a name (two parts of one metro, two Springfields) are told apart. */
+/** Customers' areas that would share a name (two parts of one metro, two Springfields) are told apart. */
 function numberAlike(areas: ProposedArea[]): void {
   const byName = new Map<string, ProposedArea[]>();
   for (const area of areas) byName.set(area.name, [...(byName.get(area.name) ?? []), area]);
@@ -133,97 +47,22 @@ function numberAlike(areas: ProposedArea[]): void {
   }
 }
 
-/** A box cut into a grid of boxes no wider or taller than MAX_SPAN_KM. */
-function gridSplit(bounds: Bounds): Bounds[] {
-  const span = spanKm(bounds);
-  const nx = Math.max(1, Math.ceil(span.x / MAX_SPAN_KM));
-  const ny = Math.max(1, Math.ceil(span.y / MAX_SPAN_KM));
-  const [w, s, e, n] = bounds;
-  const out: Bounds[] = [];
-  for (let j = 0; j < ny; j++) {
-    for (let i = 0; i < nx; i++) {
-      const x0 = w + ((e - w) * i) / nx;
-      const y0 = s + ((n - s) * j) / ny;
-      out.push([x0, y0, x0 + (e - w) / nx, y0 + (n - s) / ny]);
-    }
-  }
-  return out;
+/** The plan in words, in its order. */
+export function nameAreas(plan: readonly AreaPlan[]): ProposedArea[] {
+  const named = plan.map((area) => ({
+    name: nameOf(area),
+    bounds: area.bounds,
+    count: area.count,
+    kind: area.kind,
+  }));
+  numberAlike(named.filter((area) => area.kind === 'customers'));
+  return named;
 }
 
-/** Single-linkage clusters of customers closer than LINK_KM, on a grid of LINK_KM cells. */
-export function clusterPoints(customers: readonly PlacedCustomer[]): PlacedCustomer[][] {
-  const points = customers.map((c) => c.at);
-  const parent = points.map((_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
-    return i;
-  };
-  const cellDeg = LINK_KM / KM_PER_DEG_LAT;
-  const cells = new Map<string, number[]>();
-  const key = (cx: number, cy: number) => `${cx}:${cy}`;
-  const cellOf = ([lng, lat]: LngLat) => {
-    const cy = Math.floor(lat / cellDeg);
-    return [Math.floor((lng * kmPerDegLon(lat)) / LINK_KM), cy] as const;
-  };
-  points.forEach((p, i) => {
-    const [cx, cy] = cellOf(p);
-    for (let dx = -1; dx <= 1; dx++) {
-      for (let dy = -1; dy <= 1; dy++) {
-        for (const j of cells.get(key(cx + dx, cy + dy)) ?? []) {
-          const q = points[j]!;
-          const x = (p[0] - q[0]) * kmPerDegLon((p[1] + q[1]) / 2);
-          const y = (p[1] - q[1]) * KM_PER_DEG_LAT;
-          if (x * x + y * y <= LINK_KM * LINK_KM) parent[find(i)] = find(j);
-        }
-      }
-    }
-    const list = cells.get(key(cx, cy)) ?? [];
-    list.push(i);
-    cells.set(key(cx, cy), list);
-  });
-  const groups = new Map<number, PlacedCustomer[]>();
-  customers.forEach((c, i) => {
-    const root = find(i);
-    const group = groups.get(root);
-    if (group) group.push(c);
-    else groups.set(root, [c]);
-  });
-  return [...groups.values()].sort((a, b) => b.length - a.length);
-}
-
+/** The plan and its names at once, on the calling thread (the worker does the plan at scale). */
 export function proposeAreas(
   customers: readonly PlacedCustomer[],
   territories: ReadonlyArray<{ name: string; points: readonly LngLat[] }>,
 ): ProposedArea[] {
-  const areas: ProposedArea[] = [];
-  for (const cluster of clusterPoints(customers)) {
-    for (const part of splitWide(cluster)) {
-      const b = boundsOf(part.map((c) => c.at));
-      areas.push({
-        name: nameOf(part, b),
-        bounds: withMargin(b),
-        count: part.length,
-        kind: 'customers',
-      });
-    }
-  }
-  // Biggest first (a split metro's parts are smaller than the metro was).
-  areas.sort((a, b) => b.count - a.count);
-  numberAlike(areas);
-  for (const territory of territories) {
-    if (territory.points.length === 0) continue;
-    const parts = gridSplit(withMargin(boundsOf(territory.points)));
-    parts.forEach((bounds, i) => {
-      areas.push({
-        name:
-          parts.length > 1
-            ? text.download.part(territory.name, i + 1, parts.length)
-            : territory.name,
-        bounds,
-        count: territory.points.length,
-        kind: 'territory',
-      });
-    });
-  }
-  return areas;
+  return nameAreas(planAreas(customers, territories));
 }

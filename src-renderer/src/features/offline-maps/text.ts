@@ -77,6 +77,9 @@ export const text = {
     draw: 'Draw an area',
     drawAgain: 'Draw again',
     noAreas: 'No customers or territories with positions yet: use the current view.',
+    /** While the areas worker clusters the account's customers. */
+    findingAreas: 'Finding your areas…',
+    areasFailed: 'Could not find areas around your customers: use the current view or draw one.',
     areas: 'Areas to download',
     drawnArea: 'Drawn area',
     currentView: 'Current view',
