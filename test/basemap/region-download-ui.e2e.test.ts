@@ -40,10 +40,9 @@ describe('Download my area', () => {
       await page.uncheck(`.fm-map-toggles input[name=${group}]`);
     await showMap(page, CENTER, 14);
     await openPanel(page);
-    // The areas proposed from the account's customers are listed before any source is set.
-    expect(await page.isVisible('[aria-label="Areas to download"] li:has-text("customer")')).toBe(
-      true,
-    );
+    // The areas proposed from the account's customers are listed before any source is set
+    // (found by a worker: they come a moment after the panel).
+    await page.waitForSelector('[aria-label="Areas to download"] li:has-text("customer")');
     // The map source is folded under Advanced.
     await page.click('[data-advanced="map-source"] > summary');
     await page.fill('#om-source', 'http://tiles.example.com/planet.pmtiles');
