@@ -85,10 +85,9 @@ export async function bulkColour(
   const t0 = Date.now();
   await page.click('aside.selection button:has-text("Set colour")');
   const samples: Array<{ at: number; leftS: number }> = [];
-  let queued: Op[] = [];
   let seen = false;
   for (;;) {
-    queued = (await app.call<Op[]>('listOps')).filter((op) => ids.includes(op.target));
+    const queued = (await app.call<Op[]>('listOps')).filter((op) => ids.includes(op.target));
     if (queued.length > 0) seen = true;
     if (seen && queued.length === 0) break;
     const shown = (await page.textContent('aside.selection .sending').catch(() => null)) ?? '';
