@@ -5,7 +5,7 @@
 // stays open from the first piece to the last (see piece-save.ts for how, and its deadline).
 import type { Acknowledged, EventOf, Op, UserMeta } from '../../../src-shared';
 import type { DataPiece } from '../../../src-shared/data-pieces';
-import { applyOverlay, undoOverlay } from './overlay';
+import { applyOverlay, replaceOverlay, undoOverlay } from './overlay';
 import { writePieces, type PieceSource } from './piece-save';
 import {
   databaseNameFor,
@@ -167,23 +167,24 @@ export class CustomerCache {
   }
 
   /**
-   * Replaces the mirror of the outbox ('outbox:changed') and re-derives the overlay.
+   * Replaces the mirror of the outbox ('outbox:changed') and re-derives the overlay of the
+   * customers whose queued ops changed.
    * `acknowledged`: the service's version of what a done op changed, written as server data in
    * this same transaction: the op's overlay goes only as its result arrives, so no view shows the
    * version before it until the next pull.
    */
   async setPendingOps(ops: Op[], acknowledged?: Acknowledged): Promise<void> {
-    await this.db.transaction('rw', this.tables, async () => {
-      await undoOverlay(this.db);
-      if (acknowledged) {
+    const serverIds = acknowledged
+      ? [...acknowledged.deleted, ...acknowledged.upserted.map((c) => c.id)]
+      : [];
+    await this.db.transaction('rw', this.tables, () =>
+      replaceOverlay(this.db, ops, serverIds, async () => {
+        if (!acknowledged) return;
         await this.markSnapshot(null); // the server data is no longer the snapshot's
         await this.db.customers.bulkDelete(acknowledged.deleted);
         await this.db.customers.bulkPut(acknowledged.upserted);
-      }
-      await this.db.pending.clear();
-      await this.db.pending.bulkPut(ops.map((op, seq): PendingRow => ({ ...op, seq })));
-      await applyOverlay(this.db);
-    });
+      }),
+    );
   }
 
   /** Rewrites a temp id to its server id everywhere in the cache ('ids:resolved'). */
