@@ -172,26 +172,39 @@ function sequence(before: PendingRow[], ops: Op[]): PendingRow[] {
 }
 
 /**
- * Replaces the outbox mirror with `ops` and re-derives the overlay of only the customers whose
- * queued ops changed (and the stops of pending routes): sending a bulk change of thousands
- * rewrote every overlaid customer per acknowledged op. `serverWrite` runs between the undo and
- * the new overlay, for the service's own versions of `serverIds`.
+ * Replaces the outbox mirror with `ops`; see reviseOverlay. `serverWrite` writes the service's
+ * own versions of `serverIds`.
  */
-export async function replaceOverlay(
+export function replaceOverlay(
   db: FieldmapDb,
   ops: Op[],
   serverIds: readonly string[],
   serverWrite: () => Promise<void>,
 ): Promise<void> {
+  return reviseOverlay(db, (before) => sequence(before, ops), serverIds, serverWrite);
+}
+
+/**
+ * Replaces the outbox mirror with what `revise` makes of it and re-derives the overlay of only
+ * the customers whose queued ops changed, of `serverIds`, and of the stops of pending routes (a
+ * route's points come from its stops as the ops before it left them): replaying the whole queue
+ * at every change cost a bulk change of thousands a replay of all of it per op sent.
+ * `serverWrite` runs on pure server data of those customers, before the overlay returns.
+ */
+export async function reviseOverlay(
+  db: FieldmapDb,
+  revise: (before: PendingRow[]) => PendingRow[],
+  serverIds: readonly string[],
+  serverWrite: () => Promise<void>,
+): Promise<void> {
   const before = await db.pending.toArray();
-  const rows = sequence(before, ops);
+  const rows = revise(before);
   const was = opsByCustomer(liveOps(before));
   const live = liveOps(rows);
   const now = opsByCustomer(live);
   const touched = new Set(serverIds);
   for (const id of new Set([...was.keys(), ...now.keys()]))
     if (was.get(id) !== now.get(id)) touched.add(id);
-  // A route's points come from its stops as the ops before it left them: replay those stops too.
   for (const op of [...liveOps(before), ...live])
     if (op.kind === 'createRoute') for (const id of op.payload.customerIds) touched.add(id);
 
@@ -211,6 +224,6 @@ export async function replaceOverlay(
   await db.pending.bulkPut(changed);
   await applyOps(
     db,
-    live.filter((op) => customersOf(op).some((id) => touched.has(id)) || op.kind === 'createRoute'),
+    live.filter((op) => op.kind === 'createRoute' || customersOf(op).some((id) => touched.has(id))),
   );
 }

@@ -20,7 +20,9 @@ async function tablesOf(cache: CustomerCache): Promise<Tables> {
     customers: await db.customers.toArray(),
     server: await db.server.toArray(),
     routes: await db.routes.toArray(),
-    pending: (await db.pending.orderBy('seq').toArray()).map((op) => `${op.opId}:${op.state}`),
+    pending: (await db.pending.orderBy('seq').toArray()).map(
+      (op) => `${op.opId}:${op.state}:${op.target}`,
+    ),
   };
 }
 
@@ -37,6 +39,39 @@ async function rebuild(cache: CustomerCache, ops: Op[], acknowledged?: Acknowled
     await db.pending.bulkPut(ops.map((op, seq): PendingRow => ({ ...op, seq })));
     await applyOverlay(db);
   });
+}
+
+/** A temp id resolved the way it was before: undo all, rewrite every op, apply all. */
+async function rebuildResolve(
+  cache: CustomerCache,
+  kind: 'customer' | 'route',
+  tempId: string,
+  id: string,
+) {
+  const { db } = cache;
+  await db.transaction('rw', [db.customers, db.server, db.routes, db.pending], async () => {
+    const table = kind === 'customer' ? db.customers : db.routes;
+    const created: CustomerRow | RouteRow | undefined = await table.get(tempId);
+    await undoOverlay(db);
+    if (created && !(await table.get(id))) {
+      const { _pending: _p, ...record } = created as CustomerRow;
+      delete (record as CustomerRow)._pendingFields;
+      await table.put({ ...record, id } as CustomerRow & RouteRow);
+    }
+    const rewritten = (await db.pending.toArray()).map((op) => rewrite(op, kind, tempId, id));
+    await db.pending.bulkPut(rewritten);
+    await applyOverlay(db);
+  });
+}
+
+/** An op as main tells it once `tempId` is `id`. */
+function rewrite<T extends Op>(op: T, kind: 'customer' | 'route', tempId: string, id: string): T {
+  const target = op.target === tempId ? id : op.target;
+  if (op.kind === 'createRoute' && kind === 'customer') {
+    const customerIds = op.payload.customerIds.map((c) => (c === tempId ? id : c));
+    return { ...op, target, payload: { ...op.payload, customerIds } };
+  }
+  return { ...op, target };
 }
 
 async function open(key: string): Promise<CustomerCache> {
@@ -96,6 +131,10 @@ export function overlayScenarios(
           }
           return { ...meta, kind: 'updateCustomer', target, payload: { color: `c${k % 5}` } } as Op;
         };
+        const compare = async (step: number) => {
+          const [got, want] = [await tablesOf(mine), await tablesOf(ref)];
+          return JSON.stringify(got) === JSON.stringify(want) ? null : { step, got, want };
+        };
         for (let step = 0; step < steps; step++) {
           let acknowledged: Acknowledged | undefined;
           const roll = r();
@@ -125,6 +164,23 @@ export function overlayScenarios(
             const state = pick(['sending', 'failed', 'done', 'pending'] as const);
             ops = ops.map((op, j) => (j === i ? ({ ...op, state } as Op) : op));
           } else if (roll < 0.9) {
+            // A create reached the service: its temp id becomes the service's everywhere.
+            const create = ops.findLast(
+              (o) =>
+                (o.kind === 'createCustomer' || o.kind === 'createRoute') &&
+                o.target.startsWith('tmp_'),
+            );
+            if (create) {
+              const kind = create.kind === 'createRoute' ? 'route' : 'customer';
+              const id = `srv_${create.opId}`;
+              await mine.resolveId(kind, create.target, id);
+              await rebuildResolve(ref, kind, create.target, id);
+              const differs = await compare(step);
+              if (differs) return differs;
+              ops = ops.map((o) => rewrite(o, kind, create.target, id));
+              if (kind === 'customer') ids.push(id);
+            }
+          } else if (roll < 0.95) {
             // Retried at the end, or put back in another order.
             const i = Math.floor(r() * ops.length);
             ops = [...ops.slice(0, i), ...ops.slice(i + 1), ops[i]!];
@@ -135,8 +191,8 @@ export function overlayScenarios(
           }
           await mine.setPendingOps(ops, acknowledged);
           await rebuild(ref, ops, acknowledged);
-          const [got, want] = [await tablesOf(mine), await tablesOf(ref)];
-          if (JSON.stringify(got) !== JSON.stringify(want)) return { step, got, want };
+          const differs = await compare(step);
+          if (differs) return differs;
         }
         return null;
       } finally {
