@@ -2,7 +2,7 @@
 // 4th grant at 1025 ms, not 1024) that real timers cannot pin down without timed assertions, and
 // the same limiter is also tested with real time against the reference service. immediateTicker
 // counts the event loop's turns, not time.
-import type { Clock } from '../../src-main/core/ports';
+import { systemClock, type Clock } from '../../src-main/core/ports';
 
 interface Timer {
   at: number;
@@ -60,6 +60,27 @@ export class FakeClock implements Clock {
     }
     this.#now = target;
     await settle();
+  }
+}
+
+/**
+ * Real time that a test moves forward at once: timers run on real time, `now` is real time plus
+ * every skip. Waiting out one of the app's own deadlines (a lost create's absence grace) is then
+ * a skip of the engine's clock, not a sleep of the test.
+ */
+export class SkippingClock implements Clock {
+  #skipped = 0;
+
+  now(): number {
+    return Date.now() + this.#skipped;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return systemClock.sleep(ms, signal);
+  }
+
+  skip(ms: number): void {
+    this.#skipped += ms;
   }
 }
 

@@ -4,7 +4,7 @@
 // Choosing one adopts its id (nothing sent again); "None of these: create it" sends it again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, waitSync } from '../support/app-steps';
+import { signIn } from '../support/app-steps';
 import { testBoundMs } from '../support/until';
 
 const USER = 'rep';
@@ -63,6 +63,11 @@ beforeAll(async () => {
     variants: { store: 'normalising' },
   });
   app = await launchApp({ serviceUrl: service.url });
+  // Signed in, synced, the Changes view open: where each test starts.
+  await signIn(app, service);
+  await app.page.waitForSelector('.sync-status[data-sync="synced"]');
+  await app.page.click('.views button >> nth=0');
+  await app.page.waitForSelector('aside.side-panel.changes');
 });
 
 afterAll(async () => {
@@ -71,17 +76,6 @@ afterAll(async () => {
 });
 
 describe('a create the app cannot tell apart', () => {
-  it(
-    'signs in, syncs and shows the Changes view',
-    async () => {
-      await signIn(app, service);
-      await waitSync(app.page, 'synced');
-      await app.page.click('.views button >> nth=0');
-      await app.page.waitForSelector('aside.side-panel.changes');
-    },
-    PATIENCE,
-  );
-
   it(
     'offers the look-alike record; choosing it adopts its id without a second POST',
     async () => {

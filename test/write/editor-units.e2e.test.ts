@@ -4,7 +4,7 @@
 // from) and a new customer both get milliseconds, as the visit dialog writes them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, syncNow, waitRows, waitSync } from '../support/app-steps';
+import { signIn, syncNow, waitRows, waitRowsInHook } from '../support/app-steps';
 
 const USER = 'rep';
 let service: TestService;
@@ -29,6 +29,9 @@ beforeAll(async () => {
   service.store.updateCustomerDirect(USER, unique.id, { lastVisit: 0, remindAt: 0 });
   target = { id: unique.id, name: unique.name };
   app = await launchApp({ serviceUrl: service.url });
+  await signIn(app, service);
+  await waitRowsInHook(app.page, 'Customers', all.length);
+  await app.page.waitForSelector('.sync-status[data-sync="synced"]');
 });
 
 afterAll(async () => {
@@ -45,12 +48,6 @@ function localMs(y: number, m: number, d: number, h = 0, min = 0): Promise<numbe
 }
 
 describe('the editor on a milliseconds account', () => {
-  it('signs in and syncs', async () => {
-    await signIn(app, service);
-    await waitRows(app.page, 'Customers', service.store.customers(USER).length);
-    await waitSync(app.page, 'synced');
-  });
-
   it('writes a never-visited customer’s dates in milliseconds', async () => {
     const { page } = app;
     await page.fill('input[aria-label="Search customers"]', target.name);

@@ -35,8 +35,10 @@ afterAll(async () => {
 });
 
 describe('honest status while changes wait', () => {
-  it('names a service that is down while the machine is online, with its next try', async () => {
+  // One test in three steps: each needs the service and the queue as the step before left them.
+  it('names a service that is down, counts the changes that wait, and says Synced only once sent', async () => {
     const { page } = app;
+    // Step 1: a service that is down while the machine is online is named, with its next try.
     await signIn(app, service);
     await waitRows(page, 'Customers', 10);
     await waitSync(page, 'synced');
@@ -50,10 +52,8 @@ describe('honest status while changes wait', () => {
     expect(text).not.toContain('Offline');
     expect(text).toMatch(/next try in \d+ (s|min)/);
     expect(await page.textContent('button.sync-now')).toBe('Try now');
-  });
 
-  it('counts the same queued changes everywhere, and says neither Synced nor Imported', async () => {
-    const { page } = app;
+    // Step 2: the same queued changes are counted everywhere; neither Synced nor Imported.
     await page.click('button:has-text("Import CSV")');
     await page.setInputFiles('input[aria-label="CSV or Excel file"]', {
       name: 'honest.csv',
@@ -74,10 +74,8 @@ describe('honest status while changes wait', () => {
     expect(await page.textContent('aside .hint')).toContain(
       `${ROWS} changes not yet on the service: ${ROWS} waiting to be sent`,
     );
-  });
 
-  it('sends everything with "Try now" once the service is back: Synced and Imported only then', async () => {
-    const { page } = app;
+    // Step 3: "Try now" sends everything once the service is back: Synced and Imported only then.
     revived = await startService({ port: service.port, store: service.store, rate: 0 });
     await page.click('button.sync-now');
     await expect.poll(() => service.store.customers(USER).length).toBe(10 + ROWS);

@@ -35,20 +35,20 @@ afterAll(async () => {
 });
 
 describe('off the office network, then conflicts', () => {
-  it('signs in and syncs', async () => {
+  // One test in three steps: the conflicts are those of the edits queued off the network.
+  it('signs in, keeps changes queued off the office network, then shows and settles conflicts', async () => {
+    const { page } = app;
     await signIn(app, service);
-    await waitRows(app.page, 'Customers', 20);
-    await waitSync(app.page, 'synced');
+    await waitRows(page, 'Customers', 20);
+    await waitSync(page, 'synced');
     const all = service.store.customers(USER);
     const unique = all.filter(
       (c) => all.filter((o) => o.name.toLowerCase().includes(c.name.toLowerCase())).length === 1,
     );
     [first, second] = unique as unknown as [typeof first, typeof second];
     expect(second).toBeDefined();
-  });
 
-  it('shows "Not on the office network" and keeps every change queued', async () => {
-    const { page } = app;
+    // Step 2: "Not on the office network", and every change stays queued.
     service.configure({ allow: ['10.0.0.0/8'] });
     await editField(first.name, 'phone', 'rep-phone-1');
     await editField(second.name, 'notes', 'rep notes 2');
@@ -60,10 +60,8 @@ describe('off the office network, then conflicts', () => {
     expect(ops.every((o) => o.state === 'pending')).toBe(true);
     expect(service.store.customer(USER, first.id)!.phone).not.toBe('rep-phone-1');
     expect(await page.getAttribute('.views button >> nth=0', 'data-count')).toBe('2');
-  });
 
-  it('shows both values of a field changed on both sides, and applies the rep’s choice', async () => {
-    const { page } = app;
+    // Step 3: both values of a field changed on both sides are shown; the rep's choice applies.
     // Someone else changes the same fields on the service meanwhile.
     service.store.updateCustomerDirect(USER, first.id, { phone: 'server-phone-1' });
     service.store.updateCustomerDirect(USER, second.id, { notes: 'server notes 2' });

@@ -5,7 +5,7 @@
 // stays open from the first piece to the last (see piece-save.ts for how, and its deadline).
 import type { Acknowledged, EventOf, Op, UserMeta } from '../../../src-shared';
 import type { DataPiece } from '../../../src-shared/data-pieces';
-import { applyOverlay, undoOverlay } from './overlay';
+import { applyOverlay, replaceOverlay, reviseOverlay, undoOverlay } from './overlay';
 import { writePieces, type PieceSource } from './piece-save';
 import {
   databaseNameFor,
@@ -167,49 +167,53 @@ export class CustomerCache {
   }
 
   /**
-   * Replaces the mirror of the outbox ('outbox:changed') and re-derives the overlay.
+   * Replaces the mirror of the outbox ('outbox:changed') and re-derives the overlay of the
+   * customers whose queued ops changed.
    * `acknowledged`: the service's version of what a done op changed, written as server data in
    * this same transaction: the op's overlay goes only as its result arrives, so no view shows the
    * version before it until the next pull.
    */
   async setPendingOps(ops: Op[], acknowledged?: Acknowledged): Promise<void> {
-    await this.db.transaction('rw', this.tables, async () => {
-      await undoOverlay(this.db);
-      if (acknowledged) {
+    const serverIds = acknowledged
+      ? [...acknowledged.deleted, ...acknowledged.upserted.map((c) => c.id)]
+      : [];
+    await this.db.transaction('rw', this.tables, () =>
+      replaceOverlay(this.db, ops, serverIds, async () => {
+        if (!acknowledged) return;
         await this.markSnapshot(null); // the server data is no longer the snapshot's
         await this.db.customers.bulkDelete(acknowledged.deleted);
         await this.db.customers.bulkPut(acknowledged.upserted);
-      }
-      await this.db.pending.clear();
-      await this.db.pending.bulkPut(ops.map((op, seq): PendingRow => ({ ...op, seq })));
-      await applyOverlay(this.db);
-    });
+      }),
+    );
   }
 
   /** Rewrites a temp id to its server id everywhere in the cache ('ids:resolved'). */
   async resolveId(kind: 'customer' | 'route', tempId: string, id: string): Promise<void> {
+    const rewrite = (op: PendingRow): PendingRow => {
+      const target = op.target === tempId ? id : op.target;
+      if (op.kind === 'createRoute' && kind === 'customer') {
+        const customerIds = op.payload.customerIds.map((c) => (c === tempId ? id : c));
+        return { ...op, target, payload: { ...op.payload, customerIds } } as PendingRow;
+      }
+      return target === op.target ? op : ({ ...op, target } as PendingRow);
+    };
     await this.db.transaction('rw', this.tables, async () => {
       const table = kind === 'customer' ? this.db.customers : this.db.routes;
       const created: CustomerRow | RouteRow | undefined = await table.get(tempId);
-      await undoOverlay(this.db);
-      // The record exists on the service now: keep showing it as server data until a pull has it.
-      if (created && !(await table.get(id))) {
-        await this.markSnapshot(null); // the server data is no longer the snapshot's
-        const { _pending: _p, ...record } = created as CustomerRow;
-        delete (record as CustomerRow)._pendingFields;
-        await table.put({ ...record, id } as CustomerRow & RouteRow);
-      }
-      const ops = await this.db.pending.toArray();
-      const rewritten = ops.map((op): PendingRow => {
-        const target = op.target === tempId ? id : op.target;
-        if (op.kind === 'createRoute' && kind === 'customer') {
-          const customerIds = op.payload.customerIds.map((c) => (c === tempId ? id : c));
-          return { ...op, target, payload: { ...op.payload, customerIds } } as PendingRow;
-        }
-        return { ...op, target } as PendingRow;
-      });
-      await this.db.pending.bulkPut(rewritten);
-      await applyOverlay(this.db);
+      const ids = kind === 'customer' ? [tempId, id] : [];
+      await reviseOverlay(
+        this.db,
+        (ops) => ops.map(rewrite),
+        ids,
+        async () => {
+          // The record exists on the service now: keep showing it as server data until a pull has it.
+          if (!created || (await table.get(id))) return;
+          await this.markSnapshot(null); // the server data is no longer the snapshot's
+          const { _pending: _p, ...record } = created as CustomerRow;
+          delete (record as CustomerRow)._pendingFields;
+          await table.put({ ...record, id } as CustomerRow & RouteRow);
+        },
+      );
     });
   }
 

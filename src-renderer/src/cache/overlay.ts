@@ -1,7 +1,13 @@
 // The overlay: the rep's queued ops applied on top of server data in the cache, so every view
 // shows what the rep did even before the service has it. Always called inside the caller's
 // read-write transaction; `undoOverlay` restores pure server data from the `server` table.
-import { formatPoint, positionOf, type Customer, type Timestamp } from '../../../src-shared';
+import {
+  formatPoint,
+  positionOf,
+  type Customer,
+  type Op,
+  type Timestamp,
+} from '../../../src-shared';
 import type { CustomerRow, FieldmapDb, PendingRow, RouteRow, ServerRow } from './schema';
 
 /** Ops that still change what the rep sees (a done op's result comes as server data). */
@@ -33,7 +39,14 @@ export async function undoOverlay(db: FieldmapDb): Promise<void> {
 
 /** Applies the mirrored ops on top of pure server data (call `undoOverlay` first if needed). */
 export async function applyOverlay(db: FieldmapDb): Promise<void> {
-  const ops = liveOps(await db.pending.toArray());
+  await applyOps(db, liveOps(await db.pending.toArray()));
+}
+
+/**
+ * Applies `ops` (live, in queue order) on top of pure server data of the customers they touch.
+ * Every customer an op of `ops` reads or writes must be pure server data here.
+ */
+async function applyOps(db: FieldmapDb, ops: PendingRow[]): Promise<void> {
   if (ops.length === 0) return;
 
   const customerTargets = new Set<string>();
@@ -120,4 +133,97 @@ export async function applyOverlay(db: FieldmapDb): Promise<void> {
   await db.customers.bulkDelete(deleted);
   await db.customers.bulkPut(put);
   await db.routes.bulkPut(routes);
+}
+
+/** The customers an op's overlay reads: its target, or a route's stops. */
+function customersOf(op: PendingRow): string[] {
+  if (op.kind === 'createRoute') return op.payload.customerIds;
+  return op.kind === 'updateCustomFields' ? [] : [op.target];
+}
+
+/** Each customer's own live ops, as text in queue order: its overlay changes only with this. */
+function opsByCustomer(ops: PendingRow[]): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const op of ops) {
+    if (op.kind === 'createRoute' || op.kind === 'updateCustomFields') continue;
+    const { seq: _seq, ...rest } = op;
+    texts.set(op.target, `${texts.get(op.target) ?? ''}${JSON.stringify(rest)}\n`);
+  }
+  return texts;
+}
+
+/**
+ * Orders the new mirror: ops kept from the old one keep their seq when the queue only lost ops
+ * and gained some at its end (a send, a new batch), so only changed rows are written; any other
+ * order numbers them afresh.
+ */
+function sequence(before: PendingRow[], ops: Op[]): PendingRow[] {
+  const seqOf = new Map(before.map((op) => [op.opId, op.seq]));
+  let last = -1;
+  let added = false;
+  for (const op of ops) {
+    const seq = seqOf.get(op.opId);
+    if (seq === undefined) added = true;
+    else if (added || seq <= last) return ops.map((o, i) => ({ ...o, seq: i }));
+    else last = seq;
+  }
+  let next = Math.max(last, ...before.map((op) => op.seq)) + 1;
+  return ops.map((op) => ({ ...op, seq: seqOf.get(op.opId) ?? next++ }));
+}
+
+/**
+ * Replaces the outbox mirror with `ops`; see reviseOverlay. `serverWrite` writes the service's
+ * own versions of `serverIds`.
+ */
+export function replaceOverlay(
+  db: FieldmapDb,
+  ops: Op[],
+  serverIds: readonly string[],
+  serverWrite: () => Promise<void>,
+): Promise<void> {
+  return reviseOverlay(db, (before) => sequence(before, ops), serverIds, serverWrite);
+}
+
+/**
+ * Replaces the outbox mirror with what `revise` makes of it and re-derives the overlay of only
+ * the customers whose queued ops changed, of `serverIds`, and of the stops of pending routes (a
+ * route's points come from its stops as the ops before it left them): replaying the whole queue
+ * at every change cost a bulk change of thousands a replay of all of it per op sent.
+ * `serverWrite` runs on pure server data of those customers, before the overlay returns.
+ */
+export async function reviseOverlay(
+  db: FieldmapDb,
+  revise: (before: PendingRow[]) => PendingRow[],
+  serverIds: readonly string[],
+  serverWrite: () => Promise<void>,
+): Promise<void> {
+  const before = await db.pending.toArray();
+  const rows = revise(before);
+  const was = opsByCustomer(liveOps(before));
+  const live = liveOps(rows);
+  const now = opsByCustomer(live);
+  const touched = new Set(serverIds);
+  for (const id of new Set([...was.keys(), ...now.keys()]))
+    if (was.get(id) !== now.get(id)) touched.add(id);
+  for (const op of [...liveOps(before), ...live])
+    if (op.kind === 'createRoute') for (const id of op.payload.customerIds) touched.add(id);
+
+  const ids = [...touched];
+  const originals = (await db.server.bulkGet(ids)).filter((o): o is ServerRow => o !== undefined);
+  await db.customers.bulkDelete(originals.filter((o) => o.record === null).map((o) => o.id));
+  await db.customers.bulkPut(originals.flatMap((o) => (o.record ? [o.record] : [])));
+  await db.server.bulkDelete(originals.map((o) => o.id));
+  await db.routes.bulkDelete(await db.routes.filter((r) => r._pending === 1).primaryKeys());
+  await serverWrite();
+
+  const kept = new Map(before.map((op) => [op.opId, JSON.stringify(op)]));
+  const changed = rows.filter((op) => kept.get(op.opId) !== JSON.stringify(op));
+  const gone = new Set(before.map((op) => op.opId));
+  for (const op of rows) gone.delete(op.opId);
+  await db.pending.bulkDelete([...gone]);
+  await db.pending.bulkPut(changed);
+  await applyOps(
+    db,
+    live.filter((op) => op.kind === 'createRoute' || customersOf(op).some((id) => touched.has(id))),
+  );
 }

@@ -8,6 +8,7 @@ import { makeCustomers, makePlaces, makeTerms, makeUser } from './fixtures';
 import { benchScenarios } from './bench.page';
 import { nearbyScenarios } from './nearby-bench.page';
 import { upgradeScenarios } from './cache-upgrade.page';
+import { overlayScenarios } from './overlay-replace.page';
 
 type Snapshot = EventOf<'data:snapshot'>;
 
@@ -327,6 +328,7 @@ const scenarios = {
   ...benchScenarios,
   ...nearbyScenarios,
   ...upgradeScenarios({ snapshotOf, sampleOps }),
+  ...overlayScenarios(snapshotOf),
 };
 
 export type Scenarios = typeof scenarios;

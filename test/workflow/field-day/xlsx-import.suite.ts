@@ -15,7 +15,7 @@ import { fromAccountTime } from '../../../src-shared/time-units';
 import { startService, type RunningService } from '../../../src-service/index';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../../support/app';
 import { buildXlsx, type XlsxCell } from '../../support/xlsx-file';
-import { screenshot, signIn, syncNow, waitRows, waitSync } from '../../support/app-steps';
+import { screenshot, signIn, syncNow, waitRows, waitRowsInHook } from '../../support/app-steps';
 import { testBoundMs } from '../../support/until';
 
 const USER = 'rep';
@@ -107,6 +107,9 @@ describe('Import from Excel (.xlsx)', () => {
     dir = await mkdtemp(join(tmpdir(), 'fieldmap-xlsx-e2e-'));
     service = await startTestService({ customers: SEEDED, seed: 61 });
     app = await launchApp({ serviceUrl: service.url, limiterRate: 30 });
+    await signIn(app, service);
+    await waitRowsInHook(app.page, 'Customers', SEEDED);
+    await app.page.waitForSelector('.sync-status[data-sync="synced"]');
   });
 
   afterAll(async () => {
@@ -120,9 +123,6 @@ describe('Import from Excel (.xlsx)', () => {
     'refuses a 50 MB spreadsheet and a damaged one with a clear message, queuing nothing',
     async () => {
       const { page } = app;
-      await signIn(app, service);
-      await waitRows(page, 'Customers', SEEDED);
-      await waitSync(page, 'synced');
       const big = join(dir, 'everyone.xlsx');
       await writeFile(big, randomBytes(50 * 1024 * 1024));
       const damaged = join(dir, 'damaged.xlsx');
