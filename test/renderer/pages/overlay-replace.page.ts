@@ -7,7 +7,9 @@ import { applyOverlay, undoOverlay } from '../../../src-renderer/src/cache/overl
 import {
   databaseNameFor,
   openDatabase,
+  type CustomerRow,
   type PendingRow,
+  type RouteRow,
 } from '../../../src-renderer/src/cache/schema';
 import { mulberry32 } from '../../support/prng';
 import { makeCustomers } from './fixtures';
