@@ -33,7 +33,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await removePage?.();
-  await rm(dataDir, { recursive: true, force: true });
+  // A tile the last test fetched may still be landing in the cache as the browser closes: rm
+  // retries while the directory is still being written (ENOTEMPTY), as it is documented to.
+  await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
 });
 
 async function newPage(
