@@ -135,12 +135,6 @@ async function applyOps(db: FieldmapDb, ops: PendingRow[]): Promise<void> {
   await db.routes.bulkPut(routes);
 }
 
-/** The customers an op's overlay reads: its target, or a route's stops. */
-function customersOf(op: PendingRow): string[] {
-  if (op.kind === 'createRoute') return op.payload.customerIds;
-  return op.kind === 'updateCustomFields' ? [] : [op.target];
-}
-
 /** Each customer's own live ops, as text in queue order: its overlay changes only with this. */
 function opsByCustomer(ops: PendingRow[]): Map<string, string> {
   const texts = new Map<string, string>();
@@ -199,13 +193,14 @@ export async function reviseOverlay(
 ): Promise<void> {
   const before = await db.pending.toArray();
   const rows = revise(before);
-  const was = opsByCustomer(liveOps(before));
+  const liveBefore = liveOps(before);
   const live = liveOps(rows);
+  const was = opsByCustomer(liveBefore);
   const now = opsByCustomer(live);
   const touched = new Set(serverIds);
   for (const id of new Set([...was.keys(), ...now.keys()]))
     if (was.get(id) !== now.get(id)) touched.add(id);
-  for (const op of [...liveOps(before), ...live])
+  for (const op of [...liveBefore, ...live])
     if (op.kind === 'createRoute') for (const id of op.payload.customerIds) touched.add(id);
 
   const ids = [...touched];
@@ -222,8 +217,9 @@ export async function reviseOverlay(
   for (const op of rows) gone.delete(op.opId);
   await db.pending.bulkDelete([...gone]);
   await db.pending.bulkPut(changed);
+  // Every route's stops are touched, so its op goes with theirs.
   await applyOps(
     db,
-    live.filter((op) => op.kind === 'createRoute' || customersOf(op).some((id) => touched.has(id))),
+    live.filter((op) => op.kind === 'createRoute' || touched.has(op.target)),
   );
 }
