@@ -6,6 +6,7 @@ import type { TimeUnit } from '../../../src-shared/time-units';
 import { CustomerEditor } from '../features/editor/customer-editor.svelte';
 import { RouteBuilder } from '../features/routes/route-builder.svelte';
 import { BulkSelection } from '../features/selection/bulk-selection.svelte';
+import type { MapMode } from '../map/tools/map-mode';
 import type { FocusRequest } from '../types';
 
 export type PanelKind =
@@ -21,9 +22,6 @@ export type PanelKind =
 
 /** A modal dialog over the window; 'visit' logs a visit to `visitFor`. */
 export type DialogKind = 'offline-maps' | 'reauth' | 'visit';
-
-/** What a click on the map does right now ('draw-area': an area to download, for Offline maps). */
-export type MapMode = 'browse' | 'pick-position' | 'lasso' | 'box' | 'draw-area';
 
 export type SidebarTab = 'customers' | 'unmapped' | 'territories' | 'routes';
 
