@@ -7,7 +7,7 @@ import type { OutboxActions } from '../features/changes/outbox-actions.svelte';
 import { idsInside } from '../map/tools/point-in-polygon';
 import type { AccountData } from './account-data.svelte';
 import type { PanelKind, Panels } from './panels.svelte';
-import type { SelectionState } from './selection.svelte';
+import type { SelectionState } from '../features/customers/selection.svelte';
 import { shortcutOf } from './shortcuts';
 
 export class AppActions {

@@ -23,7 +23,7 @@ import { AppActions } from './actions';
 import { customersIn, LocalWorkState, type LocalWork } from './local-work.svelte';
 import { weekPlanOf } from '../features/plan/week-plan-state.svelte';
 import { Panels } from './panels.svelte';
-import { SelectionState } from './selection.svelte';
+import { SelectionState } from '../features/customers/selection.svelte';
 import { OutboxInbox } from './outbox-events';
 import { SessionState } from './session.svelte';
 import { SupportState } from '../features/support/support-state.svelte';
