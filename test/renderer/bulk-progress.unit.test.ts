@@ -4,8 +4,8 @@
 // written closely enough to be true.
 import { describe, expect, it } from 'vitest';
 import type { Op } from '../../src-shared';
-import { secondsText } from '../../src-renderer/src/app/sync-status-text';
 import { drainView, type Drain } from '../../src-renderer/src/features/selection/bulk-progress';
+import { Formatter } from '../../src-renderer/src/ui/format';
 
 const pending = (opId: string) => ({ opId, state: 'pending' }) as Op;
 const drainOf = (ids: string[], seen: string[] = []): Drain => ({
@@ -49,17 +49,20 @@ describe("a bulk action's changes on their way", () => {
   });
 
   it('writes a time left closely enough to be true', () => {
-    expect(secondsText(45_000)).toBe('45 s');
-    expect(secondsText(95_000)).toBe('1 min 40 s');
-    expect(secondsText(150_000)).toBe('2 min 30 s');
-    expect(secondsText(180_000)).toBe('3 min');
-    expect(secondsText(725_000)).toBe('12 min');
-    // Every time under 10 min is written within 10 % of itself.
-    for (let s = 1; s < 600; s++) {
-      const said = secondsText(s * 1000);
-      const m = /^(?:(\d+) min)? ?(?:(\d+) s)?$/.exec(said)!;
-      const shown = Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0);
-      expect(Math.abs(shown - s) / s).toBeLessThanOrEqual(0.1);
+    const format = new Formatter('en-IE', () => 'km');
+    expect(format.wait(45)).toBe('45 s');
+    expect(format.wait(95)).toBe('1 min 40 s');
+    expect(format.wait(150)).toBe('2 min 30 s');
+    expect(format.wait(180)).toBe('3 min');
+    expect(format.wait(725)).toBe('12 min');
+    expect(format.wait(5_400)).toBe('1.5 h');
+    expect(format.timeLeft(95)).toBe('about 1 min 40 s left');
+    expect(format.timeLeft(null)).toBe('');
+    // Every wait under 10 min is written within 10 % of itself, and every longer one within 20 %.
+    for (let s = 1; s < 6 * 3600; s += s < 600 ? 1 : 7) {
+      const m = /^(?:([\d.]+) h)?(?:(\d+) min)? ?(?:(\d+) s)?$/.exec(format.wait(s))!;
+      const shown = Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+      expect(Math.abs(shown - s) / s).toBeLessThanOrEqual(s < 600 ? 0.1 : 0.2);
     }
   });
 });

@@ -9,6 +9,7 @@ import {
   type QueueCounts,
   type SyncState,
 } from '../../../src-shared';
+import { format } from '../ui/format';
 import type { LocalWork } from './local-work.svelte';
 import { text } from './text';
 
@@ -28,18 +29,6 @@ export interface SyncStatusView {
 }
 
 const capitalised = (said: string) => said.charAt(0).toUpperCase() + said.slice(1);
-
-/**
- * A time left: seconds under 90 s, then minutes with seconds to the nearest 10 under 10 min, then
- * minutes. Whole minutes alone from 90 s on were up to a third off ("2 min" for 90 s).
- */
-export function secondsText(ms: number): string {
-  const s = Math.max(1, Math.round(ms / 1000));
-  if (s < 90) return text.syncStatus.seconds(s);
-  if (s >= 600) return text.syncStatus.minutes(Math.round(s / 60));
-  const tens = Math.round(s / 10) * 10;
-  return text.syncStatus.minutesSeconds(Math.floor(tens / 60), tens % 60);
-}
 
 function queuedText(q: QueueCounts): string {
   const parts: string[] = [];
@@ -115,7 +104,7 @@ function mainStateView(
   ): Omit<SyncStatusView, 'kind' | 'progress'> => {
     const next =
       nextTryAt !== null
-        ? text.syncStatus.nextTry(secondsText(Math.max(0, nextTryAt - env.now)))
+        ? text.syncStatus.nextTry(format.wait(Math.max(0, nextTryAt - env.now) / 1000))
         : '';
     return { text: `${said}${next}`, tone, nextTryAt, tryNow: true };
   };
@@ -154,7 +143,7 @@ function mainStateView(
         tryNow: false,
       };
     case 'syncing': {
-      const eta = sync.etaMs > 0 ? text.syncStatus.eta(secondsText(sync.etaMs)) : '';
+      const eta = sync.etaMs > 0 ? text.syncStatus.eta(format.wait(sync.etaMs / 1000)) : '';
       // A first sync (nothing cached yet) downloads the whole account.
       const what =
         q.waiting > 0

@@ -60,10 +60,6 @@ export const text = {
     syncNowHint: 'Sync now (Ctrl+Shift+S)',
     tryNow: 'Try now',
     syncNow: 'Sync now',
-    seconds: (s: number) => `${format.count(s)} s`,
-    minutes: (min: number) => `${format.count(min)} min`,
-    minutesSeconds: (min: number, s: number) =>
-      s === 0 ? `${format.count(min)} min` : `${format.count(min)} min ${s} s`,
     waiting: (changes: string) => `${changes} waiting to be sent`,
     attention: (changes: string) => `${changes} need attention`,
     receiving: (done: number, total: number) =>

@@ -115,12 +115,24 @@ export class Formatter {
     return h > 0 ? `${h} h ${String(m % 60).padStart(2, '0')} min` : `${m} min`;
   }
 
-  /** "about 4 min left"; empty while nothing is known yet. */
+  /**
+   * A time to wait: seconds under 90 s, then minutes with seconds to the nearest 10 under 10 min,
+   * then minutes, then hours. Whole minutes alone from 60 s on were up to a third off ("2 min" for
+   * 90 s), and every "time left" must be within 20%.
+   */
+  wait(seconds: number): string {
+    const s = Math.max(1, Math.round(seconds));
+    if (s < 90) return `${this.count(s)} s`;
+    if (s >= 3600) return `${this.fixed(s / 3600, 1)} h`;
+    if (s >= 600) return `${this.count(Math.round(s / 60))} min`;
+    const tens = Math.round(s / 10) * 10;
+    const min = Math.floor(tens / 60);
+    return tens % 60 === 0 ? `${this.count(min)} min` : `${this.count(min)} min ${tens % 60} s`;
+  }
+
+  /** "about 1 min 30 s left"; empty while nothing is known yet. */
   timeLeft(seconds: number | null): string {
-    if (seconds === null) return '';
-    if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s left`;
-    if (seconds < 3600) return `about ${Math.round(seconds / 60)} min left`;
-    return `about ${this.fixed(seconds / 3600, 1)} h left`;
+    return seconds === null ? '' : `about ${this.wait(seconds)} left`;
   }
 
   /** Metres in the rep's unit: "0.35 km", "4.2 km", "37 km" or "0.22 mi", "2.6 mi", "23 mi". */

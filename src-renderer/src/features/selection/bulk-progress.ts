@@ -5,7 +5,7 @@
 // comes from the measured drain rate, or from the service's limit of 3 requests per second (one
 // PUT or DELETE per change) until enough changes have drained to measure it.
 import type { Op } from '../../../../src-shared';
-import { secondsText } from '../../app/sync-status-text';
+import { format } from '../../ui/format';
 import { text as said } from './text';
 
 /** The service's rate limit: each change of a bulk action is one request. */
@@ -84,7 +84,7 @@ export function drainView(
     text = said.drain.offline(waiting, total, needs);
   } else if (waiting > 0) {
     const left = (waiting / drainRate(drain, sent, env.now)) * 1000;
-    text = said.drain.sending(sent, total, secondsText(left), needs);
+    text = said.drain.sending(sent, total, format.wait(left / 1000), needs);
   } else if (attention > 0) {
     text = said.drain.someReached(sent, total, needs);
   } else {
