@@ -37,6 +37,14 @@ const APP = forbid(
   '(^|/)app(/|$)',
   'core/ is the services; app/ composes them, never the reverse.',
 );
+const RENDERER_APP = forbid(
+  '(^|/)app(/|$)',
+  'app/ composes the renderer: features/, ui/, cache/ and map/ never import it.',
+);
+const FEATURES = forbid(
+  '(^|/)features(/|$)',
+  'ui/, cache/ and map/ serve every feature: they never import features/.',
+);
 const PRELOAD = forbid(
   '(^|/)src-preload(/|$)',
   'The preload runs in the page: main never imports it.',
@@ -142,6 +150,26 @@ export default defineConfig([
     files: ['src-renderer/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [ELECTRON, NODE, KEYTAR, MAIN, SERVICE] }],
+    },
+  },
+  {
+    name: 'fieldmap/boundary-renderer-features',
+    files: ['src-renderer/src/features/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [ELECTRON, NODE, KEYTAR, MAIN, SERVICE, RENDERER_APP] },
+      ],
+    },
+  },
+  {
+    name: 'fieldmap/boundary-renderer-base',
+    files: ['src-renderer/src/{ui,cache,map}/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [ELECTRON, NODE, KEYTAR, MAIN, SERVICE, RENDERER_APP, FEATURES] },
+      ],
     },
   },
   {
