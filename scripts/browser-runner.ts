@@ -1,7 +1,7 @@
 // `npm run start:browser`: Fieldmap without Electron. See scripts/browser-runner/launch.ts.
 import { mkdir } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
-import type { ConfirmLocalAddress } from '../src-main/app/basemap-handlers';
+import type { ConfirmLocalAddress, PickFile } from '../src-main/app/basemap-handlers';
 import { parseRunnerArgs, USAGE } from './browser-runner/cli-options';
 import { pickCredentialStore } from './browser-runner/credentials';
 import { launchApp } from './browser-runner/launch';
@@ -16,6 +16,20 @@ const askOnTerminal: ConfirmLocalAddress = async ({ url, what }) => {
       `Allow Fieldmap to use ${new URL(url).origin} (on this computer or your local network) as the ${what}? [y/N] `,
     );
     return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    prompt.close();
+  }
+};
+
+/** Main's "open file" dialog, as a path typed on the runner's terminal; empty cancels. */
+const pickOnTerminal: PickFile = async ({ title, filters }) => {
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  const kinds = filters.flatMap((f) => f.extensions.map((e) => `.${e}`)).join(', ');
+  try {
+    const answer = await prompt.question(
+      `${title}: full path of the file (${kinds}), or Enter to cancel: `,
+    );
+    return answer.trim() === '' ? null : answer.trim();
   } finally {
     prompt.close();
   }
@@ -42,6 +56,8 @@ async function main(): Promise<void> {
     ...(options.limiterRate !== null ? { limiterRate: options.limiterRate } : {}),
     ...(options.syncPeriodMs !== null ? { syncPeriodMs: options.syncPeriodMs } : {}),
     confirmLocalAddress: askOnTerminal,
+    // No terminal to ask on (started by another program): no "Add region…" either.
+    ...(process.stdin.isTTY ? { pickFile: pickOnTerminal } : {}),
   });
 
   if (options.screenshot) {

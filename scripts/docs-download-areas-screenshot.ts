@@ -27,9 +27,12 @@ async function main(): Promise<void> {
   const service = await startTestService({ customers: 2_000, seed: 7 });
   // As installed: Protomaps' daily builds are the default source (nothing is read from them
   // unless a size is checked, which this script does not do).
+  // The region archive this script writes, as the rep would pick it in main's file dialog.
+  let region: string | null = null;
   const app = await launchApp({
     credentialStore: new MemoryCredentialStore(),
     dailyBuilds: PROTOMAPS_DAILY_BUILDS,
+    pickFile: async () => region,
   });
   await app.page.setViewportSize(VIEWPORT);
   await signIn(app.page, service);
@@ -62,7 +65,8 @@ async function main(): Promise<void> {
     const tiles = cutTiles({ earth }, [cx - 0.001, cy - 0.001, cx + 0.001, cy + 0.001], 15, 15);
     const path = join(dir, `${CITY}.pmtiles`);
     await writeFile(path, writePmtilesArchive({ tiles, bounds }));
-    await app.call('addRegion', { path, name: CITY });
+    region = path;
+    await app.call('pickRegionFile');
     await page.click('button:has-text("Offline maps")');
     await page.waitForSelector(HELD);
     // The download list in view, the panel's own scroll at it.

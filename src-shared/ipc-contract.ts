@@ -174,18 +174,6 @@ export const invokeChannels = {
   },
   /** Offline regions (PMTiles archives copied into the app's data dir), in drawing order. */
   'regions:list': { method: 'listRegions', request: Empty, response: v.array(OfflineRegionSchema) },
-  /**
-   * Adds the .pmtiles archive at an absolute path. Only where main has no file dialog (the
-   * browser runner); in Electron a path comes only from regions:pick (the user's own choice).
-   */
-  'regions:add': {
-    method: 'addRegion',
-    request: v.strictObject({
-      path: v.pipe(v.string(), v.minLength(1), v.maxLength(4_096)),
-      name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
-    }),
-    response: OfflineRegionSchema,
-  },
   /** Opens main's file dialog and adds the chosen archive; null when the user cancels. */
   'regions:pick': {
     method: 'pickRegionFile',

@@ -7,7 +7,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { EventChannel } from '../../src-shared/ipc-contract';
 import { PIECE_ITEMS, sendInPieces, type DataPiece } from '../../src-shared/data-pieces';
 import { createDemoLauncher } from '../../src-main/app/demo';
-import type { ConfirmLocalAddress } from '../../src-main/app/basemap-handlers';
+import type { ConfirmLocalAddress, PickFile } from '../../src-main/app/basemap-handlers';
 import { createMainServices, type MainServices } from '../../src-main/app/main-services';
 import { AppLog } from '../../src-main/core/log/app-log';
 import type { CredentialStore, EmitEvent } from '../../src-main/core/ports';
@@ -53,6 +53,11 @@ export interface LaunchOptions {
   offline?: boolean;
   limiterRate?: number;
   syncPeriodMs?: number;
+  /**
+   * Main's "open file" dialog, which the browser has no way to show: the CLI asks on its
+   * terminal, a test answers for the rep. Without it, the Offline maps panel offers no "Add region…".
+   */
+  pickFile?: PickFile;
   /**
    * Where main's network reads HTTPS_PROXY/HTTP_PROXY/NO_PROXY and FIELDMAP_EXTRA_CA_CERTS
    * (core/network/env-fetch.ts); default process.env.
@@ -142,6 +147,7 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
     // No desktop browser to hand links to: the runner prints them.
     openExternal: options.openExternal ?? (async (url) => log(`open in browser: ${url}`)),
     ...(options.confirmLocalAddress ? { confirmLocalAddress: options.confirmLocalAddress } : {}),
+    ...(options.pickFile ? { pickFile: options.pickFile } : {}),
   });
   const router = createIpcRouter(services.handlers, {
     isTrustedSender: topFrameOfOrigins([RUNNER_ORIGIN]),

@@ -17,7 +17,10 @@ import {
   type RegionDownloadChannel,
 } from './region-download-handlers';
 
-/** Main's native "open file" dialog (Electron's dialog.showOpenDialog): the chosen path, or null. */
+/**
+ * Main's "open file" dialog: the chosen path, or null. Electron's dialog.showOpenDialog; the
+ * browser runner asks on its terminal. A path never comes from the page.
+ */
 export type PickFile = (options: {
   title: string;
   filters: Array<{ name: string; extensions: string[] }>;
@@ -43,12 +46,7 @@ export interface BasemapHandlerDeps {
 }
 
 export type BasemapChannel =
-  | 'regions:list'
-  | 'regions:add'
-  | 'regions:pick'
-  | 'regions:remove'
-  | 'basemap:settings'
-  | 'basemap:set-settings';
+  'regions:list' | 'regions:pick' | 'regions:remove' | 'basemap:settings' | 'basemap:set-settings';
 
 export type BasemapHandlers = Pick<IpcHandlers, BasemapChannel | RegionDownloadChannel>;
 
@@ -144,11 +142,11 @@ export function createBasemapHandlers({
     if (status.state === 'done') changed();
   });
 
-  const addFromPath = async (path: string, name?: string) => {
+  const addFromPath = async (path: string) => {
     await checkRegionPath(path);
     let region;
     try {
-      region = await basemap.regions.add(path, name ?? basename(path, extname(path)));
+      region = await basemap.regions.add(path, basename(path, extname(path)));
     } catch (error) {
       if (error instanceof RegionError)
         throw invalid(`That file is not a usable offline region: ${error.message}.`, 'path');
@@ -163,19 +161,9 @@ export function createBasemapHandlers({
   return {
     ...createRegionDownloadHandlers(basemap),
     'regions:list': async () => basemap.regions.list(),
-    'regions:add': async ({ path, name }) => {
-      if (pickFile) {
-        throw invalid(
-          'Refused: in the desktop app, add a region with File > Add offline region… (a path from the page is not trusted).',
-        );
-      }
-      return addFromPath(path, name);
-    },
     'regions:pick': async () => {
       if (!pickFile) {
-        throw invalid(
-          'Picking a file is not available in the browser runner; use regions:add with a path.',
-        );
+        throw invalid('Adding a region needs a file dialog, and this window has none.');
       }
       const path = await pickFile({
         title: 'Add offline region',

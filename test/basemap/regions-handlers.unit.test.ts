@@ -85,24 +85,29 @@ afterAll(async () => {
 type Region = { id: string; name: string; sizeBytes: number; bounds: number[] };
 type Settings = EventOf<'basemap:changed'>['settings'];
 
-describe('regions channels (browser runner: no file dialog)', () => {
-  it('refuses paths that are not an absolute path to a PMTiles v3 vector archive', async () => {
-    const app = await start(join(root, 'data-refusals'));
-    expect((await app.refused('regions:add', { path: 'maps/kansas.pmtiles' })).message).toMatch(
-      /full path/,
+describe('regions channels', () => {
+  it('refuses picked paths that are not an absolute path to a PMTiles v3 vector archive', async () => {
+    // A path comes only from main's dialog: the runner's is typed on its terminal, so it is
+    // checked as strictly as one the page could have sent.
+    let answer: string | null = null;
+    const app = await start(join(root, 'data-refusals'), async () => answer);
+    const refusedPick = async (path: string) => {
+      answer = path;
+      return app.refused('regions:pick');
+    };
+    expect((await refusedPick('maps/kansas.pmtiles')).message).toMatch(/full path/);
+    expect((await refusedPick(join(root, 'missing.pmtiles'))).message).toMatch(
+      /no file at that path/,
     );
-    expect(
-      (await app.refused('regions:add', { path: join(root, 'missing.pmtiles') })).message,
-    ).toMatch(/no file at that path/);
     const folder = join(root, 'folder.pmtiles');
     await mkdir(folder, { recursive: true });
-    expect((await app.refused('regions:add', { path: folder })).message).toMatch(/not a file/);
+    expect((await refusedPick(folder)).message).toMatch(/not a file/);
     const text = join(root, 'notes.txt');
     await writeFile(text, 'hello');
-    expect((await app.refused('regions:add', { path: text })).message).toMatch(/\.pmtiles files/);
+    expect((await refusedPick(text)).message).toMatch(/\.pmtiles files/);
     const bogus = join(root, 'bogus.pmtiles');
     await writeFile(bogus, 'not an archive, but long enough to hold a header. '.repeat(5));
-    const notArchive = await app.refused('regions:add', { path: bogus });
+    const notArchive = await refusedPick(bogus);
     expect(notArchive).toMatchObject({ field: 'path' });
     expect(notArchive.message).toMatch(/not a usable offline region: not a PMTiles archive/);
     // A raster archive: a valid v3 header whose tile type is PNG (byte 99), which the layers cannot draw.
@@ -110,17 +115,7 @@ describe('regions channels (browser runner: no file dialog)', () => {
     raster[99] = 2;
     const rasterPath = join(root, 'raster.pmtiles');
     await writeFile(rasterPath, raster);
-    expect((await app.refused('regions:add', { path: rasterPath })).message).toMatch(
-      /no vector tiles/,
-    );
-    // The schema refuses before the handler runs: no path, extra fields.
-    expect((await app.refused('regions:add', {})).field).toBe('path');
-    expect((await app.refused('regions:add', { path: fixture, extra: 1 })).message).toMatch(
-      /extra/,
-    );
-    expect((await app.refused('regions:pick')).message).toMatch(
-      /not available in the browser runner; use regions:add with a path/,
-    );
+    expect((await refusedPick(rasterPath)).message).toMatch(/no vector tiles/);
     expect(await app.ok('regions:list')).toEqual([]);
     expect(app.events).toEqual([]);
     await stop(app);
@@ -128,13 +123,13 @@ describe('regions channels (browser runner: no file dialog)', () => {
 
   it('adds, lists, announces, removes, and refuses an unknown id', async () => {
     const dataDir = join(root, 'data-add');
-    const app = await start(dataDir);
-    const added = await app.ok<Region>('regions:add', { path: fixture });
+    const app = await start(dataDir, async () => fixture);
+    const added = await app.ok<Region>('regions:pick');
     expect(added).toMatchObject({ name: 'Kansas fixture', bounds: REGION_BOUNDS });
     expect(added.sizeBytes).toBe((await stat(fixture)).size);
     expect(await app.ok('regions:list')).toEqual([added]);
     expect(app.events.at(-1)?.regions).toEqual([added]);
-    expect(app.events.at(-1)?.settings.filePicker).toBe(false);
+    expect(app.events.at(-1)?.settings.filePicker).toBe(true);
 
     // Remembered across a restart of main.
     await stop(app);
@@ -149,18 +144,17 @@ describe('regions channels (browser runner: no file dialog)', () => {
     expect(await readdir(join(dataDir, 'regions'))).toEqual([]);
     await stop(again);
   });
-});
 
-describe('regions channels (Electron: main has a file dialog)', () => {
-  it('adds only what the dialog returns and refuses a path from the page', async () => {
+  it('adds only what the dialog returns; no channel takes a path from the page', async () => {
     const asked: Array<Parameters<PickFile>[0]> = [];
     let answer: string | null = null;
     const app = await start(join(root, 'data-pick'), async (options) => {
       asked.push(options);
       return answer;
     });
-    const refusal = await app.refused('regions:add', { path: fixture });
-    expect(refusal.message).toMatch(/File > Add offline region/);
+    expect(Object.keys(app.services.handlers)).not.toContain('regions:add');
+    expect((await app.call('regions:add', { path: fixture })).ok).toBe(false);
+    expect(asked).toEqual([]);
     expect(await app.ok('regions:pick')).toBeNull(); // cancelled
     expect(asked[0]?.filters).toEqual([{ name: 'PMTiles archives', extensions: ['pmtiles'] }]);
     answer = fixture;
@@ -168,6 +162,13 @@ describe('regions channels (Electron: main has a file dialog)', () => {
     expect(region.name).toBe('Kansas fixture');
     expect(await app.ok('regions:list')).toEqual([region]);
     expect((await app.ok<Settings>('basemap:settings')).filePicker).toBe(true);
+    await stop(app);
+  });
+
+  it('without a dialog, says so and offers no "Add region…"', async () => {
+    const app = await start(join(root, 'data-no-dialog'));
+    expect((await app.refused('regions:pick')).message).toMatch(/needs a file dialog/);
+    expect((await app.ok<Settings>('basemap:settings')).filePicker).toBe(false);
     await stop(app);
   });
 });

@@ -13,6 +13,7 @@ import { PALETTES } from '../../src-renderer/src/map/style/palette';
 import { Formatter } from '../../src-renderer/src/ui/format';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { signIn } from '../support/app-steps';
+import { until } from '../support/until';
 import {
   blockOutside,
   colorsAround,
@@ -33,6 +34,8 @@ let app: AppHandle;
 let styles: Awaited<ReturnType<typeof startStyleServer>>;
 let fixtureDir: string;
 let fixture: string;
+let picked: string | null = null;
+let asked = 0;
 const blocked: string[] = [];
 const pageErrors: string[] = [];
 
@@ -61,7 +64,14 @@ beforeAll(async () => {
   await writeFile(fixture, regionArchive());
   styles = await startStyleServer();
   service = await startTestService({ customers: 5, seed: 12 });
-  app = await launchApp({ serviceUrl: service.url });
+  // Main's file dialog, answered as the rep would: `picked` is what the rep chooses next.
+  app = await launchApp({
+    serviceUrl: service.url,
+    pickFile: async () => {
+      asked++;
+      return picked;
+    },
+  });
   await blockOutside(app, blocked);
   await signIn(app, service);
   await waitForApp();
@@ -75,18 +85,23 @@ afterAll(async () => {
 });
 
 describe('Offline maps panel', () => {
-  it('adds a region by path: listed with size and area, drawn on the map', async () => {
+  it("adds a region through main's file dialog: listed with size and area, drawn on the map", async () => {
     const { page } = app;
     await openPanel(page);
-    // The runner has no native dialog: the panel offers the path field, not "Add region…".
-    expect(await page.isVisible('button:has-text("Add region…")')).toBe(false);
-
-    await page.fill('#om-path', 'relative/kansas.pmtiles');
-    await page.click('button:has-text("Add region")');
+    // Cancelled: nothing added, nothing said.
+    picked = null;
+    await page.click('button:has-text("Add region…")');
+    await until(() => asked === 1, 'the dialog asked once');
+    await page.waitForSelector('button:has-text("Add region…"):not([disabled])');
+    expect(await page.isVisible('[role=alert]')).toBe(false);
+    expect(await app.call('listRegions')).toEqual([]);
+    // A path typed on the runner's terminal is checked as any other.
+    picked = 'relative/kansas.pmtiles';
+    await page.click('button:has-text("Add region…")');
     expect(await page.textContent('[role=alert]')).toMatch(/full path/);
 
-    await page.fill('#om-path', fixture);
-    await page.click('button:has-text("Add region")');
+    picked = fixture;
+    await page.click('button:has-text("Add region…")');
     const row = await page.waitForSelector('[aria-label="Offline regions"] li');
     const text = (await row.textContent()) ?? '';
     expect(text).toContain('Kansas fixture');

@@ -8,6 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { CredentialStore } from '../../src-main/core/ports';
 import type { MainServices } from '../../src-main/app/main-services';
 import type { DailyBuilds } from '../../src-main/core/basemap/daily-builds';
+import type { PickFile } from '../../src-main/app/basemap-handlers';
 import { KeytarCredentialStore } from '../../src-main/core/service/credential-store';
 import { startService } from '../../src-service/index';
 import type { RunningService, ServiceOptions } from '../../src-service/index';
@@ -43,6 +44,8 @@ export interface HarnessOptions {
   locale?: string;
   /** Stands in for OpenFreeMap's style address: a local imitation (default: off, via env). */
   defaultOnlineStyle?: string;
+  /** Answers main's "open file" dialog for the rep (default: the runner has none). */
+  pickFile?: PickFile;
   /** Stands in for the Protomaps daily builds: a local imitation (default: none). */
   dailyBuilds?: DailyBuilds;
 }
@@ -118,6 +121,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       ...(options.serviceUrl ? { serviceUrl: options.serviceUrl } : {}),
       ...(options.limiterRate !== undefined ? { limiterRate: options.limiterRate } : {}),
       ...(options.syncPeriodMs !== undefined ? { syncPeriodMs: options.syncPeriodMs } : {}),
+      ...(options.pickFile ? { pickFile: options.pickFile } : {}),
     });
   let app: RunningApp | null = await start();
   const running = (): RunningApp => {

@@ -146,10 +146,6 @@ export class BasemapState {
     return this.api.pickRegionFile();
   }
 
-  addRegion(path: string): ReturnType<FieldmapApi['addRegion']> {
-    return this.api.addRegion({ path });
-  }
-
   removeRegion(id: string): ReturnType<FieldmapApi['removeRegion']> {
     return this.api.removeRegion({ id });
   }

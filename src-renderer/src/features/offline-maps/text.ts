@@ -17,8 +17,6 @@ export const text = {
     remove: 'Remove',
     removeLabel: (name: string) => `Remove ${name}`,
     pick: 'Add region…',
-    pathField: 'Region file (full path of a .pmtiles file)',
-    pathPlaceholder: '/home/me/maps/region.pmtiles',
     add: 'Add region',
     added: (name: string) => `Added ${name}.`,
     removed: (name: string) => `Removed ${name}.`,
