@@ -81,6 +81,7 @@ type MapEl = Element & {
   fieldmapMap: {
     map: {
       getCanvas(): HTMLCanvasElement;
+      getContainer(): HTMLElement;
       project(p: [number, number]): { x: number; y: number };
       jumpTo(o: object): void;
       panBy(d: [number, number], o: object): void;
@@ -114,6 +115,16 @@ describe('the map makes room for what the rep opens', () => {
         await rep.page.setViewportSize(size);
         if (await rep.page.isVisible('aside.detail-panel')) await rep.page.keyboard.press('Escape');
         await rep.page.waitForSelector('aside.detail-panel', { state: 'detached' });
+        // MapLibre resizes its canvas a frame after its container changed (the window, the closed
+        // panel): until then the canvas keeps the old width, and a pin placed by it is missed.
+        await until(
+          () =>
+            rep.page.evaluate(() => {
+              const { map } = (document.querySelector('.fm-map') as MapEl).fieldmapMap;
+              return map.getCanvas().clientWidth === map.getContainer().clientWidth;
+            }),
+          `the map resized to its place at ${size.width}×${size.height}`,
+        );
         // The pin 60 px from the map's right edge, at street zoom (no cluster).
         const before = await rep.page.evaluate((p) => {
           const { map } = (document.querySelector('.fm-map') as MapEl).fieldmapMap;
