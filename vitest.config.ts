@@ -23,6 +23,7 @@ const lane = (name: Lane, extra: LaneExtra = {}) => ({
     ...(extra.pool ? { pool: extra.pool } : {}),
     ...(extra.isolate !== undefined ? { isolate: extra.isolate } : {}),
     include: laneGlobs(name),
+    setupFiles: [fileURLToPath(new URL('./test/support/lane-setup.ts', import.meta.url))],
     testTimeout: LANE_BOUND_MS[name],
     hookTimeout: LANE_BOUND_MS[name],
     expect: { poll: { timeout: LANE_BOUND_MS[name], interval: 50 } },

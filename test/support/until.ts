@@ -9,15 +9,33 @@ export function testBoundMs(): number {
   return Number.isFinite(bound) && bound > 0 ? bound : 60_000;
 }
 
+let startedAt: number | null = null;
+
+/** Notes that a test or a hook starts now (test/support/lane-setup.ts calls it for each). */
+export function markTestStart(): void {
+  startedAt = Date.now();
+}
+
+/** What a test or hook's wait may last by default: all that is left of the test's own bound. */
+const REPORT_MARGIN_MS = 3_000;
+function defaultLimitMs(): number {
+  const bound = testBoundMs();
+  if (startedAt === null) return bound;
+  const left = startedAt + bound - Date.now() - REPORT_MARGIN_MS;
+  // Little or nothing left: an after-hook, timed from its own start, which was not noted.
+  return left >= bound / 10 ? left : bound;
+}
+
 /**
  * Resolves once `check()` is true (or resolves true); rejects with "never reached: <what>" after
- * `limitMs`, by default the test's own bound. Give a shorter limit only where the wait itself is
- * the subject (a test of `until`), never to make a test fail sooner.
+ * `limitMs`. By default that is just before the test's own bound runs out, so a wait that never
+ * holds fails with its own name instead of vitest's bare "Test timed out". Give a shorter limit
+ * only where the wait itself is the subject (a test of `until`), never to make a test fail sooner.
  */
 export async function until(
   check: () => boolean | Promise<boolean>,
   what: string,
-  limitMs = testBoundMs(),
+  limitMs = defaultLimitMs(),
 ): Promise<void> {
   const deadline = Date.now() + limitMs;
   for (;;) {
