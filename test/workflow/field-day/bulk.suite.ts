@@ -34,7 +34,9 @@ const credentialStore = new MemoryCredentialStore();
 let picked: string[] = [];
 let groups: string[] = [];
 
-const launch = () => launchApp({ serviceUrl: service.url, dataDir, credentialStore });
+// The product's own rate: the drain below is timed and told at the pace a rep's laptop sends.
+const launch = () =>
+  launchApp({ serviceUrl: service.url, dataDir, credentialStore, limiterRate: 3 });
 
 /** The seeded fields of area customer i (see the expectations in the summary test). */
 function fieldsOf(i: number, nowS: number): Record<string, unknown> {
