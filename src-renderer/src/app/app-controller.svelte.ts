@@ -1,30 +1,27 @@
-// The page's one owner of state and of the API to main (window.fieldmap): it wires main's events
-// to the cache of the current account, and owns every state class that talks to main (the change
-// writer, the outbox actions, the basemap, the imports). Views get these from here and never call
-// the API themselves. Opening the app shows the last account's cache at once, with no request to
-// main: the account key is remembered locally.
+// The page's session side and owner of the API to main (window.fieldmap): which account is open,
+// signing in and out, and every state class that talks to main (the change writer, the outbox
+// actions, the basemap, the imports). Main's data events go to the data inbox (data-inbox.svelte.ts),
+// which asks this side which account's cache an event is for. Views get these from here and never
+// call the API themselves; a feature gets a narrow interface of them. Opening the app shows the
+// last account's cache at once, with no request to main: the account key is remembered locally.
 import {
   toFieldmapError,
   type AccountSummary,
   type EventOf,
   type FieldmapApi,
 } from '../../../src-shared';
-import type { DataStream, JoinedEvent } from '../../../src-shared/data-pieces';
 import { CustomerCache } from '../cache/customer-cache';
-import { CacheWriter } from '../cache/cache-writer-page';
-import { SnapshotStage } from '../cache/snapshot-stage';
-import { acceptDataPort } from '../cache/data-port';
 import { ChangeWriter } from '../features/editor/change-writer';
 import { AccountData } from './account-data.svelte';
 import { OutboxActions } from '../features/changes/outbox-actions.svelte';
 import { ImportStatusState } from '../features/import-export/import-status.svelte';
 import { BasemapState } from '../features/offline-maps/basemap-state.svelte';
 import { AppActions } from './actions';
-import { customersIn, LocalWorkState, type LocalWork } from './local-work.svelte';
+import { DataInbox } from './data-inbox.svelte';
+import type { LocalWork } from './local-work.svelte';
 import { weekPlanOf } from '../features/plan/week-plan-state.svelte';
 import { Panels } from './panels.svelte';
 import { SelectionState } from '../features/customers/selection.svelte';
-import { OutboxInbox } from './outbox-events';
 import { SessionState } from './session.svelte';
 import { SupportState } from '../features/support/support-state.svelte';
 import { Reminders } from '../features/reminders/reminders.svelte';
@@ -52,24 +49,22 @@ export class AppController {
   #accounts = $state.raw<AccountSummary[]>([]);
   #data = $state.raw<AccountData | null>(null);
   #started = $state(false);
-  /** Cache writes run one after another, in event order. */
-  #queue: Promise<unknown> = Promise.resolve();
-  /** A snapshot was asked of main after a stream was not saved (see #healAfter). */
-  #healing = false;
   #unsubscribe: Array<() => void> = [];
-  /** Main's data on its way into the cache and the list (pieces, saves, read-back). */
-  #local = new LocalWorkState();
-  /** The worker that applies main's data to the cache, off the UI thread. */
-  #writer = new CacheWriter();
-  /** A snapshot's customers kept while the worker saves them, for the list (snapshot-stage.ts). */
-  #stage = new SnapshotStage();
-  /** Folds an outbox event into the one still waiting its turn (outbox-events.ts). */
-  #outboxInbox = new OutboxInbox();
+  /** Main's data events, applied to the cache in order (data-inbox.svelte.ts). */
+  readonly #inbox: DataInbox;
 
   constructor(
     readonly api: FieldmapApi,
     private readonly storage: Storage = localStorage,
   ) {
+    this.#inbox = new DataInbox(api, {
+      current: () => this.#data,
+      dataFor: (accountKey) => this.#openFor(accountKey),
+      reached: (accountKey, opIds) => {
+        if (accountKey === this.session.account?.accountKey) this.panels.bulk.noteReached(opIds);
+      },
+      renamed: (resolved, data) => this.#renamed(resolved, data),
+    });
     this.outbox = new OutboxActions(api);
     this.writer = new ChangeWriter(api, () => this.#data?.cache ?? null);
     this.actions = new AppActions(
@@ -105,7 +100,7 @@ export class AppController {
     const data = this.#data;
     // Before the signed-in account's cache is open, its key from the session.
     const accountKey = data?.cache.accountKey ?? this.session.account?.accountKey ?? null;
-    return this.#local.current(accountKey, data?.customers.all.length ?? 0);
+    return this.#inbox.localWork(accountKey, data?.customers.all.length ?? 0);
   }
 
   /** True once the remembered account (or the lack of one) is known. */
@@ -116,59 +111,10 @@ export class AppController {
   start(): void {
     const on = this.api.on.bind(this.api);
     this.#unsubscribe.push(this.support.start(), this.reminders.start());
-    this.#writer.onPiece((p, json) => {
-      try {
-        this.#stage.add(p, json);
-      } catch (error) {
-        // A kept copy is only a shortcut: without it the list reads the cache back.
-        console.error('fieldmap: could not keep a snapshot piece', error);
-        this.#stage.drop(p.stream);
-      }
-      const counted = this.#local.piece(p);
-      // A stream this piece dropped (one the worker dropped, or out of order here, which the
-      // worker's save also fails on) is asked of main again, once: a later piece of it is
-      // 'stale', and so is a failed save reported after it (below). A stream main gave up (its
-      // pull failed) is not asked for again: the sync says why.
-      if (counted === 'dropped' && !p.aborted)
-        void this.api.requestSnapshot().catch(() => undefined);
-      if (counted === 'last') this.#onData(p.accountKey, p.total, { stream: p.stream });
-    });
-    // A stream whose last piece never reached the worker (lost on its way: the worker's save
-    // gave up at its deadline) is told by nothing else: it stops counting, and main is asked once.
-    this.#writer.onUnsaved((stream, accountKey) => {
-      if (this.#local.lost(stream))
-        this.#healAfter(this.#data?.cache.accountKey === accountKey, null);
-    });
     this.#unsubscribe.push(
       on('sync:state', (s) => this.session.setSync(s)),
       on('session:changed', (a) => this.#enqueue(() => this.#onSession(a))),
-      // Main's data reaches the cache worker straight (Electron's data port, or the runner's
-      // socket joined to one); a piece that came through the page (main's fallback) is handed on. Either way the
-      // page hears of each piece from the worker (with a snapshot's customers text, kept for the
-      // list: cache/snapshot-stage.ts).
-      acceptDataPort(window, (port) => this.#writer.connectData(port)),
-      on('data:piece', (p) => this.#writer.piece(p)),
-      // Main announces a stream on this channel, in order with the writes below: the worker
-      // starts saving it in its turn (cache/stream-saves.ts), while its pieces still arrive.
-      // It is also where the status bar first hears of the stream (stream-tally.ts).
-      on('data:stream', (s) => {
-        this.#local.announced(s);
-        this.#enqueue(() => this.#openStream(s));
-      }),
-      on('data:snapshot', (payload) => this.#onJoined({ event: 'data:snapshot', payload })),
-      on('data:delta', (payload) => this.#onJoined({ event: 'data:delta', payload })),
-      on('outbox:changed', (p) => {
-        // What reached the service is true now: the Selection panel counts it at once, not
-        // when the event's turn in the cache's queue comes.
-        if (p.accountKey === this.session.account?.accountKey)
-          this.panels.bulk.noteReached(p.reached ?? []);
-        this.#outboxInbox.push(
-          p,
-          (task) => this.#enqueue(task),
-          (e) => this.#onOutbox(e),
-        );
-      }),
-      on('ids:resolved', (p) => this.#enqueue(() => this.#onIdsResolved(p))),
+      ...this.#inbox.start(),
       on('customer:open', () => void this.#takeOpen()),
       on('conflicts:changed', (p) => {
         if (p.accountKey === this.session.account?.accountKey)
@@ -221,7 +167,7 @@ export class AppController {
 
   /** Resolves when every event received so far has been applied to the cache. */
   idle(): Promise<unknown> {
-    return this.#queue;
+    return this.#inbox.idle();
   }
 
   async loadAccounts(): Promise<void> {
@@ -263,13 +209,12 @@ export class AppController {
           this.panels.reset();
           this.storage.removeItem(LAST_ACCOUNT_KEY);
         }
-        await this.#writer.close(accountKey);
-        this.#stage.dropAccount(accountKey);
+        await this.#inbox.forget(accountKey);
         const cache = await CustomerCache.open(accountKey);
         cache.close();
         await cache.destroy();
       });
-      await this.#queue;
+      await this.#inbox.idle();
       await this.loadAccounts();
     }
     return result;
@@ -283,11 +228,9 @@ export class AppController {
     }
   }
 
+  /** The session's cache changes run in the inbox's queue, ordered with main's data events. */
   #enqueue(task: () => Promise<void>): void {
-    this.#outboxInbox.closeTail();
-    this.#queue = this.#queue.then(task).catch((error: unknown) => {
-      console.error('fieldmap: cache update failed', error);
-    });
+    this.#inbox.enqueue(task);
   }
 
   async #open(accountKey: string): Promise<AccountData> {
@@ -297,7 +240,7 @@ export class AppController {
     this.panels.reset();
     this.outbox.setConflicts([]);
     const cache = await CustomerCache.open(accountKey);
-    this.#data = new AccountData(cache, this.#stage);
+    this.#data = new AccountData(cache, this.#inbox.stage);
     this.storage.setItem(LAST_ACCOUNT_KEY, accountKey);
     void this.imports.refresh();
     return this.#data;
@@ -316,7 +259,7 @@ export class AppController {
   async #onSession(account: AccountSummary | null): Promise<void> {
     this.session.setAccount(account);
     if (account === null) {
-      if (this.#data) this.#stage.dropAccount(this.#data.cache.accountKey);
+      if (this.#data) this.#inbox.stage.dropAccount(this.#data.cache.accountKey);
       this.#data?.dispose();
       this.#data = null;
       this.selection.select(null);
@@ -330,72 +273,6 @@ export class AppController {
     void this.#takeOpen();
     // A cache that never received data asks main to send the last snapshot it holds.
     if ((await data.cache.lastSync()) === null) await this.api.requestSnapshot();
-  }
-
-  async #openStream(stream: DataStream): Promise<void> {
-    let open = false;
-    try {
-      open = (await this.#openFor(stream.accountKey)) !== null;
-      if (open) await this.#writer.openStream(stream.stream, stream.accountKey);
-    } finally {
-      // The worker reports each piece before it answers the opening, so none heard by now means
-      // the worker waited the gap deadline for piece 0 in vain (or failed): it no longer shows
-      // as on its way, and main is asked for the data again (once until a stream is saved, as
-      // for a failed save).
-      if (this.#local.unheard(stream.stream)) this.#healAfter(open, null);
-    }
-  }
-
-  #onJoined(joined: JoinedEvent): void {
-    this.#onData(joined.payload.accountKey, customersIn(joined), { joined });
-  }
-
-  /**
-   * A snapshot or delta, whole or as the stream the cache worker joined from its pieces: saved
-   * by the worker in its turn, with progress, then expected in the list.
-   */
-  #onData(
-    accountKey: string,
-    customers: number,
-    source: { stream: string } | { joined: JoinedEvent },
-  ): void {
-    this.#local.queued(customers);
-    this.#enqueue(() =>
-      this.#local.save(accountKey, async (progress) => {
-        const open = (await this.#openFor(accountKey)) !== null;
-        if ('stream' in source) {
-          const count = await this.#writer.applyStream(source.stream, open, progress);
-          if (count === null) this.#stage.drop(source.stream); // not the cache's: never adopted
-          this.#healAfter(open, count);
-          return count;
-        }
-        return open ? this.#writer.apply(source.joined, progress) : null;
-      }),
-    );
-  }
-
-  /**
-   * A stream the cache worker could not save (a piece lost or past its deadline: the cache kept its
-   * previous state) is asked of main again, once until a stream is saved, so a lasting failure
-   * does not loop.
-   */
-  #healAfter(open: boolean, count: number | null): void {
-    if (!open) return;
-    if (count !== null) this.#healing = false;
-    else if (!this.#healing) {
-      this.#healing = true;
-      void this.api.requestSnapshot().catch(() => undefined);
-    }
-  }
-
-  async #onOutbox(payload: EventOf<'outbox:changed'>): Promise<void> {
-    const { accountKey } = payload;
-    if (!(await this.#openFor(accountKey))) return;
-    const { ops, acknowledged } = payload;
-    this.#local.recount(
-      accountKey,
-      await this.#writer.setPendingOps(accountKey, ops, acknowledged),
-    );
   }
 
   /**
@@ -422,15 +299,12 @@ export class AppController {
     this.panels.focusOn('customer', customerId);
   }
 
-  async #onIdsResolved(payload: EventOf<'ids:resolved'>): Promise<void> {
-    const data = await this.#openFor(payload.accountKey);
-    if (!data) return;
-    this.#local.recount(payload.accountKey, await this.#writer.resolveId(payload));
-    if (payload.kind === 'customer') {
-      this.selection.rename(payload.tempId, payload.id);
-      this.panels.route.rename(payload.tempId, payload.id);
-      data.plan.rename(payload.tempId, payload.id);
-      weekPlanOf(data.cache).rename(payload.tempId, payload.id);
-    }
+  /** The session's state that names customers follows a create's new id. */
+  #renamed(payload: EventOf<'ids:resolved'>, data: AccountData): void {
+    if (payload.kind !== 'customer') return;
+    this.selection.rename(payload.tempId, payload.id);
+    this.panels.route.rename(payload.tempId, payload.id);
+    data.plan.rename(payload.tempId, payload.id);
+    weekPlanOf(data.cache).rename(payload.tempId, payload.id);
   }
 }
