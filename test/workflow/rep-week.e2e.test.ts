@@ -206,19 +206,32 @@ async function planWeek(page: Page): Promise<void> {
   await page.waitForSelector('.wp-result');
 }
 
-// One plan, made by the first test; the panel stays open for the tests after it.
+// One plan and its first export, made by whichever of these tests runs first (each also runs
+// alone); the panel stays open for the tests after it.
 describe('plans in the calendar', () => {
-  let weekUids: Map<string, string>;
+  let exported: ReturnType<typeof exportWeek> | null = null;
+  async function exportWeek(page: Page) {
+    await planWeek(page);
+    const shown = await shownVisits(page);
+    const download = await save(page, 'button:has-text("Add week to calendar (.ics)")');
+    return { shown, filename: download.suggestedFilename(), events: await eventsOf(download) };
+  }
+  const exportedWeek = () => (exported ??= exportWeek(app.page));
+  /** Each planned customer's event UID in the first export, by the event's summary. */
+  async function firstUids(): Promise<Map<string, string>> {
+    const { shown, events } = await exportedWeek();
+    const names = new Map(service.store.customers(USER).map((c) => [c.id, c.name]));
+    return new Map(
+      shown.map((v) => [v.id, events.find((e) => e.summary === `Visit: ${names.get(v.id)}`)!.uid]),
+    );
+  }
 
   it('exports a 5-day, 40-visit week plan that ical.js reads with 40 events at the planned times', async () => {
     const { page } = app;
-    await planWeek(page);
-    const shown = await shownVisits(page);
+    const { shown, filename, events } = await exportedWeek();
     expect(shown).toHaveLength(STOPS);
     expect(new Set(shown.map((v) => v.day))).toEqual(new Set([0, 1, 2, 3, 4]));
-    const download = await save(page, 'button:has-text("Add week to calendar (.ics)")');
-    expect(download.suggestedFilename()).toBe(`week-plan-${FIRST_DAY}.ics`);
-    const events = await eventsOf(download);
+    expect(filename).toBe(`week-plan-${FIRST_DAY}.ics`);
     expect(events).toHaveLength(STOPS);
     const starts = await instants(
       page,
@@ -229,7 +242,7 @@ describe('plans in the calendar', () => {
       shown.map((v) => [v.day, v.depart]),
     );
     const stops = new Map(service.store.customers(USER).map((c) => [c.id, c]));
-    weekUids = new Map();
+    const weekUids = new Map<string, string>();
     shown.forEach((visit, i) => {
       const customer = stops.get(visit.id)!;
       const event = events.find((e) => e.summary === `Visit: ${customer.name}`);
@@ -246,6 +259,7 @@ describe('plans in the calendar', () => {
 
   it('keeps every UID when the plan is exported again after a change', async () => {
     const { page } = app;
+    const weekUids = await firstUids();
     const before = await shownVisits(page);
     const first = before.find((v) => v.day === 0)!;
     // The first stop of Monday goes down one place: it and the next one get new times.
@@ -284,6 +298,7 @@ describe('plans in the calendar', () => {
 
   it('exports one day from its own button, with the same UIDs as the week', async () => {
     const { page } = app;
+    const weekUids = await firstUids();
     const shown = (await shownVisits(page)).filter((v) => v.day === 2);
     const label = await page.getAttribute('.wp-day[data-day="2"]', 'aria-label');
     const download = await save(page, `button[aria-label="Add ${label} to calendar"]`);
@@ -524,6 +539,28 @@ describe('reminders that remind', () => {
   const customerNamed = (name: string) =>
     remindService.store.customers(USER).find((c) => c.name === name)!;
 
+  /**
+   * Sets a customer's reminder `fromNow` ms from the page's now, to the second, through the
+   * editor (the field takes seconds when typed with them); returns when it is due.
+   */
+  async function setReminder(page: Page, name: string, fromNow: number, type: string) {
+    const due = await page.evaluate((ms) => {
+      const at = new Date(Date.now() + ms);
+      at.setMilliseconds(0);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      const day = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+      const time = `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
+      return { at: at.getTime(), field: `${day}T${time}` };
+    }, fromNow);
+    await openCustomer(page, name);
+    await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
+    await page.fill('#ed-remindAt', due.field);
+    await page.fill('#ed-remindType', type);
+    await page.click('button:has-text("Save changes")');
+    await page.locator('aside[aria-label="Customer details"]').waitFor();
+    return due;
+  }
+
   async function openCustomer(page: Page, name: string): Promise<void> {
     await page.fill('input[aria-label="Search customers"]', name);
     await page.click(`[aria-label="Customers"] .customer-row[data-id="${customerNamed(name).id}"]`);
@@ -545,21 +582,7 @@ describe('reminders that remind', () => {
         }
       } as typeof Notification;
     });
-    // 45 s on, in the page's time zone (the field takes seconds when typed with them).
-    const due = await page.evaluate(() => {
-      const at = new Date(Date.now() + 45_000);
-      at.setMilliseconds(0);
-      const pad = (n: number) => String(n).padStart(2, '0');
-      const day = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
-      const time = `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`;
-      return { at: at.getTime(), field: `${day}T${time}` };
-    });
-    await openCustomer(page, 'Kowalski Sp.');
-    await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
-    await page.fill('#ed-remindAt', due.field);
-    await page.fill('#ed-remindType', 'Call');
-    await page.click('button:has-text("Save changes")');
-    await page.locator('aside[aria-label="Customer details"]').waitFor();
+    const due = await setReminder(page, 'Kowalski Sp.', 45_000, 'Call');
     expect(rep.notifications).toEqual([]);
 
     await until(() => rep.notifications.length > 0, 'the reminder notified');
@@ -595,6 +618,10 @@ describe('reminders that remind', () => {
 
   it('lists what is due today, and Snooze and Done reach the service as remindAt edits', async () => {
     const { page } = rep;
+    // Offline, with Kowalski's call due 10 minutes ago (as the test above leaves it, once due).
+    await rep.setOffline(true);
+    await closePanelsOf(page);
+    await setReminder(page, 'Kowalski Sp.', -10 * 60_000, 'Call');
     await closePanelsOf(page);
     const button = page.locator('button[title="Reminders due today, and those overdue"]');
     await expect.poll(() => button.textContent()).toBe('Due today (2)');
