@@ -1,11 +1,10 @@
 // How far a bulk action's changes got, as the Selection panel says it (selection/bulk-progress.ts):
 // a change counts as sent only once main said the service has it, so the panel never says "All …
-// reached the service" for changes the page has not even seen queued yet, and a time left is
-// written closely enough to be true.
+// reached the service" for changes the page has not even seen queued yet. How a time left is
+// written is the formatter's (format.unit.test.ts).
 import { describe, expect, it } from 'vitest';
 import type { Op } from '../../src-shared';
 import { drainView, type Drain } from '../../src-renderer/src/features/selection/bulk-progress';
-import { Formatter } from '../../src-renderer/src/ui/format';
 
 const pending = (opId: string) => ({ opId, state: 'pending' }) as Op;
 const drainOf = (ids: string[], seen: string[] = []): Drain => ({
@@ -46,23 +45,5 @@ describe("a bulk action's changes on their way", () => {
   it('leaves a change the rep discarded out of the count', () => {
     const view = drainView(drainOf(['a', 'b'], ['a', 'b']), [], env(['a']));
     expect(view).toMatchObject({ total: 1, sent: 1, waiting: 0, finished: true });
-  });
-
-  it('writes a time left closely enough to be true', () => {
-    const format = new Formatter('en-IE', () => 'km');
-    expect(format.wait(45)).toBe('45 s');
-    expect(format.wait(95)).toBe('1 min 40 s');
-    expect(format.wait(150)).toBe('2 min 30 s');
-    expect(format.wait(180)).toBe('3 min');
-    expect(format.wait(725)).toBe('12 min');
-    expect(format.wait(5_400)).toBe('1.5 h');
-    expect(format.timeLeft(95)).toBe('about 1 min 40 s left');
-    expect(format.timeLeft(null)).toBe('');
-    // Every wait under 10 min is written within 10 % of itself, and every longer one within 20 %.
-    for (let s = 1; s < 6 * 3600; s += s < 600 ? 1 : 7) {
-      const m = /^(?:([\d.]+) h)?(?:(\d+) min)? ?(?:(\d+) s)?$/.exec(format.wait(s))!;
-      const shown = Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
-      expect(Math.abs(shown - s) / s).toBeLessThanOrEqual(s < 600 ? 0.1 : 0.2);
-    }
   });
 });

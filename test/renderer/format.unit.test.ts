@@ -38,6 +38,23 @@ describe('Formatter', () => {
     expect(ie.duration(6 * 60 + 5)).toBe('6 h 05 min');
   });
 
+  it('writes a time left closely enough to be true', () => {
+    expect(ie.wait(45)).toBe('45 s');
+    expect(ie.wait(95)).toBe('1 min 40 s');
+    expect(ie.wait(150)).toBe('2 min 30 s');
+    expect(ie.wait(180)).toBe('3 min');
+    expect(ie.wait(725)).toBe('12 min');
+    expect(ie.wait(5_400)).toBe('1.5 h');
+    expect(ie.timeLeft(95)).toBe('about 1 min 40 s left');
+    expect(ie.timeLeft(null)).toBe('');
+    // Every wait under 10 min is written within 10 % of itself, and every longer one within 20 %.
+    for (let s = 1; s < 6 * 3600; s += s < 600 ? 1 : 7) {
+      const m = /^(?:([\d.]+) h)?(?:(\d+) min)? ?(?:(\d+) s)?$/.exec(ie.wait(s))!;
+      const shown = Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+      expect(Math.abs(shown - s) / s).toBeLessThanOrEqual(s < 600 ? 0.1 : 0.2);
+    }
+  });
+
   it('writes distances in the rep’s unit with digits by size', () => {
     expect(ie.distance(350)).toBe('0.35 km');
     expect(ie.distance(4200)).toBe('4.2 km');
