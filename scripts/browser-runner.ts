@@ -7,32 +7,32 @@ import { pickCredentialStore } from './browser-runner/credentials';
 import { launchApp } from './browser-runner/launch';
 import { writeScreenshot } from './browser-runner/screenshot';
 
-/** Main's "allow a local address?" box, asked on the runner's terminal (the page cannot answer). */
-const askOnTerminal: ConfirmLocalAddress = async ({ url, what }) => {
-  if (!process.stdin.isTTY) return false;
+/** One question on the runner's terminal; the answer trimmed. */
+async function askTerminal(question: string): Promise<string> {
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    const answer = await prompt.question(
-      `Allow Fieldmap to use ${new URL(url).origin} (on this computer or your local network) as the ${what}? [y/N] `,
-    );
-    return /^y(es)?$/i.test(answer.trim());
+    return (await prompt.question(question)).trim();
   } finally {
     prompt.close();
   }
+}
+
+/** Main's "allow a local address?" box, asked on the runner's terminal (the page cannot answer). */
+const askOnTerminal: ConfirmLocalAddress = async ({ url, what }) => {
+  if (!process.stdin.isTTY) return false;
+  const answer = await askTerminal(
+    `Allow Fieldmap to use ${new URL(url).origin} (on this computer or your local network) as the ${what}? [y/N] `,
+  );
+  return /^y(es)?$/i.test(answer);
 };
 
 /** Main's "open file" dialog, as a path typed on the runner's terminal; empty cancels. */
 const pickOnTerminal: PickFile = async ({ title, filters }) => {
-  const prompt = createInterface({ input: process.stdin, output: process.stdout });
   const kinds = filters.flatMap((f) => f.extensions.map((e) => `.${e}`)).join(', ');
-  try {
-    const answer = await prompt.question(
-      `${title}: full path of the file (${kinds}), or Enter to cancel: `,
-    );
-    return answer.trim() === '' ? null : answer.trim();
-  } finally {
-    prompt.close();
-  }
+  const answer = await askTerminal(
+    `${title}: full path of the file (${kinds}), or Enter to cancel: `,
+  );
+  return answer === '' ? null : answer;
 };
 
 async function main(): Promise<void> {
