@@ -85,7 +85,7 @@ export interface AppHandle {
 /**
  * The client's request rate in these tests unless one asks for another. The reference service here
  * has no limit (rate 0), and at the product's 3 requests a second most of the e2e lane's wall time
- * was main waiting on its own limiter (an import of 200 rows: 67 s of it). The limiter and the
+ * was main waiting on its own limiter (docs/perf-log.md, 2026-11-29). The limiter and the
  * service's 429s are tested where they are the subject: test/client's rate-limiter tests, the
  * rate-limit-service integration suite, the bulk suite's drain, and `npm run bench`.
  */

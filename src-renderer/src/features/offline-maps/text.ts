@@ -17,7 +17,6 @@ export const text = {
     remove: 'Remove',
     removeLabel: (name: string) => `Remove ${name}`,
     pick: 'Add region…',
-    add: 'Add region',
     added: (name: string) => `Added ${name}.`,
     removed: (name: string) => `Removed ${name}.`,
     updating: (name: string) => `Updating ${name}.`,
