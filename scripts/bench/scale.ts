@@ -39,7 +39,16 @@ import { launchBrowser, launchProfile } from '../../test/support/browser';
 import { serveMapPages } from '../../test/renderer/map-fixtures/pages';
 import { median, p95, round } from './support/stats';
 import { filterSortTimes } from './support/list-filters';
-import { bulkColour, type BulkResult } from './support/bulk';
+import { bulkBox, bulkColour, type BulkResult } from './support/bulk';
+import {
+  idleAt,
+  installRenderSpans,
+  installRevertSampler,
+  longestAppTask,
+  startFrames,
+  stopFrames,
+  stopRevertSampler,
+} from './support/felt';
 
 const N = Number(process.env['FIELDMAP_SCALE_N'] ?? 100_000) || 100_000;
 const RUNS = Math.max(1, Number(process.env['FIELDMAP_SCALE_RUNS'] ?? 3) || 3);
@@ -50,6 +59,7 @@ const ONLY_FILTERS = process.env['FIELDMAP_SCALE_ONLY'] === 'filters';
 const ONLY_BULK = process.env['FIELDMAP_SCALE_ONLY'] === 'bulk';
 
 type Probe = { longtasks: Array<{ start: number; duration: number }> };
+type Op = { target: string };
 
 /** Collects long tasks (buffered: those since navigation start too) into window.__scale. */
 async function installProbe(page: Page): Promise<void> {
@@ -65,6 +75,7 @@ async function installProbe(page: Page): Promise<void> {
         probe.longtasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   });
+  await installRenderSpans(page);
 }
 
 /** The longest long task that started in [from, to] (page time), 0 when none. */
@@ -90,9 +101,9 @@ const WAIT_MS = Number(process.env['FIELDMAP_SCALE_WAIT_MS'] ?? 10 * 60_000) || 
  * and the map may fill before the save into the cache commits, and the sync is not over then).
  * Rejects after WAIT_MS with what the page showed instead (rows, status, the drawn marks).
  */
-function filledAt(page: Page, count: number, mapped: number): Promise<number> {
+function filledAt(page: Page, count: number, mapped: number, since = 0): Promise<number> {
   return page.evaluate(
-    ([count, mapped, mark, waitMs]) =>
+    ([count, mapped, mark, waitMs, since]) =>
       new Promise<number>((resolve, reject) => {
         let listAt: number | null = null;
         let settledAt: number | null = null;
@@ -102,7 +113,9 @@ function filledAt(page: Page, count: number, mapped: number): Promise<number> {
             .querySelector('[aria-label="Customers"]')
             ?.getAttribute('data-rows');
           if (listAt === null && rows === String(count)) listAt = performance.now();
-          const marks = performance.getEntriesByName(mark) as PerformanceMark[];
+          const marks = (performance.getEntriesByName(mark) as PerformanceMark[]).filter(
+            (m) => m.startTime >= since,
+          );
           const drawn = marks.find((m) => m.detail?.customers === mapped);
           const sync = document.querySelector('[data-sync]')?.getAttribute('data-sync');
           if (listAt === null || sync === 'syncing' || sync === 'saving') settledAt = null;
@@ -123,7 +136,7 @@ function filledAt(page: Page, count: number, mapped: number): Promise<number> {
         };
         check();
       }),
-    [count, mapped, MAP_DRAWN_MARK, WAIT_MS] as const,
+    [count, mapped, MAP_DRAWN_MARK, WAIT_MS, since] as const,
   );
 }
 
@@ -237,8 +250,17 @@ function rawGetAll(page: Page): Promise<number> {
   });
 }
 
-async function exportMs(app: AppHandle): Promise<{ ms: number; longest: number }> {
+/**
+ * Export CSV: click to the download written (ms), the longest task until then (the old key), and
+ * the longest task and frame gap from the click until the page is idle again (the page's own work
+ * after the download started: the worker's end, the panel's re-render, the collection of the
+ * 100k structured clones' garbage, which the old window closed before).
+ */
+async function exportMs(
+  app: AppHandle,
+): Promise<{ ms: number; longest: number; uiLongest: number; uiGap: number }> {
   const from = await app.page.evaluate(() => performance.now());
+  await startFrames(app.page);
   const t0 = Date.now();
   const [download] = await Promise.all([
     app.page.waitForEvent('download', { timeout: LIMIT_MS }),
@@ -247,7 +269,16 @@ async function exportMs(app: AppHandle): Promise<{ ms: number; longest: number }
   await download.path();
   const ms = Date.now() - t0;
   const to = await app.page.evaluate(() => performance.now());
-  return { ms, longest: await longestTask(app.page, from, to) };
+  const idle = await idleAt(app.page);
+  const uiGap = await stopFrames(app.page);
+  const uiLongest = await longestTask(app.page, from, Math.max(to, idle));
+  if (process.env['FIELDMAP_SCALE_DEBUG'])
+    console.error(
+      `export ${ms} ms; longest task to the file ${Math.round(await longestTask(app.page, from, to))}` +
+        ` ms, to idle (${Math.round(idle - from)} ms after the click) ${Math.round(uiLongest)} ms;` +
+        ` longest frame gap ${Math.round(uiGap)} ms`,
+    );
+  return { ms, longest: await longestTask(app.page, from, to), uiLongest, uiGap };
 }
 
 /** Customers whose name no other customer's name contains: a search for it lists one row. */
@@ -264,30 +295,94 @@ function editTargets(records: Customer[], count: number): Customer[] {
 }
 
 /**
+ * Opens `target` in the editor and picks a colour it does not have NOW (an earlier run of this
+ * bench on the same service already gave it the first colour unlike the seeded one, and saving
+ * that again changes nothing, so no pin would ever be redrawn). Save is left to the caller.
+ */
+async function pickNewColour(
+  page: Page,
+  target: Customer,
+): Promise<{ color: string; old: string }> {
+  await page.fill('input[aria-label="Search customers"]', target.name);
+  await page.click(`[aria-label="Customers"] button.customer-row[data-id="${target.id}"]`);
+  await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
+  const old =
+    (await page
+      .locator('input[name="color"]:checked')
+      .getAttribute('value')
+      .catch(() => null)) ?? target.color;
+  const color = PALETTE.find((p) => p !== old)!;
+  await page.check(`input[name="color"][value="${color}"]`);
+  return { color, old };
+}
+
+/** The customer's colour as the service answers it now; null on a 429 (asked again later). */
+async function serviceColour(service: BenchService, id: string): Promise<string | null> {
+  const response = await fetch(`${service.url}/api/v1/customers/${encodeURIComponent(id)}`, {
+    headers: { authorization: authorizationOf(service) },
+  });
+  if (response.status === 429) return null;
+  if (!response.ok) throw new Error(`GET customer ${id}: ${response.status}`);
+  return ((await response.json()) as Customer).color;
+}
+
+/**
+ * Until the status bar says Synced, no queued change targets these customers and the service
+ * answers each with its new colour (read back over HTTP only once the first two hold: each GET
+ * takes one of the account's 3 requests a second from the app). Ms from the call.
+ */
+async function syncedWith(
+  app: AppHandle,
+  service: BenchService,
+  edits: Array<{ id: string; color: string }>,
+): Promise<number> {
+  const t0 = Date.now();
+  const onService = new Set<string>();
+  for (;;) {
+    const sync = await app.page.getAttribute('[data-sync]', 'data-sync').catch(() => null);
+    if (sync === 'synced') {
+      const queued = new Set((await app.call<Op[]>('listOps')).map((op) => op.target));
+      if (edits.every((e) => !queued.has(e.id))) {
+        for (const e of edits)
+          if (!onService.has(e.id) && (await serviceColour(service, e.id)) === e.color)
+            onService.add(e.id);
+        if (onService.size === edits.length) return Date.now() - t0;
+      }
+    }
+    if (Date.now() - t0 > WAIT_MS)
+      throw new Error(
+        `waited ${Math.round(WAIT_MS / 1000)} s for Synced with ${edits.length} edits on the ` +
+          `service; the status said ${sync ?? 'nothing'}, the service had ${onService.size}`,
+      );
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
  * Save in the editor (a new pin colour) to the map showing it: the edited customer's pin in the
  * new colour in the tiles of the map's source of changed pins, then the next painted frame (ms
  * per edit). Not the first map mark after the click: a mark of something else (a pull's delta
  * patching the previous edit, an idle of the map) came first now and then, and ended the wait
- * before this edit was drawn.
+ * before this edit was drawn. Then, until the change is synced, every frame is sampled for a view
+ * showing the old colour again (support/felt.ts); the next edit starts once it is synced.
  */
-async function editToPin(page: Page, targets: Customer[]): Promise<number[]> {
+async function editToPin(
+  app: AppHandle,
+  service: BenchService,
+  targets: Customer[],
+): Promise<{ times: number[]; revertMs: number; flips: string[]; seen: Record<string, number> }> {
+  const { page } = app;
   const times: number[] = [];
+  const flips: string[] = [];
+  // Edits in which each view showed the new colour at all: a view the sampler never read counts 0.
+  const seen: Record<string, number> = {};
+  let revertMs = 0;
+  await installRevertSampler(page, RECENT_SOURCE);
   for (const target of targets) {
-    await page.fill('input[aria-label="Search customers"]', target.name);
-    await page.click(`[aria-label="Customers"] button.customer-row[data-id="${target.id}"]`);
-    await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
-    // A colour the customer does not have NOW: an earlier run of this bench on the same service
-    // already gave it the first colour unlike the seeded one, and saving that again changes
-    // nothing, so no pin would ever be redrawn (the wait below would run to its deadline).
-    const current = await page
-      .locator('input[name="color"]:checked')
-      .getAttribute('value')
-      .catch(() => target.color);
-    const color = PALETTE.find((p) => p !== current)!;
-    await page.check(`input[name="color"][value="${color}"]`);
+    const { color, old } = await pickNewColour(page, target);
     times.push(
       await page.evaluate(
-        ([id, color, source, waitMs]) =>
+        ([id, color, old, source, waitMs]) =>
           new Promise<number>((resolve, reject) => {
             type Feature = { properties: Record<string, unknown> };
             const map = (
@@ -298,6 +393,9 @@ async function editToPin(page: Page, targets: Customer[]): Promise<number[]> {
             const save = [...document.querySelectorAll('button')].find(
               (b) => b.textContent?.trim() === 'Save changes',
             )!;
+            (
+              globalThis as unknown as { __revertStart(i: string, c: string, o: string): void }
+            ).__revertStart(id, color, old);
             const t0 = performance.now();
             save.click();
             const check = () => {
@@ -315,12 +413,82 @@ async function editToPin(page: Page, targets: Customer[]): Promise<number[]> {
             };
             check();
           }),
-        [target.id, color, RECENT_SOURCE, WAIT_MS] as const,
+        [target.id, color, old, RECENT_SOURCE, WAIT_MS] as const,
       ),
     );
+    await syncedWith(app, service, [{ id: target.id, color }]);
+    const sample = await stopRevertSampler(page);
+    revertMs += sample.revertMs;
+    flips.push(...sample.flips.map((f) => `${target.id}: ${f}`));
+    for (const view of sample.seen) seen[view] = (seen[view] ?? 0) + 1;
   }
   await page.fill('input[aria-label="Search customers"]', '');
-  return times;
+  return { times, revertMs, flips, seen };
+}
+
+/** An edit of the colour saved in the editor, until the list row shows it (offline edits). */
+async function editColour(page: Page, target: Customer): Promise<{ id: string; color: string }> {
+  const { color } = await pickNewColour(page, target);
+  await page.click('button:has-text("Save changes")');
+  await page.waitForFunction(
+    ([id, color]) =>
+      document
+        .querySelector(`[aria-label="Customers"] button.customer-row[data-id="${id}"] .dot`)
+        ?.getAttribute('title') === color,
+    [target.id, color] as const,
+    { timeout: WAIT_MS },
+  );
+  return { id: target.id, color };
+}
+
+/**
+ * Plans a week (5 days from the bulk's town) of the Selection panel's customers (the ~355 of the
+ * bulk box), Make the plan to the plan shown and the page idle again: the longest task and frame
+ * gap meanwhile, and click to the plan shown (ms).
+ */
+async function weekPlan(
+  page: Page,
+  records: Customer[],
+): Promise<{ ms: number; longest: number; gap: number; stops: string }> {
+  const { box } = bulkBox(records);
+  if (!(await page.isVisible('aside.week-plan')))
+    await page.click('button:has-text("Plan the week")');
+  await page.waitForSelector('aside.week-plan');
+  await page.selectOption('select[aria-label="Customers to plan"]', 'selection');
+  const stops =
+    (await page
+      .locator('select[aria-label="Customers to plan"] option[value="selection"]')
+      .textContent()) ?? '';
+  await page.selectOption('select[aria-label="Start from"]', 'coords');
+  const lat = (box.north + box.south) / 2;
+  const lng = (box.east + box.west) / 2;
+  await page.fill('input[aria-label="Start point"]', `${lat.toFixed(5)}, ${lng.toFixed(5)}`);
+  await page.fill('input[aria-label="Number of days"]', '5');
+  const from = await page.evaluate(() => performance.now());
+  await startFrames(page);
+  await page.click('button:has-text("Make the plan")');
+  const started = Date.now();
+  while (!(await page.isVisible('.wp-result'))) {
+    if (Date.now() - started > WAIT_MS)
+      throw new Error(
+        `no plan shown; the panel reads: ${await page.textContent('aside.week-plan')}`,
+      );
+    await page.waitForTimeout(50);
+  }
+  const ms = Date.now() - started;
+  const idle = await idleAt(page);
+  const gap = await stopFrames(page);
+  return { ms, longest: await longestTask(page, from, idle), gap, stops: stops.trim() };
+}
+
+/** `measure()`, or NaN (a null in the results) with the failure on stderr: one key, not the run. */
+async function orNaN<T>(what: string, measure: () => Promise<T>): Promise<T | null> {
+  try {
+    return await measure();
+  } catch (error) {
+    console.error(`${what} failed:`, error);
+    return null;
+  }
 }
 
 async function oneRun(
@@ -364,10 +532,23 @@ async function oneRun(
       console.error(
         `first sync ${Math.round(first.ms)} ms; pull ${Math.round(pull)} ms, raw put ${Math.round(put)} ms`,
       );
+    // The app's own code's longest task per phase (support/felt.ts), the worst of them kept.
+    const appTasks: number[] = [];
+    const appTask = async (what: string, from: number, to: number) => {
+      const t = await longestAppTask(app.page, from, to);
+      appTasks.push(t.app);
+      if (process.env['FIELDMAP_SCALE_DEBUG'])
+        console.error(
+          `longest app task, ${what}: ${Math.round(t.app)} ms (a task of ${Math.round(t.task)}` +
+            ` ms at ${Math.round(t.at - from)} ms, ${Math.round(t.render)} ms of it MapLibre's render)`,
+        );
+    };
+    await appTask('first sync', t0, t1);
     if (ONLY_BULK) return { first: first.ms, ...bulkKeys(await bulk(app, records)) };
     const filterFrom = await app.page.evaluate(() => performance.now());
     const { times: filterSortEach, mapTimes } = await filterSortTimes(app.page, WAIT_MS);
     const filterTo = await app.page.evaluate(() => performance.now());
+    await appTask('filters and sorts', filterFrom, filterTo);
     // FIELDMAP_SCALE_DEBUG=1: each sort and filter's time, in the order filterSortTimes runs them.
     if (process.env['FIELDMAP_SCALE_DEBUG']) {
       console.error('filter/sort ms', filterSortEach.map(Math.round));
@@ -381,18 +562,41 @@ async function oneRun(
     };
     if (ONLY_FILTERS) return { first: first.ms, firstLongest: first.longest, ...filters };
     const exported = await exportMs(app);
-    const editTimes = await editToPin(app.page, editTargets(records, EDITS));
-    if (process.env['FIELDMAP_SCALE_DEBUG'])
-      console.error('edit to pin ms', editTimes.map(Math.round));
-    const edits = median(editTimes);
+    const targets = editTargets(records, EDITS + 3);
+    const editFrom = await app.page.evaluate(() => performance.now());
+    const edited = await editToPin(app, service, targets.slice(0, EDITS));
+    await appTask('edits', editFrom, await app.page.evaluate(() => performance.now()));
+    if (process.env['FIELDMAP_SCALE_DEBUG']) {
+      console.error('edit to pin ms', edited.times.map(Math.round));
+      console.error(
+        `edit revert ${Math.round(edited.revertMs)} ms over ${edited.times.length} edits; ` +
+          `edits each view showed the new colour in: ${JSON.stringify(edited.seen)}`,
+        edited.flips,
+      );
+    }
+    const edits = median(edited.times);
     const bulked = bulkKeys(await bulk(app, records));
+    // The bulk's box stays selected: the week is planned for those ~355 customers.
+    const planned = await orNaN('week plan', () => weekPlan(app.page, records));
+    if (process.env['FIELDMAP_SCALE_DEBUG'] && planned)
+      console.error(
+        `week plan of "${planned.stops}": shown in ${planned.ms} ms, longest task to idle ` +
+          `${Math.round(planned.longest)} ms, longest frame gap ${Math.round(planned.gap)} ms`,
+      );
 
     await app.setOffline(true);
     await app.restart();
     await installProbe(app.page);
     const cold = await filledAt(app.page, N, mapped);
     const coldLongest = await longestTask(app.page, 0, cold);
+    // Map renders before the probe was installed (the page loads before the bench can reach it)
+    // are not taken out here: this phase's part is an upper bound.
+    await appTask('cold start', 0, cold);
     const getAll = await withBaselinePage(floorDir, rawGetAll);
+    const reconnect = await orNaN('reconnect', () =>
+      reconnectMs(app, service, targets.slice(EDITS), mapped),
+    );
+    const rss = await orNaN('second sync', () => secondSyncRssMb(app, service, mapped));
     return {
       first: first.ms,
       firstLongest: first.longest,
@@ -400,7 +604,15 @@ async function oneRun(
       ...filters,
       export: exported.ms,
       exportLongest: exported.longest,
+      exportUiLongest: exported.uiLongest,
+      exportUiGap: exported.uiGap,
+      weekPlanLongest: planned?.longest ?? NaN,
+      weekPlanGap: planned?.gap ?? NaN,
       edits,
+      editRevert: edited.revertMs,
+      reconnect: reconnect ?? NaN,
+      rss: rss ?? NaN,
+      appLongest: Math.max(...appTasks),
       ...bulked,
       cold,
       coldLongest,
@@ -410,6 +622,72 @@ async function oneRun(
     await app.close();
     await rm(floorDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Issue 26's reconnect: with the app offline (after the cold start), three colour edits, a
+ * restart still offline, the list and map filled from the cache, then back online: until the
+ * status says Synced and the service answers each of the three with its new colour (ms).
+ */
+async function reconnectMs(
+  app: AppHandle,
+  service: BenchService,
+  targets: Customer[],
+  mapped: number,
+): Promise<number> {
+  const edits: Array<{ id: string; color: string }> = [];
+  for (const target of targets) edits.push(await editColour(app.page, target));
+  await app.page.fill('input[aria-label="Search customers"]', '');
+  await app.restart();
+  await installProbe(app.page);
+  await filledAt(app.page, N, mapped);
+  const t0 = Date.now();
+  await app.setOffline(false);
+  await syncedWith(app, service, edits);
+  const ms = Date.now() - t0;
+  if (process.env['FIELDMAP_SCALE_DEBUG'])
+    console.error(`reconnect with ${edits.length} offline edits: Synced in ${ms} ms`);
+  return ms;
+}
+
+/**
+ * Main's peak RSS while a second full sync runs: sign out (the account's data dir is removed),
+ * sign in again, until the list and map hold every customer and the sync is over. In the
+ * browser runner main's services run in this Node process, so this process's RSS is sampled
+ * every 100 ms; it also holds the bench's own copy of the records and the Playwright client.
+ */
+async function secondSyncRssMb(
+  app: AppHandle,
+  service: BenchService,
+  mapped: number,
+): Promise<number> {
+  const account = await app.call<{ accountKey: string } | null>('currentAccount');
+  if (!account) throw new Error('no account signed in before the second sync');
+  await app.call('logout', { accountKey: account.accountKey, dropUnsynced: true });
+  await installProbe(app.page);
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  try {
+    const { username, password } = service.account;
+    await app.call('login', { baseUrl: service.url, username, password });
+    // The sync under way before the fill is awaited: the page's own cache may fill the list and
+    // map before main's pull ends.
+    for (let i = 0; i < 100; i++) {
+      const sync = await app.page.getAttribute('[data-sync]', 'data-sync').catch(() => null);
+      if (sync === 'syncing') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const since = await app.page.evaluate(() => performance.now());
+    await filledAt(app.page, N, mapped, since);
+  } finally {
+    clearInterval(timer);
+  }
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const mb = (b: number) => Math.round(b / 2 ** 20);
+  if (process.env['FIELDMAP_SCALE_DEBUG'])
+    console.error(`second sync: RSS ${mb(before)} MB before, peak ${mb(peak)} MB`);
+  return mb(peak);
 }
 
 function bulk(app: AppHandle, records: Customer[]): Promise<BulkResult> {
@@ -565,6 +843,10 @@ export async function run(): Promise<Record<string, number | string>> {
         median(runs.map((r) => r['getAll']!)) + median(bare.map((b) => b.ms)),
       ),
       [`edit_to_pin_${K}_ms`]: med('edits'),
+      [`edit_revert_${K}_ms`]: med('editRevert'),
+      [`reconnect_3_edits_${K}_to_synced_ms`]: med('reconnect'),
+      main_rss_peak_second_sync_mb: Math.round(median(runs.map((r) => r['rss']!))),
+      longest_app_task_ms: med('appLongest'),
       longest_task_first_sync_ms: med('firstLongest'),
       longest_task_cold_start_ms: med('coldLongest'),
       longest_task_bare_map_ms: round(median(bare.map((b) => b.longest))),
@@ -573,6 +855,10 @@ export async function run(): Promise<Record<string, number | string>> {
       longest_task_filter_sort_ms: med('filterLongest'),
       [`export_csv_${K}_ms`]: med('export'),
       longest_task_export_ms: med('exportLongest'),
+      longest_task_export_ui_ms: med('exportUiLongest'),
+      longest_frame_gap_export_ui_ms: med('exportUiGap'),
+      longest_task_week_plan_ui_ms: med('weekPlanLongest'),
+      longest_frame_gap_week_plan_ui_ms: med('weekPlanGap'),
       ...BULK_KEYS((k) => median(runs.map((r) => r[k]!))),
       scale_customers: N,
       scale_runs: RUNS,

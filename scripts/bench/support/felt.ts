@@ -1,0 +1,218 @@
+// What the rep's page feels, for the scale bench (scale.ts): the page's frames (a
+// requestAnimationFrame loop), when the page is idle again after an action, the long tasks of the
+// app's own code (MapLibre's frame render taken out), and whether a saved colour ever shows its
+// old value again (issue 26: "a saved edit flips back").
+import type { Page } from 'playwright-core';
+
+type Frames = { last: number; maxGap: number; on: boolean };
+type Probe = {
+  longtasks: Array<{ start: number; duration: number }>;
+  renders: Array<[number, number]>;
+  frames?: Frames;
+};
+
+/**
+ * Wraps the map's frame render (MapLibre's `_render`, run from its requestAnimationFrame) so each
+ * call's span is recorded: under software GL most of a long task can be MapLibre drawing and
+ * waiting on the GPU process, which is not the app's code. Polls, as the map is created after
+ * sign-in and again after a restart or a new sign-in.
+ */
+export async function installRenderSpans(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const probe = (globalThis as unknown as { __scale: Probe }).__scale;
+    if (probe.renders) return;
+    probe.renders = [];
+    type Rendering = { _render(t: number): unknown; __scaleWrapped?: boolean };
+    const wrap = () => {
+      const el = document.querySelector('.fm-map') as
+        (Element & { fieldmapMap?: { map: Rendering } }) | null;
+      const map = el?.fieldmapMap?.map;
+      if (!map || map.__scaleWrapped) return;
+      const render = map._render.bind(map);
+      map._render = (t: number) => {
+        const a = performance.now();
+        try {
+          return render(t);
+        } finally {
+          const b = performance.now();
+          if (b - a > 1) probe.renders.push([a, b]);
+        }
+      };
+      map.__scaleWrapped = true;
+    };
+    wrap();
+    setInterval(wrap, 50);
+  });
+}
+
+/**
+ * The longest long task in [from, to] less the time MapLibre's frame render ran inside it (the
+ * app's own code, GPU waits and MapLibre's drawing excluded), with that task for the debug output.
+ */
+export function longestAppTask(
+  page: Page,
+  from: number,
+  to: number,
+): Promise<{ app: number; task: number; render: number; at: number }> {
+  return page.evaluate(
+    ([a, b]) => {
+      const probe = (globalThis as unknown as { __scale: Probe }).__scale;
+      let best = { app: 0, task: 0, render: 0, at: 0 };
+      for (const t of probe.longtasks) {
+        if (t.start < a || t.start > b) continue;
+        const end = t.start + t.duration;
+        let render = 0;
+        for (const [s, e] of probe.renders ?? [])
+          render += Math.max(0, Math.min(e, end) - Math.max(s, t.start));
+        const app = t.duration - render;
+        if (app > best.app) best = { app, task: t.duration, render, at: t.start };
+      }
+      return best;
+    },
+    [from, to] as const,
+  );
+}
+
+/** Starts recording the longest gap between two animation frames of the page. */
+export async function startFrames(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const probe = (globalThis as unknown as { __scale: Probe }).__scale;
+    const frames: Frames = { last: performance.now(), maxGap: 0, on: true };
+    probe.frames = frames;
+    const tick = (now: number) => {
+      if (!frames.on) return;
+      frames.maxGap = Math.max(frames.maxGap, now - frames.last);
+      frames.last = now;
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+/** Stops the frame loop; the longest gap between frames since startFrames (ms). */
+export function stopFrames(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const frames = (globalThis as unknown as { __scale: Probe }).__scale.frames;
+    if (!frames) return 0;
+    frames.on = false;
+    return frames.maxGap;
+  });
+}
+
+/**
+ * Page time when the page went idle: `quietMs` passed with no long task and no gap between
+ * frames over 100 ms. A page's own work after an action's visible end (a re-render, a worker's
+ * result handled, the garbage of 100k clones collected) ran after the old windows closed; this
+ * waits for it. Gives up after `capMs` and answers then.
+ */
+export function idleAt(page: Page, quietMs = 1_000, capMs = 30_000): Promise<number> {
+  return page.evaluate(
+    ([quietMs, capMs]) =>
+      new Promise<number>((resolve) => {
+        const probe = (globalThis as unknown as { __scale: Probe }).__scale;
+        const started = performance.now();
+        let busy = started;
+        let last = started;
+        const tick = (now: number) => {
+          if (now - last > 100) busy = now;
+          last = now;
+          for (const t of probe.longtasks) busy = Math.max(busy, t.start + t.duration);
+          if (now - busy >= quietMs || now - started > capMs) return resolve(busy);
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+    [quietMs, capMs] as const,
+  );
+}
+
+export type RevertSample = {
+  /** Time any view that already showed the new colour showed the old one again (ms). */
+  revertMs: number;
+  /** The views seen flipping back, and when (ms after Save), for the debug output. */
+  flips: string[];
+  /** The views that showed the new colour at all (a check that the sampler reads them). */
+  seen: string[];
+};
+
+/**
+ * Samples every animation frame from now on: the detail panel's colour field, the list row's
+ * colour dot, and the pin's colour in the map's source of changed pins. A view counts from the
+ * first frame it shows `color`; any later frame where it shows `old` adds that frame's time.
+ * Installs window.__revertStart(id, color, old); the caller runs it in the same page function
+ * that clicks Save, so the first sampled frame is the one after the click.
+ */
+export async function installRevertSampler(page: Page, recentSource: string): Promise<void> {
+  await page.evaluate((source) => {
+    type Feature = { properties: Record<string, unknown> };
+    type State = {
+      on: boolean;
+      revertMs: number;
+      flips: string[];
+      seen: Set<string>;
+    };
+    const g = globalThis as unknown as {
+      __revertStart?: (id: string, color: string, old: string) => void;
+      __revert?: State;
+    };
+    g.__revertStart = (id, color, old) => {
+      const seen = new Set<string>();
+      const state: State = { on: true, revertMs: 0, flips: [], seen };
+      g.__revert = state;
+      const t0 = performance.now();
+      const flipping = new Set<string>();
+      const views = (): Array<[string, unknown]> => {
+        const out: Array<[string, unknown]> = [];
+        const field = document.querySelector(
+          'aside[aria-label="Customer details"] dd[data-field="color"]',
+        );
+        if (field) out.push(['detail panel', field.textContent?.trim()]);
+        const dot = document.querySelector(
+          `[aria-label="Customers"] button.customer-row[data-id="${id}"] .dot`,
+        );
+        if (dot) out.push(['list dot', dot.getAttribute('title')]);
+        const el = document.querySelector('.fm-map') as
+          | (Element & {
+              fieldmapMap?: { map: { querySourceFeatures(s: string): Feature[] } };
+            })
+          | null;
+        const map = el?.fieldmapMap?.map;
+        if (map) {
+          for (const f of map.querySourceFeatures(source))
+            if (f.properties['id'] === id) out.push(['pin', f.properties['color']]);
+        }
+        return out;
+      };
+      let last = t0;
+      const tick = (now: number) => {
+        if (!state.on) return;
+        let showsOld = false;
+        for (const [view, value] of views()) {
+          if (value === color) {
+            seen.add(view);
+            flipping.delete(view);
+          } else if (value === old && seen.has(view)) {
+            showsOld = true;
+            if (!flipping.has(view)) state.flips.push(`${view} at ${Math.round(now - t0)}`);
+            flipping.add(view);
+          }
+        }
+        if (showsOld) state.revertMs += now - last;
+        last = now;
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    };
+  }, recentSource);
+}
+
+/** Stops the sampler started by window.__revertStart; what it saw. */
+export function stopRevertSampler(page: Page): Promise<RevertSample> {
+  return page.evaluate(() => {
+    type State = { on: boolean; revertMs: number; flips: string[]; seen: Set<string> };
+    const state = (globalThis as unknown as { __revert?: State }).__revert;
+    if (!state) return { revertMs: 0, flips: [], seen: [] };
+    state.on = false;
+    return { revertMs: state.revertMs, flips: state.flips, seen: [...state.seen] };
+  });
+}
