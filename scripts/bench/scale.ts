@@ -540,7 +540,8 @@ async function oneRun(
       if (process.env['FIELDMAP_SCALE_DEBUG'])
         console.error(
           `longest app task, ${what}: ${Math.round(t.app)} ms (a task of ${Math.round(t.task)}` +
-            ` ms at ${Math.round(t.at - from)} ms, ${Math.round(t.render)} ms of it MapLibre's render)`,
+            ` ms at ${Math.round(t.at - from)} ms, ${Math.round(t.render)} ms of it MapLibre's` +
+            ` render; ${t.renders} renders over 1 ms in the phase)`,
         );
     };
     await appTask('first sync', t0, t1);
@@ -611,7 +612,8 @@ async function oneRun(
       edits,
       editRevert: edited.revertMs,
       reconnect: reconnect ?? NaN,
-      rss: rss ?? NaN,
+      rss: rss?.peak ?? NaN,
+      rssBefore: rss?.before ?? NaN,
       appLongest: Math.max(...appTasks),
       ...bulked,
       cold,
@@ -660,7 +662,7 @@ async function secondSyncRssMb(
   app: AppHandle,
   service: BenchService,
   mapped: number,
-): Promise<number> {
+): Promise<{ peak: number; before: number }> {
   const account = await app.call<{ accountKey: string } | null>('currentAccount');
   if (!account) throw new Error('no account signed in before the second sync');
   await app.call('logout', { accountKey: account.accountKey, dropUnsynced: true });
@@ -687,7 +689,7 @@ async function secondSyncRssMb(
   const mb = (b: number) => Math.round(b / 2 ** 20);
   if (process.env['FIELDMAP_SCALE_DEBUG'])
     console.error(`second sync: RSS ${mb(before)} MB before, peak ${mb(peak)} MB`);
-  return mb(peak);
+  return { peak: mb(peak), before: mb(before) };
 }
 
 function bulk(app: AppHandle, records: Customer[]): Promise<BulkResult> {
@@ -846,6 +848,8 @@ export async function run(): Promise<Record<string, number | string>> {
       [`edit_revert_${K}_ms`]: med('editRevert'),
       [`reconnect_3_edits_${K}_to_synced_ms`]: med('reconnect'),
       main_rss_peak_second_sync_mb: Math.round(median(runs.map((r) => r['rss']!))),
+      // The same process just before the sign-out: what the harness and the app held already.
+      main_rss_before_second_sync_mb: Math.round(median(runs.map((r) => r['rssBefore']!))),
       longest_app_task_ms: med('appLongest'),
       longest_task_first_sync_ms: med('firstLongest'),
       longest_task_cold_start_ms: med('coldLongest'),

@@ -53,11 +53,12 @@ export function longestAppTask(
   page: Page,
   from: number,
   to: number,
-): Promise<{ app: number; task: number; render: number; at: number }> {
+): Promise<{ app: number; task: number; render: number; at: number; renders: number }> {
   return page.evaluate(
     ([a, b]) => {
       const probe = (globalThis as unknown as { __scale: Probe }).__scale;
-      let best = { app: 0, task: 0, render: 0, at: 0 };
+      const renders = (probe.renders ?? []).filter(([s]) => s >= a && s <= b).length;
+      let best = { app: 0, task: 0, render: 0, at: 0, renders };
       for (const t of probe.longtasks) {
         if (t.start < a || t.start > b) continue;
         const end = t.start + t.duration;
@@ -65,7 +66,7 @@ export function longestAppTask(
         for (const [s, e] of probe.renders ?? [])
           render += Math.max(0, Math.min(e, end) - Math.max(s, t.start));
         const app = t.duration - render;
-        if (app > best.app) best = { app, task: t.duration, render, at: t.start };
+        if (app > best.app) best = { app, task: t.duration, render, at: t.start, renders };
       }
       return best;
     },
