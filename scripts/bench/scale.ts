@@ -667,9 +667,22 @@ async function secondSyncRssMb(
   if (!account) throw new Error('no account signed in before the second sync');
   await app.call('logout', { accountKey: account.accountKey, dropUnsynced: true });
   await installProbe(app.page);
+  // The JS heap and external memory too, for the debug output: RSS rarely falls once grown, so a
+  // process that held more before the sync shows little of the sync's own cost in its RSS.
+  const used = () => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.external;
+  };
   const before = process.memoryUsage().rss;
+  const usedBefore = used();
   let peak = before;
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  let usedPeak = usedBefore;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+    usedPeak = Math.max(usedPeak, used());
+  }, 100);
+  const t0 = Date.now();
+  let syncing = false;
   try {
     const { username, password } = service.account;
     await app.call('login', { baseUrl: service.url, username, password });
@@ -677,7 +690,10 @@ async function secondSyncRssMb(
     // map before main's pull ends.
     for (let i = 0; i < 100; i++) {
       const sync = await app.page.getAttribute('[data-sync]', 'data-sync').catch(() => null);
-      if (sync === 'syncing') break;
+      if (sync === 'syncing') {
+        syncing = true;
+        break;
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     const since = await app.page.evaluate(() => performance.now());
@@ -688,7 +704,11 @@ async function secondSyncRssMb(
   peak = Math.max(peak, process.memoryUsage().rss);
   const mb = (b: number) => Math.round(b / 2 ** 20);
   if (process.env['FIELDMAP_SCALE_DEBUG'])
-    console.error(`second sync: RSS ${mb(before)} MB before, peak ${mb(peak)} MB`);
+    console.error(
+      `second sync${syncing ? '' : ' (never seen syncing)'}: ${Date.now() - t0} ms; RSS ` +
+        `${mb(before)} MB before, peak ${mb(peak)} MB; JS heap and external ${mb(usedBefore)} ` +
+        `MB before, peak ${mb(usedPeak)} MB`,
+    );
   return { peak: mb(peak), before: mb(before) };
 }
 
