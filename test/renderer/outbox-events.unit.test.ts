@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Op } from '../../src-shared';
 import type { EventOf } from '../../src-shared/ipc-contract';
-import { mergeOutboxEvents, OutboxInbox } from '../../src-renderer/src/app/outbox-events';
+import { mergeOutboxEvents, OutboxInbox } from '../../src-renderer/src/cache/outbox-events';
 import { customerRecord } from '../support/customer-record';
 
 type OutboxEvent = EventOf<'outbox:changed'>;
