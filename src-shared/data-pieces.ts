@@ -1,8 +1,7 @@
-// Large data crosses process boundaries in pieces: a snapshot or delta with more records than one
-// piece holds leaves main as a sequence of 'data:piece' events of at most PIECE_ITEMS records
-// each (the first also carries the payload with its record arrays emptied), and the renderer
-// joins them back into the one event it applies. Electron's webContents.send and the browser
-// runner's page delivery both send the same pieces, in order, so no message grows with the
+// Large data crosses process boundaries in pieces: every snapshot and delta leaves main as a
+// sequence of pieces of at most PIECE_ITEMS records each (the first also carries the payload with
+// its record arrays emptied), each one message on the road to the cache worker (data-road.ts),
+// which joins or saves them back into the one event it applies. So no message grows with the
 // account (a 100k snapshot as one message is ~76 MB, which Chromium's CDP connection drops).
 import * as v from 'valibot';
 import type { EventChannel, EventOf } from './ipc-contract';
@@ -34,22 +33,6 @@ export const DataPieceSchema = v.object({
   abort: v.optional(v.literal(true)),
 });
 export type DataPiece = v.InferOutput<typeof DataPieceSchema>;
-
-/**
- * 'data:stream': main announces a stream on the page's own event channel just before its first
- * piece leaves. Pieces may travel another channel (straight to the cache worker), with no order
- * against the page's events; this announcement is ordered with them, so the page can tell the
- * worker when to start saving: after every outbox mirror and resolved id main emitted before the
- * stream, and before those it emits after.
- */
-export const DataStreamSchema = v.pick(DataPieceSchema, [
-  'stream',
-  'event',
-  'accountKey',
-  'count',
-  'total',
-]);
-export type DataStream = v.InferOutput<typeof DataStreamSchema>;
 
 type Obj = Record<string, unknown>;
 /** The payload fields that hold records (directly, or as a delta's upserted/deleted). */
@@ -118,9 +101,9 @@ export function isPiecedEvent(event: EventChannel): event is PiecedEvent {
 }
 
 /**
- * What the page learns of a piece: everything but its records. The cache worker, which receives
- * the pieces, tells the page of each (the page counts them for the status bar and asks the worker
- * to apply a stream once its last piece is in); `dropped`: the stream lost a piece.
+ * What the page learns of a piece: everything but its records. The cache worker tells the page of
+ * each piece it takes, in the road's order (for the status bar, and a snapshot's text for the
+ * list); `dropped`: the stream lost a piece.
  */
 export interface PieceMeta {
   stream: string;
@@ -133,12 +116,14 @@ export interface PieceMeta {
   first: boolean;
   /** Customers this piece carries. */
   customers: number;
+  /** Customers of its stream taken so far, this piece's included. */
+  received: number;
   dropped: boolean;
   /** Main gave the stream up (its pull failed): dropped, and not to be asked for again. */
   aborted?: boolean;
 }
 
-export function metaOf(piece: DataPiece, dropped = false): PieceMeta {
+export function metaOf(piece: DataPiece, dropped = false, received = 0): PieceMeta {
   const { stream, event, accountKey, index, count, total } = piece;
   const customers = piece.path[0] === 'customers' ? piece.items.length : 0;
   return {
@@ -150,6 +135,7 @@ export function metaOf(piece: DataPiece, dropped = false): PieceMeta {
     total,
     first: index === 0 && !!piece.head,
     customers,
+    received,
     dropped: dropped || piece.abort === true,
     ...(piece.abort ? { aborted: true } : {}),
   };
@@ -214,64 +200,21 @@ export type RecordKind = 'customers' | 'routes' | 'territories';
 
 /**
  * Opens a snapshot that is sent while main still reads it: `head` is the payload with its record
- * arrays empty, `counts` how many records of each kind will come (the stream's piece count and
- * total are announced first, as for any stream). Null when the transport cannot stream.
+ * arrays empty, `counts` how many records of each kind will come (every piece carries the
+ * stream's piece count and total). Null when the transport cannot stream.
  */
 export type OpenSnapshotStream = (
   head: EventOf<'data:snapshot'>,
   counts: Record<RecordKind, number>,
 ) => SnapshotStream | null;
 
-/** An emitter that may also stream a snapshot while it is read (sendInPieces gives one). */
-export type PiecedEmit = (<E extends EventChannel>(event: E, payload: EventOf<E>) => void) & {
-  openSnapshotStream?: OpenSnapshotStream;
-};
-
-/**
- * Main's side: wraps a transport's send so that large snapshots and deltas go as pieces. Every
- * other event, and a small snapshot or delta, goes as it is. `direct`, asked per event, may name
- * a data channel straight to the cache worker (a MessagePort in Electron, the browser runner's
- * socket to a port): then every snapshot and delta, small or large, goes to it as pieces, so
- * all of main's data travels one ordered channel and none of it through the page.
- */
-export function sendInPieces(
-  send: (event: EventChannel, payload: unknown) => void,
-  max = PIECE_ITEMS,
-  direct?: () => ((piece: DataPiece) => void) | null,
-): PiecedEmit {
-  let streams = 0;
-  // Unique across app starts too: the cache remembers the stream its snapshot came in.
-  const prefix = [1, 2].map(() => Math.random().toString(36).slice(2, 10)).join('');
-  const emit: PiecedEmit = (event, payload) => {
-    if (!isPiecedEvent(event)) return send(event, payload);
-    const channel = direct?.() ?? null;
-    const stream = `${prefix}-${++streams}`;
-    const pieces = splitEvent(stream, event, payload as EventOf<PiecedEvent>, max, !!channel);
-    if (!pieces) return send(event, payload);
-    const { accountKey, count, total } = pieces[0]!;
-    const announced: DataStream = { stream, event: event as PiecedEvent, accountKey, count, total };
-    send('data:stream', announced);
-    for (const piece of pieces) {
-      if (channel) channel(piece);
-      else send('data:piece', piece);
-    }
-  };
-  emit.openSnapshotStream = (head, counts) => {
-    const channel = direct?.() ?? null;
-    const deliver = (piece: DataPiece) => (channel ? channel(piece) : send('data:piece', piece));
-    return streamPieces(`${prefix}-${++streams}`, head, counts, max, deliver, send);
-  };
-  return emit;
-}
-
 /** The pieces of a snapshot streamed as its records are added (see OpenSnapshotStream). */
-function streamPieces(
+export function streamPieces(
   stream: string,
   payload: EventOf<'data:snapshot'>,
   counts: Record<RecordKind, number>,
   max: number,
   deliver: (piece: DataPiece) => void,
-  send: (event: EventChannel, payload: unknown) => void,
 ): SnapshotStream {
   const { head } = hollow(payload as unknown as Obj);
   const kinds: RecordKind[] = ['customers', 'routes', 'territories'];
@@ -282,7 +225,6 @@ function streamPieces(
   const { accountKey } = payload;
   const total = counts.customers;
   const event = 'data:snapshot' as const;
-  send('data:stream', { stream, event, accountKey, count, total } satisfies DataStream);
   let index = 0;
   let kind: RecordKind | null = null;
   let buffer: unknown[] = [];

@@ -20,7 +20,7 @@ import {
   TILE_CACHE_MIN_BYTES,
 } from './basemap';
 import { ImportIdSchema, ImportStatusSchema, StartImportRequestSchema } from './csv-customers';
-import { DataPieceSchema, DataStreamSchema } from './data-pieces';
+import { RoadMessageSchema } from './data-road';
 import { ReadSpreadsheetRequestSchema, SheetTableSchema } from './spreadsheet';
 import { ERROR_MESSAGES, ErrorInfoSchema, TaxonomyError } from './errors';
 import {
@@ -90,6 +90,20 @@ export const invokeChannels = {
   },
   'sync:now': { method: 'syncNow', request: Empty, response: SyncStateSchema },
   'sync:state': { method: 'syncState', request: Empty, response: SyncStateSchema },
+  /**
+   * Opens a new road to the cache worker (src-shared/data-road.ts): main first posts its state as
+   * it is now (session, sync state, outbox), then the last snapshot the page's cache lacks
+   * (`accountKey`, `newerThan`: the account the page's cache holds and its pulledAt). The page's
+   * start, and its one recovery.
+   */
+  'data:open': {
+    method: 'openRoad',
+    request: v.object({
+      accountKey: v.nullable(v.pipe(v.string(), v.maxLength(3_000))),
+      newerThan: v.nullable(v.number()),
+    }),
+    response: v.boolean(),
+  },
   'data:resend': {
     method: 'requestSnapshot',
     /**
@@ -319,10 +333,12 @@ export const eventChannels = {
     routes: RecordDelta(RouteSchema),
     territories: RecordDelta(TerritorySchema),
   }),
-  /** A large 'data:snapshot' or 'data:delta' in bounded pieces (src-shared/data-pieces.ts). */
-  'data:piece': DataPieceSchema,
-  /** A stream of pieces starts now (ordered with these events; its pieces may come another way). */
-  'data:stream': DataStreamSchema,
+  /**
+   * A message of the road to the cache worker that came through the page (src-shared/data-road.ts):
+   * the page hands it on unread. The session, sync state, outbox, id and data events above reach
+   * the page only this way, as the worker applies them.
+   */
+  'data:road': RoadMessageSchema,
   /**
    * `acknowledged`: the service's version of what the op that just left the queue changed;
    * `reached`: the ops that left it because the service has them (a discarded one is not).

@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { EventChannel } from '../../src-shared/ipc-contract';
-import { PIECE_ITEMS, sendInPieces, type DataPiece } from '../../src-shared/data-pieces';
+import { PIECE_ITEMS } from '../../src-shared/data-pieces';
+import { Road, roadEmitter } from '../../src-shared/data-road';
 import { createDemoLauncher } from '../../src-main/app/demo';
 import type { ConfirmLocalAddress, PickFile } from '../../src-main/app/basemap-handlers';
 import { createMainServices, type MainServices } from '../../src-main/app/main-services';
@@ -99,6 +100,8 @@ export interface RunningApp {
   setOffline(offline: boolean): Promise<void>;
   /** Holds main's pieces on their way to the cache worker until the release (DataSockets.hold). */
   holdData(): () => void;
+  /** Holds every message of the road until a test hands each on, by the transport it picks. */
+  gateRoad(): RoadGate;
   /** True once the page's cache worker listens on its data socket (main's pieces then skip the page). */
   dataChannelOpen(): boolean;
   close(): Promise<void>;
@@ -115,9 +118,13 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
 
   let context: BrowserContext | null = null;
   const sockets = await startDataSockets(RUNNER_ORIGIN);
-  const emit = eventDelivery(() => context, sockets);
   const envNetwork = fetchFromEnv(options.env ?? process.env);
   const network = networkSwitch(envNetwork.fetch, options.offline ?? false);
+  const { emit, gateRoad } = eventDelivery(
+    () => context,
+    sockets,
+    () => network.offline,
+  );
   // Main's log, as the Electron shell keeps it in its logs folder.
   const appLog = new AppLog({
     dir: join(options.dataDir, 'logs'),
@@ -206,11 +213,15 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
       services,
       router,
       async setOffline(offline) {
-        network.offline = offline;
+        // The road leaves the page's socket before the browser goes offline, and takes it again
+        // only once the browser is back (eventDelivery).
+        if (offline) network.offline = true;
         await opened.setOffline(offline);
+        network.offline = offline;
         if (!offline) services.nudge('online');
       },
       holdData: () => sockets.hold(),
+      gateRoad,
       dataChannelOpen: () => sockets.direct(page) !== null,
       async close() {
         await services.dispose();
@@ -231,17 +242,32 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
 }
 
 /** Main's EmitEvent for the runner: each event goes, in order, to every app page of the context. */
-function eventDelivery(getContext: () => BrowserContext | null, sockets: DataSockets): EmitEvent {
+/**
+ * A test's gate on the road (src-shared/data-road.ts): every message main sends is held, in
+ * main's order, until the test hands it on through the worker's socket or through the page, in
+ * any order it picks (Electron's port and its IPC keep no order between them either).
+ */
+export interface RoadGate {
+  /** Messages held so far, in main's order. */
+  held(): number;
+  /** Hands held message `index` on; resolves once it left (the page took it, or the socket). */
+  release(index: number, via: 'socket' | 'page'): Promise<void>;
+  /** Holds nothing more: messages from now on go as usual. */
+  end(): void;
+}
+
+function eventDelivery(
+  getContext: () => BrowserContext | null,
+  sockets: DataSockets,
+  offline: () => boolean,
+): { emit: EmitEvent; gateRoad(): RoadGate } {
+  let gated: Array<{ page: Page; text: string }> | null = null;
   const chains = new WeakMap<Page, Promise<void>>();
-  /**
-   * Per page, where each stream's pieces go: the worker's socket as it was at piece 0 (as
-   * Electron picks its port once per stream; a page that loads again gets none of the rest), or
-   * through the page.
-   */
-  const routes = new WeakMap<Page, Map<string, ((json: string) => void) | 'page'>>();
+  /** Each page's road to its cache worker (src-shared/data-road.ts), kept across its loads. */
+  const roads = new WeakMap<Page, Road>();
   const pages = () => {
     const context = getContext();
-    // No window yet: the renderer asks for a snapshot when it starts.
+    // No window yet: the page opens its road when it starts.
     if (!context) return [];
     return context.pages().filter((p) => !p.isClosed() && originOf(p.url()) === RUNNER_ORIGIN);
   };
@@ -264,33 +290,56 @@ function eventDelivery(getContext: () => BrowserContext | null, sockets: DataSoc
         ).__fieldmapDeliver?.(e, p === undefined ? undefined : JSON.parse(p)),
       [event, json] as const,
     );
-  // Every snapshot and delta goes as pieces (src-shared/data-pieces.ts) straight to the page's
-  // cache worker over the data socket, as Electron's data port carries them (data-socket.ts): the
-  // worker parses and validates each, and tells the page of it without its records, so none
-  // crosses the UI thread (one 76 MB page.evaluate of a 100k snapshot also made Chromium drop
-  // the CDP connection). A stream whose first piece finds no worker listening yet (the page is
-  // loading) goes through the page as 'data:piece' events, which the page hands on to the
-  // worker, as under Electron.
-  const pieceTo = (page: Page, piece: DataPiece, json: () => string) => async () => {
-    let streams = routes.get(page);
-    if (!streams) routes.set(page, (streams = new Map()));
-    if (piece.index === 0) streams.set(piece.stream, sockets.direct(page) ?? 'page');
-    const route = streams.get(piece.stream) ?? 'page';
-    if (piece.abort || piece.index === piece.count - 1) streams.delete(piece.stream);
-    return route === 'page' ? toPage(page, 'data:piece', json()) : route(json());
+  // The road's messages go straight to the page's cache worker over the data socket, as
+  // Electron's data port carries them (data-socket.ts): the worker parses and validates each, so
+  // no record crosses the UI thread (one 76 MB page.evaluate of a 100k snapshot also made
+  // Chromium drop the CDP connection). While no worker listens there (the page is loading) they
+  // go through the page as 'data:road' events, which the page hands on to the worker. So they do
+  // while the runner has the browser offline: Chromium's offline emulation holds the page's
+  // loopback socket too, where Electron's port does not depend on the network at all.
+  const roadOf = (page: Page) => {
+    let road = roads.get(page);
+    if (!road) {
+      road = new Road({
+        direct: () => {
+          const held = gated;
+          if (held) return (text) => void held.push({ page, text });
+          const socket = offline() ? null : sockets.direct(page);
+          return socket && ((text) => queue(page, async () => socket(text)));
+        },
+        viaPage: (message) => {
+          const json = JSON.stringify(message);
+          queue(page, () => toPage(page, 'data:road', json));
+        },
+      });
+      roads.set(page, road);
+    }
+    return road;
   };
-  return sendInPieces(
+  const emit = roadEmitter(
     (event: EventChannel, payload: unknown) => {
       const json = payload === undefined ? undefined : JSON.stringify(payload);
       for (const page of pages()) queue(page, () => toPage(page, event, json));
     },
+    () => pages().map(roadOf),
     PIECE_ITEMS,
-    () => (piece) => {
-      // Stringified when its turn comes, once for all pages: the first piece leaves main without
-      // waiting for the other 49 of a 100k snapshot (~1.2 s of main's time under load).
-      let json: string | null = null;
-      const once = () => (json ??= JSON.stringify(piece));
-      for (const page of pages()) queue(page, pieceTo(page, piece, once));
-    },
   );
+  const gateRoad = (): RoadGate => {
+    const held: Array<{ page: Page; text: string }> = [];
+    gated = held;
+    return {
+      held: () => held.length,
+      async release(index, via) {
+        const { page, text } = held[index]!;
+        if (via === 'page') return void (await toPage(page, 'data:road', text));
+        const socket = sockets.direct(page);
+        if (!socket) throw new Error('the page has no data socket open');
+        socket(text);
+      },
+      end() {
+        if (gated === held) gated = null;
+      },
+    };
+  };
+  return { emit, gateRoad };
 }

@@ -27,6 +27,8 @@ export interface HandlerDeps {
   spreadsheets?: SpreadsheetReader;
   /** Customers asked to open from outside the page (open-requests.ts). */
   opens?: OpenRequests;
+  /** Opens a new road to the cache worker, started with main's state (main-services.ts). */
+  openRoad?: (holding: { accountKey: string | null; newerThan: number | null }) => boolean;
 }
 
 export function createHandlers({
@@ -37,6 +39,7 @@ export function createHandlers({
   reportError,
   spreadsheets,
   opens,
+  openRoad,
 }: HandlerDeps): AppHandlers {
   const needImports = (): ImportJobs => {
     if (!imports) throw new AppError('Internal', { detail: 'imports are not available' });
@@ -63,6 +66,7 @@ export function createHandlers({
 
     'sync:now': async () => sessions.session?.runtime.engine.syncNow() ?? { kind: 'signed-out' },
     'sync:state': async () => sessions.session?.runtime.engine.state ?? { kind: 'signed-out' },
+    'data:open': async (request) => openRoad?.(request) ?? false,
     'data:resend': async (request) =>
       sessions.session?.runtime.engine.resendSnapshot(request?.newerThan ?? null) ?? false,
 

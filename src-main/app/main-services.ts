@@ -190,6 +190,24 @@ export async function createMainServices(options: MainServicesOptions): Promise<
       },
       reportError: rendererErrorLog(log, clock),
       opens,
+      openRoad: (holding) => {
+        const raw = options.emit;
+        if (!raw.openRoad) return false;
+        // The road starts with main's state as it is now: the worker applies nothing before it.
+        raw.openRoad();
+        const session = sessions.session;
+        raw('session:changed', sessions.currentAccount());
+        raw('sync:state', session?.runtime.engine.state ?? { kind: 'signed-out' });
+        if (session) {
+          const { accountKey } = session.account;
+          raw('outbox:changed', { accountKey, ops: session.runtime.outbox.list() });
+          // What went on older roads never reached this one: the last snapshot, unless the
+          // page's cache holds it (one being streamed on an older road is sent once it is read).
+          const { engine } = session.runtime;
+          engine.resendSnapshot(holding.accountKey === accountKey ? holding.newerThan : null);
+        }
+        return true;
+      },
     }),
     log,
   );

@@ -32,6 +32,7 @@ export function loggedEmit(emit: EmitEvent, log: AppLogPort, dataDir: string): E
     emit(event, payload);
   }) as EmitEvent;
   if (emit.openSnapshotStream) logged.openSnapshotStream = emit.openSnapshotStream;
+  if (emit.openRoad) logged.openRoad = emit.openRoad;
   return logged;
 }
 

@@ -131,13 +131,14 @@ export interface OutboxPort {
   close(): Promise<void>;
 }
 
-/** Sends events to the renderer of the current window (no-op when there is none). */
 /**
- * Main's events to the renderer. `openSnapshotStream`, where the transport has it (sendInPieces:
- * Electron's and the browser runner's), sends a first snapshot while it is still being read.
+ * Main's events to the renderer. `openSnapshotStream`, where the transport has it (roadEmitter:
+ * Electron's and the browser runner's), sends a first snapshot while it is still being read;
+ * `openRoad` opens a new road to the cache worker (src-shared/data-road.ts).
  */
 export type EmitEvent = (<E extends EventChannel>(event: E, payload: EventOf<E>) => void) & {
   openSnapshotStream?: OpenSnapshotStream;
+  openRoad?: () => void;
 };
 
 /** The sync engine as the IPC handlers see it. */

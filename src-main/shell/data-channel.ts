@@ -1,24 +1,27 @@
-// Electron's data channel: main's snapshots and deltas go to the renderer's cache worker over a
-// MessagePort, so the page never relays their records (the browser runner joins the
+// Electron's data channel: the road's messages (src-shared/data-road.ts) go to the renderer's cache
+// worker over a MessagePort, so the page never relays their records (the browser runner joins the
 // same port to a loopback socket: scripts/browser-runner/data-socket.ts). Each page load gets a new
 // channel: main sends one end to the preload (webContents.postMessage), which posts it to the
 // page's window (a port cannot pass through contextBridge), and the page transfers it to the
 // cache worker (src-renderer/src/cache/data-port.ts). Main uses the port only once the worker has
-// answered on it (DATA_PORT_READY); until then, and from the moment the page starts loading
-// again, pieces go over IPC as 'data:piece' events, which the page hands on to the worker.
-import type { DataPiece } from '../../src-shared/data-pieces';
+// answered on it (DATA_PORT_READY); until then messages go over IPC as 'data:road' events, which
+// the page hands on to the worker. From the moment the page starts loading again the road is
+// closed: the new page opens one.
 import { DATA_PORT_CHANNEL, DATA_PORT_READY } from '../../src-shared/data-port';
+import type { Road } from '../../src-shared/data-road';
 import type { ShellDataPorts, ShellMessagePortMain, ShellWebContents } from './shell-deps';
 
 export interface DataChannel {
-  /** Where the pieces of the next event go: the worker's port, or null (use IPC). */
-  direct(): ((piece: DataPiece) => void) | null;
+  /** Where the road's next message goes: the worker's port, or null (use IPC). */
+  direct(): ((text: string) => void) | null;
 }
 
 export function attachDataChannel(
   contents: ShellWebContents,
   ports: ShellDataPorts | undefined,
+  road: Road,
 ): DataChannel {
+  contents.on('did-start-loading', () => road.close());
   let port: ShellMessagePortMain | null = null;
   let ready = false;
   const drop = () => {
@@ -46,7 +49,7 @@ export function attachDataChannel(
       if (!ready || !open || contents.isDestroyed()) return null;
       // As text, as the browser runner sends it: the worker parses it once, and hands the text of
       // a snapshot's customers on to the page (renderer cache/snapshot-stage.ts) without a clone.
-      return (piece) => open.postMessage(JSON.stringify(piece));
+      return (text) => open.postMessage(text);
     },
   };
 }

@@ -12,7 +12,7 @@ import type { AccountAbout } from '../app/support';
 import { AppLog } from '../core/log/app-log';
 import type { EmitEvent } from '../core/ports';
 import type { ShellNotice } from '../../src-shared/support';
-import { PIECE_ITEMS, sendInPieces } from '../../src-shared/data-pieces';
+import { Road, roadEmitter } from '../../src-shared/data-road';
 import { attachDataChannel, type DataChannel } from './data-channel';
 import { APP_ORIGIN, createIpcRouter, topFrameOfOrigins, type IpcHandlers } from '../ipc/handle';
 import {
@@ -126,6 +126,11 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
 
   let window: ShellBrowserWindow | null = null;
   let data: DataChannel | null = null;
+  // One road for the app's life (its ids keep growing across windows and page loads).
+  const road = new Road({
+    direct: () => data?.direct() ?? null,
+    viaPage: (message) => send('data:road', message),
+  });
   let services: MainServices | null = null;
   let wasOnline = true;
   let poll: unknown = null;
@@ -177,7 +182,7 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
       log,
       kept: (kept) => (place = kept),
     });
-    data = attachDataChannel(window.webContents, deps.dataPorts);
+    data = attachDataChannel(window.webContents, deps.dataPorts, road);
     if (appLog) {
       watchRenderer(window, {
         log: appLog,
@@ -200,9 +205,9 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
       window.webContents.send(event, payload);
     }
   };
-  // Snapshots and deltas go in bounded pieces (src-shared/data-pieces.ts): straight to the cache
-  // worker over the data channel once it listens, else large ones over IPC as 'data:piece'.
-  const emit: EmitEvent = sendInPieces(send, PIECE_ITEMS, () => data?.direct() ?? null);
+  // Main's data and state go on one road to the cache worker (src-shared/data-road.ts): over the
+  // data channel once the worker listens, else over IPC as 'data:road'.
+  const emit: EmitEvent = roadEmitter(send, () => [road]);
   const checkOnline = () => {
     const online = deps.net.isOnline();
     if (online && !wasOnline) services?.onOnline();

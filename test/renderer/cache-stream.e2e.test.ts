@@ -1,6 +1,7 @@
 // A large snapshot saved while its pieces arrive (cache/piece-save.ts), on Chromium's real
 // IndexedDB through the cache writer: one transaction from the first piece to the last, so a
-// liveQuery never sees part of it, and a stream that breaks leaves the cache as it was.
+// liveQuery never sees part of it, in its place on main's road (src-shared/data-road.ts) whatever
+// order the transports deliver in, and a stream lost on the way leaves the cache as it was.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, tempDir } from '../support/browser';
@@ -43,7 +44,7 @@ function call<T>(name: string, ...args: unknown[]): Promise<T> {
 const A = { count: 2_000, prefixes: ['A:'], c1: 'Local' };
 
 describe('A snapshot saved as its pieces arrive', () => {
-  it('main gives a streamed snapshot up: its save rolls back, a waiting opening goes on, the next one saves whole', async () => {
+  it('main gives a streamed snapshot up: its save rolls back, nobody asks again, the next one saves whole', async () => {
     const r = await call<{
       metas: Array<{ stream: string; index: number; dropped: boolean; aborted?: boolean }>;
       seen: Seen[];
@@ -51,7 +52,9 @@ describe('A snapshot saved as its pieces arrive', () => {
       afterEmpty: number | null;
       count: number | null;
       last: Seen | null;
+      lost: number;
     }>('aborted');
+    expect(r.lost).toBe(0);
     const streams = [...new Set(r.metas.map((m) => m.stream))];
     expect(streams).toHaveLength(3);
     const of = (s: string) => r.metas.filter((m) => m.stream === s);
@@ -112,59 +115,33 @@ describe('A snapshot saved as its pieces arrive', () => {
     expect(r.firstAddAt[2]).toBeLessThan(4_000);
   });
 
-  it('starts a save when the page opens the stream, not at its first piece: writes apply in the order the page asked', async () => {
+  it("applies the stream and the outbox mirrors around it in main's order, in every order two transports deliver them", async () => {
     const r = await call<{
-      before: number | null;
-      seenBefore: Seen | null;
-      count: number | null;
-      afterCount: number | null;
-      last: Seen | null;
-      seen: Seen[];
-    }>('orderedByPage');
-    // Asked before the opening, though two pieces were already in: applied on A at once.
-    expect(r.before).toBe(2_000);
-    expect(r.seenBefore).toEqual({ count: 2_000, prefixes: ['A:'], c1: 'Local', pending: 1 });
-    // Then the whole stream, and the write asked after the opening on top of it (c2 deleted).
-    expect(r.count).toBe(9_999);
-    expect(r.afterCount).toBe(9_999);
-    expect(r.last).toEqual({ count: 9_999, prefixes: ['B:'], c1: 'Local', pending: 2 });
-    const whole = (s: Seen) =>
-      s.count === 0 ||
-      (s.count === 2_000 && s.prefixes.join() === 'A:') ||
-      (s.count >= 9_999 && s.prefixes.join() === 'B:' && s.c1 === 'Local');
-    expect(r.seen.filter((s) => !whole(s))).toEqual([]);
+      results: Array<{ order: string; count: number | null; last: Seen | null; of: number }>;
+      mixed: Seen[];
+    }>('everyOrder');
+    // Six messages after the session: 132 merges of two first-in-first-out transports.
+    expect(r.results[0]!.of).toBe(132);
+    expect(r.results).toHaveLength(132);
+    for (const { count, last } of r.results) {
+      expect(count).toBe(999); // B under the two ops: c2 deleted
+      expect(last).toEqual({ count: 999, prefixes: ['B:'], c1: 'Local', pending: 2 });
+    }
+    expect(r.mixed).toEqual([]);
   });
 
-  it('answers at once an opening that comes after its stream was taken, or of a stream that broke', async () => {
-    const r = await call<{ takenCount: number | null; after: number | null }>('lateOpenings');
-    expect(r.takenCount).toBe(3_000 - 1 + 1); // c2 deleted and one created by the queued ops
-    expect(r.after).toBe(3_000);
-  });
-
-  it('saves every piece of a stream whose page request came before its last pieces', async () => {
-    const r = await call<{ pieces: number; count: number | null; last: Seen | null }>('overtaken');
-    expect(r.pieces).toBeGreaterThan(2);
-    expect(r.count).toBe(6_000 - 1 + 1); // c2 deleted and one created by the queued ops
-    expect(r.last).toEqual({ count: 6_000, prefixes: ['B:'], c1: 'Local', pending: 3 });
-  });
-
-  it('leaves the cache as it was when a stream stops or breaks, and takes the next one whole', async () => {
+  it('leaves the cache as it was when the road loses a piece, says so once, and takes the next road whole', async () => {
     const r = await call<{
       seen: Seen[];
-      behind: number | null;
-      lostCount: number | null;
-      badCount: number | null;
+      lostReport: { road: number; seq: number } | undefined;
+      appliedBehind: boolean;
       goodCount: number | null;
       last: Seen | null;
-      unsaved: string[];
-    }>('broken');
-    // The write queued behind the lost stream ran once its deadline passed, on A.
-    expect(r.behind).toBe(2_000);
-    expect(r.lostCount).toBeNull();
-    expect(r.badCount).toBeNull();
+    }>('lost');
+    // The gap is piece 3's place; nothing after it (the mirror behind the stream) was applied.
+    expect(r.lostReport).toMatchObject({ seq: expect.any(Number) });
+    expect(r.appliedBehind).toBe(false);
     expect(r.goodCount).toBe(6_000);
-    // The worker told the page of each save that failed (the lost tail is told by nothing else).
-    expect(r.unsaved).toEqual(['lost', 'bad']);
     expect(r.last).toEqual({ count: 6_000, prefixes: ['B:'], c1: 'Local', pending: 1 });
     const whole = (s: Seen) =>
       s.count === 0 ||

@@ -1,8 +1,8 @@
-// Large data crosses process boundaries in pieces (src-shared/data-pieces.ts): the Electron
-// shell sends a large snapshot or delta as bounded 'data:piece' messages, each valid under the
-// IPC contract, and the renderer's joiner rebuilds exactly the event main emitted. Small events
-// go as they are. (The browser runner's path is covered end to end by
-// test/write/large-account.e2e.test.ts.)
+// Large data crosses process boundaries in pieces (src-shared/data-pieces.ts), each one numbered
+// message of the road to the cache worker (src-shared/data-road.ts): the Electron shell sends a
+// snapshot or delta as bounded pieces, each valid under the IPC contract, and the renderer's
+// joiner rebuilds exactly the event main emitted. Events that are not the road's go as they are.
+// (The browser runner's path is covered end to end by test/write/large-account.e2e.test.ts.)
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,11 +11,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   PIECE_ITEMS,
   PieceJoiner,
-  sendInPieces,
   splitEvent,
   type DataPiece,
   type JoinedEvent,
 } from '../../src-shared/data-pieces';
+import { Road, roadEmitter, type RoadMessage } from '../../src-shared/data-road';
 import { eventChannels, type EventOf } from '../../src-shared/ipc-contract';
 import { makeCustomers } from '../renderer/pages/fixtures';
 import { DATA_PORT_CHANNEL, DATA_PORT_READY } from '../../src-shared/data-port';
@@ -36,52 +36,48 @@ function snapshot(n: number): EventOf<'data:snapshot'> {
   };
 }
 
-/** Joins what a transport sent; returns the whole events in order. */
-function joinAll(sent: Array<{ event: string; payload: unknown }>): JoinedEvent[] {
+/** Joins the pieces of road messages; returns the whole events in order. */
+function joinAll(messages: readonly RoadMessage[]): JoinedEvent[] {
   const joiner = new PieceJoiner();
   const out: JoinedEvent[] = [];
-  for (const { event, payload } of sent) {
-    if (event === 'data:stream') continue; // announced on the page's channel (checked apart)
-    if (event !== 'data:piece') {
-      out.push({ event, payload } as JoinedEvent);
-      continue;
-    }
-    const joined = joiner.add(payload as DataPiece);
+  for (const message of messages) {
+    if (!('piece' in message)) continue;
+    const joined = joiner.add(message.piece);
     if (joined) out.push(joined);
   }
   return out;
 }
 
+/** A road whose messages all go through the page, recorded. */
+function recordedRoad() {
+  const messages: RoadMessage[] = [];
+  const road = new Road({ direct: () => null, viaPage: (m) => messages.push(m) });
+  return { road, messages };
+}
+
 describe('large events in pieces', () => {
-  it('splits a snapshot into valid bounded pieces and joins it back exactly', () => {
+  it('splits a snapshot into valid bounded numbered pieces and joins it back exactly', () => {
     const event = snapshot(5_001);
-    const sent: Array<{ event: string; payload: unknown }> = [];
-    const emit = sendInPieces((e, p) => sent.push({ event: e, payload: p }));
+    const { road, messages } = recordedRoad();
+    const emit = roadEmitter(
+      () => undefined,
+      () => [road],
+    );
+    emit.openRoad();
     emit('data:snapshot', event);
 
-    // Announced first, on the same channel, then its pieces.
-    expect(sent.map((s) => s.event)).toEqual([
-      'data:stream',
-      'data:piece',
-      'data:piece',
-      'data:piece',
+    expect(messages.map((m) => [m.road, m.seq])).toEqual([
+      [1, 1],
+      [1, 2],
+      [1, 3],
     ]);
-    const announced = v.parse(eventChannels['data:stream'], sent[0]!.payload);
-    const first = sent[1]!.payload as DataPiece;
-    expect(announced).toEqual({
-      stream: first.stream,
-      event: 'data:snapshot',
-      accountKey: event.accountKey,
-      count: 3,
-      total: 5_001,
-    });
-    for (const { payload } of sent.slice(1)) {
-      const parsed = v.safeParse(eventChannels['data:piece'], payload);
-      expect(parsed.success).toBe(true);
-      expect((payload as DataPiece).items.length).toBeLessThanOrEqual(PIECE_ITEMS);
-      expect((payload as DataPiece).total).toBe(5_001);
+    for (const message of messages) {
+      expect(v.safeParse(eventChannels['data:road'], message).success).toBe(true);
+      const piece = (message as { piece: DataPiece }).piece;
+      expect(piece.items.length).toBeLessThanOrEqual(PIECE_ITEMS);
+      expect(piece.total).toBe(5_001);
     }
-    expect(joinAll(sent)).toEqual([{ event: 'data:snapshot', payload: event }]);
+    expect(joinAll(messages)).toEqual([{ event: 'data:snapshot', payload: event }]);
   });
 
   it('splits a delta across its upserted and deleted lists', () => {
@@ -112,16 +108,34 @@ describe('large events in pieces', () => {
     expect(results.at(-1)).toEqual({ event: 'data:delta', payload: delta });
   });
 
-  it('sends small events as they are', () => {
+  it("sends other events as they are, and the road's on the road only while it is open", () => {
     const sent: Array<{ event: string; payload: unknown }> = [];
-    const emit = sendInPieces((e, p) => sent.push({ event: e, payload: p }));
-    const small = snapshot(PIECE_ITEMS);
+    const { road, messages } = recordedRoad();
+    const emit = roadEmitter(
+      (e, p) => sent.push({ event: e, payload: p }),
+      () => [road],
+    );
+    const small = snapshot(3);
     emit('data:snapshot', small);
     emit('session:changed', null);
-    expect(sent).toEqual([
-      { event: 'data:snapshot', payload: small },
-      { event: 'session:changed', payload: null },
+    emit('customer:open', {});
+    // Before the page opened a road nothing of it goes (the page asks for what it lacks).
+    expect(messages).toEqual([]);
+    emit.openRoad();
+    emit('session:changed', null);
+    emit('data:snapshot', small);
+    expect(sent).toEqual([{ event: 'customer:open', payload: {} }]);
+    expect(messages.map((m) => ('piece' in m ? 'piece' : m.event))).toEqual([
+      'session:changed',
+      'piece',
     ]);
+    // A new road numbers from 1 again; a stream streamed on the old one stays there.
+    const stream = emit.openSnapshotStream(small, { customers: 3, routes: 0, territories: 0 })!;
+    emit.openRoad();
+    stream.add('customers', small.customers);
+    stream.end();
+    emit('sync:state', { kind: 'signed-out' });
+    expect(messages.slice(2).map((m) => [m.road, m.seq])).toEqual([[2, 1]]);
   });
 
   it('drops a stream whose pieces arrive out of order, and joins the next one', () => {
@@ -145,22 +159,19 @@ describe('the Electron shell', () => {
   });
   afterEach(() => rmSync(rendererDir, { recursive: true, force: true }));
 
-  it('sends a large snapshot to the window in bounded pieces', async () => {
+  it('sends a large snapshot to the window in bounded pieces on the open road', async () => {
     const { services, fake } = await startWithFake(rendererDir);
-    const emit = services.emit as unknown as (event: string, payload: unknown) => void;
+    const emit = services.emit as unknown as ((event: string, payload: unknown) => void) & {
+      openRoad(): void;
+    };
     const event = snapshot(4_500);
+    emit.openRoad();
     emit('data:snapshot', event);
-    const sent = fake.windows[0]!.webContents.sent.map((s) => ({
-      event: s.channel,
-      payload: s.args[0],
-    }));
-    expect(sent.map((s) => s.event)).toEqual([
-      'data:stream',
-      'data:piece',
-      'data:piece',
-      'data:piece',
+    const sent = fake.windows[0]!.webContents.sent;
+    expect(sent.map((s) => s.channel)).toEqual(['data:road', 'data:road', 'data:road']);
+    expect(joinAll(sent.map((s) => s.args[0] as RoadMessage))).toEqual([
+      { event: 'data:snapshot', payload: event },
     ]);
-    expect(joinAll(sent)).toEqual([{ event: 'data:snapshot', payload: event }]);
   });
 
   it('sends every snapshot and delta over the data port once the cache worker answers on it', async () => {
@@ -201,23 +212,26 @@ describe('the Electron shell', () => {
         postPort: (_contents, channel, port) => handed.push({ channel, port }),
       },
     });
-    const emit = services.emit as unknown as (event: string, payload: unknown) => void;
+    const emit = services.emit as unknown as ((event: string, payload: unknown) => void) & {
+      openRoad(): void;
+    };
     const contents = fake.windows[0]!.webContents;
     const ipc = () => contents.sent.map((s) => s.channel);
 
-    // The page has not loaded: no port yet, so a large snapshot goes over IPC in pieces.
+    // The page has not loaded: no port yet, so the road's messages go over IPC.
+    emit.openRoad();
     emit('data:snapshot', snapshot(2_500));
-    expect(ipc()).toEqual(['data:stream', 'data:piece', 'data:piece']);
+    expect(ipc()).toEqual(['data:road', 'data:road']);
 
     // Loaded: main hands the page one end, and waits for the worker's answer before using it.
     contents.emit('did-finish-load');
     expect(handed).toEqual([{ channel: DATA_PORT_CHANNEL, port: channels[0]!.port2 }]);
     const port = channels[0]!.port1;
     expect(port.started).toBe(true);
-    emit('data:snapshot', snapshot(5));
-    expect(ipc().at(-1)).toBe('data:snapshot');
+    emit('sync:state', { kind: 'signed-out' });
+    expect(ipc().at(-1)).toBe('data:road');
 
-    // The worker listens: every snapshot and delta, small ones too, goes to it as pieces, in order.
+    // The worker listens: every message of the road goes to it as text, numbered on.
     port.answer(DATA_PORT_READY);
     const sentOverIpc = contents.sent.length;
     const large = snapshot(4_500);
@@ -232,33 +246,26 @@ describe('the Electron shell', () => {
     emit('data:snapshot', large);
     emit('data:delta', delta);
     emit('session:changed', null);
-    // Only each stream's announcement takes IPC, in order with the other events.
-    const announced = contents.sent.slice(sentOverIpc);
-    expect(announced.map((s) => s.channel)).toEqual([
-      'data:stream',
-      'data:stream',
-      'session:changed',
-    ]);
-    expect(announced.slice(0, 2).map((s) => (s.args[0] as { count: number }).count)).toEqual([
-      3, 2,
-    ]);
-    expect(port.posted.length).toBe(5); // 3 of the snapshot, 2 of the delta (upserted, deleted)
-    // Each piece goes as its JSON text (the worker hands a snapshot's customers on as text).
+    emit('customer:open', {});
+    // Only the event that is not the road's takes IPC.
+    expect(contents.sent.slice(sentOverIpc).map((s) => s.channel)).toEqual(['customer:open']);
+    expect(port.posted.length).toBe(6); // 3 of the snapshot, 2 of the delta, the session
     for (const text of port.posted) expect(typeof text).toBe('string');
-    const posted = port.posted.map((text) => JSON.parse(text as string) as unknown);
-    for (const piece of posted)
-      expect(v.safeParse(eventChannels['data:piece'], piece).success).toBe(true);
-    const overPort = posted.map((payload) => ({ event: 'data:piece', payload }));
-    expect(joinAll(overPort)).toEqual([
+    const posted = port.posted.map((text) => JSON.parse(text as string) as RoadMessage);
+    for (const message of posted)
+      expect(v.safeParse(eventChannels['data:road'], message).success).toBe(true);
+    expect(posted.map((m) => m.seq)).toEqual([4, 5, 6, 7, 8, 9]);
+    expect(joinAll(posted)).toEqual([
       { event: 'data:snapshot', payload: large },
       { event: 'data:delta', payload: delta },
     ]);
 
-    // The page reloads: the old port is closed and data goes over IPC until the new one answers.
+    // The page reloads: the old port is closed and the road too, until the new page opens one.
     contents.emit('did-start-loading');
     expect(port.closed).toBe(true);
+    const before = contents.sent.length;
     emit('data:snapshot', snapshot(5));
-    expect(ipc().at(-1)).toBe('data:snapshot');
-    expect(port.posted.length).toBe(5);
+    expect(contents.sent.length).toBe(before);
+    expect(port.posted.length).toBe(6);
   });
 });

@@ -245,12 +245,21 @@ describe('IPC wiring', () => {
     });
   });
 
-  it('emits service events to the window', async () => {
+  it("emits service events to the window, the road's once the page opened it", async () => {
     const { fake, services } = await start();
-    const emit = services.emit as unknown as (event: string, payload: unknown) => void;
+    const emit = services.emit as unknown as ((event: string, payload: unknown) => void) & {
+      openRoad(): void;
+    };
+    emit('customer:open', {});
+    emit('session:changed', null);
+    emit.openRoad();
     emit('session:changed', null);
     expect(fake.windows[0]!.webContents.sent).toEqual([
-      { channel: 'session:changed', args: [null] },
+      { channel: 'customer:open', args: [{}] },
+      {
+        channel: 'data:road',
+        args: [{ road: 1, seq: 1, event: 'session:changed', payload: null }],
+      },
     ]);
   });
 });

@@ -15,7 +15,11 @@ import type { RunningService, ServiceOptions } from '../../src-service/index';
 import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
 import { testBoundMs } from './until';
 import type { ReminderNotice } from '../../src-main/core/reminders/reminder-schedule';
-import { launchApp as launchRunner, type RunningApp } from '../../scripts/browser-runner/launch';
+import {
+  launchApp as launchRunner,
+  type RoadGate,
+  type RunningApp,
+} from '../../scripts/browser-runner/launch';
 
 export interface HarnessOptions {
   /** Kept on close when given; a temp dir (removed on close) otherwise. */
@@ -71,6 +75,8 @@ export interface AppHandle {
   holdData(): () => void;
   /** True once the page's cache worker listens on its data socket (main's pieces then skip the page). */
   dataChannelOpen(): boolean;
+  /** Holds every message of main's road until the test hands each on (RoadGate). */
+  gateRoad(): RoadGate;
   /** Each "allow a local address?" question main asked, as its URL. */
   readonly localAddressQuestions: string[];
   /** Each link main's guard let through to the system browser (shell.openExternal), in order. */
@@ -172,6 +178,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       await running().setOffline(value);
     },
     holdData: () => running().holdData(),
+    gateRoad: () => running().gateRoad(),
     dataChannelOpen: () => running().dataChannelOpen(),
     async restart() {
       await running().close();

@@ -1,17 +1,13 @@
 // A first pull streams its snapshot while main still parses and validates the customers
-// (pull.ts, sendInPieces' openSnapshotStream), so the renderer saves while main reads. Here
+// (pull.ts, roadEmitter's openSnapshotStream), so the renderer saves while main reads. Here
 // against the reference service behind a loopback proxy of this test that can spoil one
 // record of GET /customers: the stream is then given up with an abort piece, nothing is
 // kept, and the next sync streams the whole account.
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  PieceJoiner,
-  sendInPieces,
-  type DataPiece,
-  type JoinedEvent,
-} from '../../src-shared/data-pieces';
+import { PieceJoiner, type DataPiece, type JoinedEvent } from '../../src-shared/data-pieces';
+import { Road, roadEmitter } from '../../src-shared/data-road';
 import { ServiceClient } from '../../src-main/core/service/client';
 import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { normaliseCustomer } from '../../src-main/core/sync/pull';
@@ -64,11 +60,18 @@ describe('a first pull streams its snapshot', () => {
     const url = await spoilingProxy(h.service.url, spoil);
     const sent: Array<{ event: string; payload: unknown }> = [];
     const pieces: DataPiece[] = [];
-    const emit = sendInPieces(
+    const road = new Road({
+      direct: () => null,
+      viaPage: (message) => {
+        if ('piece' in message) pieces.push(message.piece);
+        else sent.push({ event: message.event, payload: message.payload });
+      },
+    });
+    const emit = roadEmitter(
       (event, payload) => sent.push({ event, payload }),
-      2_000,
-      () => (piece) => pieces.push(piece),
+      () => [road],
     );
+    emit.openRoad();
     const api = new ServiceClient({
       baseUrl: url,
       username: USER,
@@ -82,11 +85,9 @@ describe('a first pull streams its snapshot', () => {
     const failed = await h.engine.syncNow();
     expect(failed.kind).toBe('error');
     expect(failed.kind === 'error' ? failed.message : '').toMatch(/\[4321\]\.latitude/);
-    // Announced with every piece it would have had; slices 0-1,999 and 2,000-3,999 went out
+    // Each piece names every piece it would have had; slices 0-1,999 and 2,000-3,999 went out
     // before the third failed validation, then the abort.
-    const announced = sent.filter((s) => s.event === 'data:stream');
-    expect(announced).toHaveLength(1);
-    const { count, total } = announced[0]!.payload as { count: number; total: number };
+    const { count, total } = pieces[0]!;
     expect(total).toBe(5_000);
     expect(pieces.map((p) => [p.index, p.items.length, p.abort ?? false])).toEqual([
       [0, 2_000, false],

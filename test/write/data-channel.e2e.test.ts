@@ -1,5 +1,5 @@
 // Main's data travels to the cache worker without the page relaying it: through the browser
-// runner (the same path the app uses, src-shared/data-pieces.ts), a first sync's records reach
+// runner (the same road the app uses, src-shared/data-road.ts), a first sync's records reach
 // the worker over its data port, which the runner joins to a loopback socket
 // (scripts/browser-runner/data-socket.ts), and the page hears of each piece from the worker (with the text of a
 // snapshot's customers, which the list keeps: cache/snapshot-stage.ts). A reload of
@@ -15,6 +15,7 @@ import { launchApp, startTestService, type AppHandle, type TestService } from '.
 import { PIECE_ITEMS, splitEvent } from '../../src-shared/data-pieces';
 import { DATA_PORT_CHANNEL, DATA_PORT_READY } from '../../src-shared/data-port';
 import type { EventOf } from '../../src-shared/ipc-contract';
+import type { RoadMessage } from '../../src-shared/data-road';
 import { RELAY_PATH } from '../../scripts/browser-runner/data-socket-names';
 import { recordStatus, signIn, statusLog, waitSync } from '../support/app-steps';
 
@@ -40,9 +41,9 @@ interface PageData {
 }
 
 /**
- * Counts, in the page, the records main's data events hand its listeners ('data:piece',
- * 'data:snapshot', 'data:delta': the path every record took before the data channel) and the
- * JSON the page parses (the runner delivers every event as a JSON string the page parses).
+ * Counts, in the page, the records of the road's messages that came through the page
+ * ('data:road': the path every record took before the data channel) and the JSON the page
+ * parses (the runner delivers every event as a JSON string the page parses).
  */
 async function recordPageData(page: Page): Promise<void> {
   await page.evaluate(() => {
@@ -58,16 +59,10 @@ async function recordPageData(page: Page): Promise<void> {
       seen.largest = Math.max(seen.largest, String(text).length);
       return parse.call(this, text, reviver) as unknown;
     };
-    type Items = { items?: unknown[]; path?: string[] };
-    g.fieldmap.on('data:piece', (p) => {
-      const piece = p as Items;
-      if (piece.path?.[0] === 'customers') seen.records += piece.items?.length ?? 0;
-    });
-    g.fieldmap.on('data:snapshot', (p) => {
-      seen.records += (p as { customers: unknown[] }).customers.length;
-    });
-    g.fieldmap.on('data:delta', (p) => {
-      seen.records += (p as { customers: { upserted: unknown[] } }).customers.upserted.length;
+    type Piece = { items?: unknown[]; path?: string[] };
+    g.fieldmap.on('data:road', (m) => {
+      const piece = (m as { piece?: Piece }).piece;
+      if (piece?.path?.[0] === 'customers') seen.records += piece.items?.length ?? 0;
     });
   });
 }
@@ -109,38 +104,27 @@ describe('the data channel from main to the cache worker', () => {
     expect(seen.largest).toBeLessThan((text / COUNT) * PIECE_ITEMS * 1.2 + 10_000);
   });
 
-  // Main's state and its data take different roads to the page (IPC, and the worker's data port
-  // or socket), with no order between them: main is done while the worker has heard nothing. CI
-  // met it once, on two loaded cores: "Synced" over an empty list. The gate holds the pieces
-  // on their way until the page has main's "synced".
+  // Main's state and its data take one road to the cache worker (src-shared/data-road.ts), and
+  // the page shows what the worker applied: held on the socket, nothing of a sign-in shows, not
+  // even while main is done; let go, "Synced" comes only over the whole list.
   it('never reads synced while main is done and its data has not reached the worker', async () => {
     service = await startTestService({ customers: 500, seed: 37 });
     app = await launchApp({ serviceUrl: service.url });
     const { page } = app;
     await recordStatus(page);
-    // Main's states as the page hears them: a listener of the same bridge as the app's.
-    await page.evaluate(() => {
-      const g = globalThis as unknown as {
-        __states: string[];
-        fieldmap: { on(event: string, listener: (payload: { kind: string }) => void): () => void };
-      };
-      g.__states = [];
-      g.fieldmap.on('sync:state', (s) => g.__states.push(s.kind));
-    });
-    // Held on the socket: the pieces must take it, not the page (the worker listens by now).
+    // Held on the socket: the road takes it, not the page (the worker listens by now).
     await expect.poll(() => app!.dataChannelOpen()).toBe(true);
     const release = app.holdData();
-    await signIn(app, service);
-    await page.waitForFunction(
-      () => (globalThis as unknown as { __states: string[] }).__states.includes('synced'),
-      undefined,
-    );
-    // The frame after main's "synced" reached the page: the announced stream, not yet arrived.
+    await page.fill('#si-url', service.url);
+    await page.fill('#si-user', service.account.username);
+    await page.fill('#si-pass', service.account.password);
+    await page.click('form button[type=submit]');
+    await expect
+      .poll(async () => (await app!.call<{ kind: string }>('syncState')).kind)
+      .toBe('synced');
+    // A frame after main was done: nothing main said has reached the page.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
-    const bar = page.locator('.sync-status');
-    expect(await bar.getAttribute('data-sync')).toBe('saving');
-    expect(await bar.getAttribute('data-tone')).toBe('busy');
-    expect(await bar.locator('.text').textContent()).toBe('Receiving customers: 0 of 500');
+    expect((await statusLog(page)).filter((e) => e.kind === 'synced')).toEqual([]);
     release();
     await expect.poll(() => rows(page)).toBe('500');
     await waitSync(page, 'synced');
@@ -193,7 +177,16 @@ describe('the data channel from main to the cache worker', () => {
       routes: { upserted: [], deleted: [] },
       territories: { upserted: [], deleted: [] },
     };
-    const pieces = splitEvent('port-1', 'data:delta', delta, PIECE_ITEMS, true)!;
+    // A road of its own (newer than main's): its session first, then the delta's pieces.
+    const road = 1_000_000;
+    const messages: RoadMessage[] = [
+      { road, seq: 1, event: 'session:changed', payload: account },
+      ...splitEvent('port-1', 'data:delta', delta, PIECE_ITEMS, true)!.map((piece, i) => ({
+        road,
+        seq: i + 2,
+        piece,
+      })),
+    ];
     // What the preload does with main's port, then main's side of the port.
     const answer = await page.evaluate(
       async ([channel, sent]) => {
@@ -204,7 +197,7 @@ describe('the data channel from main to the cache worker', () => {
         for (const piece of sent) port1.postMessage(piece);
         return data;
       },
-      [DATA_PORT_CHANNEL, pieces] as const,
+      [DATA_PORT_CHANNEL, messages.map((m) => JSON.stringify(m))] as const,
     );
     expect(answer).toBe(DATA_PORT_READY);
     await expect.poll(() => rows(page)).toBe('2999');

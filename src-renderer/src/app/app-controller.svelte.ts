@@ -1,14 +1,16 @@
 // The page's session side and owner of the API to main (window.fieldmap): which account is open,
 // signing in and out, and every state class that talks to main (the change writer, the outbox
-// actions, the basemap, the imports). Main's data events go to the data inbox (data-inbox.svelte.ts),
-// which asks this side which account's cache an event is for. Views get these from here and never
-// call the API themselves; a feature gets a narrow interface of them. Opening the app shows the
-// last account's cache at once, with no request to main: the account key is remembered locally.
+// actions, the basemap, the imports). Main's session, sync state and data reach the page only
+// through the data inbox (data-inbox.svelte.ts), once the cache worker applied them. Views get
+// these from here and never call the API themselves; a feature gets a narrow interface of them.
+// Opening the app shows the last account's cache at once, with no request to main: the account
+// key is remembered locally.
 import {
   toFieldmapError,
   type AccountSummary,
   type EventOf,
   type FieldmapApi,
+  type QueueCounts,
 } from '../../../src-shared';
 import { CustomerCache } from '../cache/customer-cache';
 import { ChangeWriter } from '../features/editor/change-writer';
@@ -50,8 +52,10 @@ export class AppController {
   #data = $state.raw<AccountData | null>(null);
   #started = $state(false);
   #unsubscribe: Array<() => void> = [];
-  /** Main's data events, applied to the cache in order (data-inbox.svelte.ts). */
+  /** Main's road, applied to the cache in order (data-inbox.svelte.ts). */
   readonly #inbox: DataInbox;
+  /** The session's own changes of which cache is open, one after another. */
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly api: FieldmapApi,
@@ -59,7 +63,15 @@ export class AppController {
   ) {
     this.#inbox = new DataInbox(api, {
       current: () => this.#data,
-      dataFor: (accountKey) => this.#openFor(accountKey),
+      holding: async () => {
+        const data = this.#data;
+        return {
+          accountKey: data?.cache.accountKey ?? null,
+          newerThan: (await data?.cache.lastSync()) ?? null,
+        };
+      },
+      session: (account) => this.#enqueue(() => this.#onSession(account)),
+      sync: (state) => this.session.setSync(state),
       reached: (accountKey, opIds) => {
         if (accountKey === this.session.account?.accountKey) this.panels.bulk.noteReached(opIds);
       },
@@ -103,6 +115,11 @@ export class AppController {
     return this.#inbox.localWork(accountKey, data?.customers.all.length ?? 0);
   }
 
+  /** The open account's queue as the cache worker last applied it (null: not yet this page). */
+  get queue(): QueueCounts | null {
+    return this.#inbox.queueOf(this.#data?.cache.accountKey ?? null);
+  }
+
   /** True once the remembered account (or the lack of one) is known. */
   get started(): boolean {
     return this.#started;
@@ -112,8 +129,6 @@ export class AppController {
     const on = this.api.on.bind(this.api);
     this.#unsubscribe.push(this.support.start(), this.reminders.start());
     this.#unsubscribe.push(
-      on('sync:state', (s) => this.session.setSync(s)),
-      on('session:changed', (a) => this.#enqueue(() => this.#onSession(a))),
       ...this.#inbox.start(),
       on('customer:open', () => void this.#takeOpen()),
       on('conflicts:changed', (p) => {
@@ -122,39 +137,16 @@ export class AppController {
       }),
       this.basemap.start(),
     );
-    // Main may have changed state before this page listened (a restart while offline).
-    void this.api
-      .syncState()
-      .then((state) => state && this.session.setSync(state))
-      .catch(() => undefined);
+    // The last account's cache shows at once; then the road opens, and main's first word on it
+    // (its session) says who is signed in: the same account, another, or none.
     const remembered = this.storage.getItem(LAST_ACCOUNT_KEY);
-    if (remembered !== null) {
-      let opened: AccountData | undefined;
-      this.#enqueue(async () => {
-        opened = await this.#open(remembered);
+    this.#enqueue(async () => {
+      if (remembered !== null) {
+        await this.#open(remembered);
         this.#started = true;
-      });
-      // Then learn who main has signed in (the account menu needs it; main may have none, or
-      // another account, if the keychain entry went away).
-      this.#enqueue(async () => {
-        const account = await this.api.currentAccount();
-        if (account?.accountKey !== remembered) return this.#onSession(account ?? null);
-        this.session.setAccount(account);
-        // Main's data sent before this page listened (it reloaded while pieces were on their way
-        // to the worker, or main's first sync after a restart beat the page's start) is lost: main
-        // resends its last snapshot if it is newer than the cache's (none on a cold start, and
-        // none for a page reopened on an up-to-date cache: a 100k re-apply for nothing).
-        const newerThan = (await opened?.cache.lastSync()) ?? null;
-        await this.api.requestSnapshot({ newerThan });
-      });
-    } else {
-      // First start: nothing cached, so ask main who is signed in.
-      this.#enqueue(async () => {
-        const account = await this.api.currentAccount();
-        await this.#onSession(account);
-        this.#started = true;
-      });
-    }
+      }
+      await this.#inbox.openRoad();
+    });
   }
 
   stop(): void {
@@ -165,8 +157,9 @@ export class AppController {
     this.#data = null;
   }
 
-  /** Resolves when every event received so far has been applied to the cache. */
-  idle(): Promise<unknown> {
+  /** Resolves when the session's changes and every road message taken so far are applied. */
+  async idle(): Promise<unknown> {
+    await this.#queue;
     return this.#inbox.idle();
   }
 
@@ -214,7 +207,7 @@ export class AppController {
         cache.close();
         await cache.destroy();
       });
-      await this.#inbox.idle();
+      await this.idle();
       await this.loadAccounts();
     }
     return result;
@@ -228,9 +221,11 @@ export class AppController {
     }
   }
 
-  /** The session's cache changes run in the inbox's queue, ordered with main's data events. */
+  /** The session's changes of the open cache run one after another, in the order main said them. */
   #enqueue(task: () => Promise<void>): void {
-    this.#inbox.enqueue(task);
+    this.#queue = this.#queue.then(task).catch((error: unknown) => {
+      console.error('fieldmap: a session change failed', error);
+    });
   }
 
   async #open(accountKey: string): Promise<AccountData> {
@@ -246,16 +241,6 @@ export class AppController {
     return this.#data;
   }
 
-  /**
-   * The cache for an event's account: the open one, or the signed-in one. An event of any other
-   * account (one just signed out of) is dropped, so its deleted cache is not created again.
-   */
-  async #openFor(accountKey: string): Promise<AccountData | null> {
-    if (this.#data?.cache.accountKey === accountKey) return this.#data;
-    if (this.session.account?.accountKey !== accountKey) return null;
-    return this.#open(accountKey);
-  }
-
   async #onSession(account: AccountSummary | null): Promise<void> {
     this.session.setAccount(account);
     if (account === null) {
@@ -266,13 +251,13 @@ export class AppController {
       this.panels.reset();
       this.outbox.setConflicts([]);
       this.storage.removeItem(LAST_ACCOUNT_KEY);
+      this.#started = true;
       return;
     }
-    const data = await this.#open(account.accountKey);
+    await this.#open(account.accountKey);
+    this.#started = true;
     // A link or a reminder's click that started or reopened the window waits in main.
     void this.#takeOpen();
-    // A cache that never received data asks main to send the last snapshot it holds.
-    if ((await data.cache.lastSync()) === null) await this.api.requestSnapshot();
   }
 
   /**

@@ -1,126 +1,70 @@
-// The renderer's side of a sync: main's data on its way into the list. Large snapshots and deltas
-// arrive in pieces (src-shared/data-pieces.ts), which the cache worker receives and joins
-// (cache/cache-writer.ts); this counts them from main's announcement of their stream, then as the
-// worker reports them (stream-tally.ts: why from the announcement). Each whole event then
-// waits its turn, is saved to the cache, and is shown once the list holds it (read back, or the
-// snapshot the page kept while it was saved: cache/snapshot-stage.ts). The status bar
-// reads this so that "Synced" only appears once the data is in the cache and on screen.
-import type { DataStream, JoinedEvent, PieceMeta } from '../../../src-shared/data-pieces';
-import {
-  receivingFor,
-  sameSummary,
-  StreamTally,
-  type PieceCount,
-  type StreamSummary,
-} from './stream-tally';
+// The renderer's side of a sync: main's data on its way into the list, as the cache worker reports
+// it in the road's order (cache/cache-writer.ts). A stream is received piece by piece, saved, and
+// then shown once the list holds it (read back, or the snapshot the page kept while it was
+// saved: cache/snapshot-stage.ts). The status bar reads this beside the sync state the worker
+// applied, so "Synced" only appears once main's data is in the cache and on screen.
+import type { PieceMeta } from '../../../src-shared/data-pieces';
 import { progressStep } from './sync-status-text';
 
 export type LocalWork =
-  /** Pieces of a large event are arriving from main. */
+  /** Pieces of an event are arriving from main. */
   | { phase: 'receiving'; done: number; total: number }
-  /** Whole events wait for, or are in, their cache transaction. */
+  /** An event's pieces are in, its transaction is being written. */
   | { phase: 'saving'; done: number; total: number }
   /** Saved: the list has not read it back yet (`done` is what it shows). */
   | { phase: 'showing'; done: number; total: number };
 
-/** Customers an event carries (a delta's upserted and deleted). */
-export function customersIn(joined: JoinedEvent): number {
-  if (joined.event === 'data:snapshot') return joined.payload.customers.length;
-  return joined.payload.customers.upserted.length + joined.payload.customers.deleted.length;
-}
+type Stream = { accountKey: string; phase: 'receiving' | 'saving'; done: number; total: number };
 
 export class LocalWorkState {
-  /** Main's streams on their way to the cache worker, from their announcement to their last piece. */
-  #tally = new StreamTally();
-  /** The tally's streams as last shown (reassigned only when a count or a stream changes). */
-  #receiving = $state.raw<readonly StreamSummary[]>([]);
-  /** Customers of each whole event not yet saved, in queue order. */
-  #waiting = $state.raw<number[]>([]);
-  #saving = $state.raw<{ done: number; total: number } | null>(null);
+  /** Streams the worker is receiving or saving, oldest first. */
+  #streams = $state.raw<ReadonlyMap<string, Stream>>(new Map());
   /**
    * How many customers the list holds once it has read back the cache's last write. Every write
-   * of the page's queue updates it (`save`, `recount`), so it is never stale.
+   * the worker reports updates it, so it is never stale.
    */
   #expect = $state.raw<{ accountKey: string; count: number } | null>(null);
 
-  /**
-   * Main announced a stream ('data:stream', in order with its "synced"): on its way from now,
-   * although the worker may hear of its pieces only after main's state says it is done.
-   */
-  announced(stream: DataStream): void {
-    this.#tally.announce(stream);
-    this.#showReceiving();
+  #set(stream: string, next: Stream | null): void {
+    const now = this.#streams.get(stream);
+    if (next && now && now.phase === next.phase && now.done === next.done) return;
+    const streams = new Map(this.#streams);
+    if (next) streams.set(stream, next);
+    else if (!streams.delete(stream)) return;
+    this.#streams = streams;
   }
 
   /**
-   * A piece the cache worker received, counted: true once it is the last of its stream. A piece
-   * out of order, of a stream whose start was missed, or one the worker dropped, drops the stream
-   * (the worker's joiner applies the same rule); main resends a snapshot on request.
+   * A piece the worker took. A delta without customers (every sync sends one) changes nothing
+   * the list shows: not worth a "0 of 0" on the status bar.
    */
-  piece(piece: PieceMeta): PieceCount {
-    const counted = this.#tally.piece(piece);
-    if (counted === 'dropped')
-      console.error(`fieldmap: dropped data stream ${piece.stream} at piece ${piece.index}`);
-    this.#showReceiving();
-    return counted;
+  piece(meta: PieceMeta): void {
+    if (meta.dropped) return this.#set(meta.stream, null);
+    if (meta.total === 0 && meta.event === 'data:delta') return;
+    const last = meta.index === meta.count - 1;
+    this.#set(meta.stream, {
+      accountKey: meta.accountKey,
+      phase: last ? 'saving' : 'receiving',
+      done: last ? 0 : progressStep(meta.received, meta.total),
+      total: meta.total,
+    });
   }
 
-  /**
-   * The worker could not save a stream: true when its last piece never came (it was still on its
-   * way), so no 'stream' request of the page will say so, and it no longer counts as on its way.
-   */
-  lost(stream: string): boolean {
-    const lost = this.#tally.lost(stream);
-    if (lost) this.#showReceiving();
-    return lost;
+  /** A stream's save wrote `done` customers. */
+  saving(stream: string, done: number): void {
+    const now = this.#streams.get(stream);
+    if (now) this.#set(stream, { ...now, phase: 'saving', done: progressStep(done, now.total) });
   }
 
-  /**
-   * The worker's opening of an announced stream is over: true when not one piece of it came (the
-   * worker gave up waiting), and it no longer counts as on its way.
-   */
-  unheard(stream: string): boolean {
-    const unheard = this.#tally.unheard(stream);
-    if (unheard) this.#showReceiving();
-    return unheard;
+  /** The worker applied a write: a stream's end (`stream`), or another write that left `count`. */
+  applied(accountKey: string | null, count: number | null, stream?: string): void {
+    if (stream !== undefined) this.#set(stream, null);
+    if (accountKey !== null && count !== null) this.#expect = { accountKey, count };
   }
 
-  #showReceiving(): void {
-    const next = this.#tally.summary();
-    if (!sameSummary(next, this.#receiving)) this.#receiving = next;
-  }
-
-  /** A whole event was queued for the cache. */
-  queued(total: number): void {
-    this.#waiting = [...this.#waiting, total];
-  }
-
-  /**
-   * Saves one queued event: `save` applies it (reporting customers written) and answers the
-   * number of customers the list should then show, or null when the event was not for it.
-   */
-  async save(
-    accountKey: string,
-    save: (progress: (done: number) => void) => Promise<number | null>,
-  ): Promise<void> {
-    const [total = 0, ...rest] = this.#waiting;
-    this.#waiting = rest;
-    this.#saving = { done: 0, total };
-    try {
-      const count = await save((saved) => {
-        const done = progressStep(Math.min(saved, total), total);
-        if (this.#saving?.done !== done) this.#saving = { done, total };
-      });
-      if (count !== null) this.#expect = { accountKey, count };
-    } finally {
-      this.#saving = null;
-    }
-  }
-
-  /** Another cache write (the outbox mirror, a resolved id) left `count` customers in the cache. */
-  recount(accountKey: string, count: number | null): void {
-    if (count !== null && this.#expect?.accountKey === accountKey)
-      this.#expect = { accountKey, count };
+  /** A new road: what the old one was bringing will not come. */
+  reset(): void {
+    this.#streams = new Map();
   }
 
   /**
@@ -128,12 +72,11 @@ export class LocalWorkState {
    * streams count) and how many customers its list holds.
    */
   current(accountKey: string | null, listed: number): LocalWork | null {
-    // Only the account shown: another's stream (one signed out of) is not this list's business.
-    const receiving = receivingFor(this.#receiving, accountKey);
-    if (receiving) return { phase: 'receiving', ...receiving };
-    if (this.#saving) return { phase: 'saving', ...this.#saving };
-    const next = this.#waiting[0];
-    if (next !== undefined) return { phase: 'saving', done: 0, total: next };
+    for (const stream of this.#streams.values()) {
+      // Only the account shown: another's stream (one signed out of) is not this list's business.
+      if (accountKey !== null && stream.accountKey !== accountKey) continue;
+      return { phase: stream.phase, done: stream.done, total: stream.total };
+    }
     const expect = this.#expect;
     if (!expect || expect.accountKey !== accountKey || listed === expect.count) return null;
     return { phase: 'showing', done: listed, total: expect.count };

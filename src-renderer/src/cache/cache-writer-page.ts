@@ -1,27 +1,17 @@
 // The page's side of the cache writer (cache-writer.ts has the worker's side and the messages).
-import type { Acknowledged, EventOf, Op } from '../../../src-shared';
-import type { DataPiece, JoinedEvent, PieceMeta } from '../../../src-shared/data-pieces';
-import type {
-  DistributiveOmit,
-  Served,
-  WriterPort,
-  WriterReply,
-  WriterRequest,
-} from './cache-writer';
+// The page never writes the cache and never reads main's road: it hands the worker main's data
+// port and the road messages that came through the page, and hears what the worker applied.
+import type { WriterPort, WriterReply, WriterRequest } from './cache-writer';
 
-type Call = {
-  progress?: (done: number) => void;
-  resolve(count: number | null): void;
-  reject(e: Error): void;
-};
+type Call = { resolve(): void; reject(e: Error): void };
+type Report = Exclude<WriterReply, { kind: 'done' } | { kind: 'failed' }>;
 
-/** The page's side: one worker for the page's life; calls resolve in the order they were made. */
+/** The page's side: one worker for the page's life. */
 export class CacheWriter {
   #next = 0;
   #calls = new Map<number, Call>();
   #broken: string | null = null;
-  #onPiece: ((meta: PieceMeta, json?: string) => void) | null = null;
-  #onUnsaved: ((stream: string, accountKey: string) => void) | null = null;
+  #listeners = new Set<(report: Report) => void>();
 
   readonly #port: WriterPort;
 
@@ -49,101 +39,49 @@ export class CacheWriter {
   }
 
   #receive(reply: WriterReply): void {
-    if (reply.kind === 'piece') return this.#onPiece?.(reply.meta, reply.json);
-    if (reply.kind === 'unsaved') return this.#onUnsaved?.(reply.stream, reply.accountKey);
+    if (reply.kind !== 'done' && reply.kind !== 'failed') {
+      for (const listener of this.#listeners) listener(reply);
+      return;
+    }
     const call = this.#calls.get(reply.id);
     if (!call) return;
-    if (reply.kind === 'progress') return call.progress?.(reply.done);
     this.#calls.delete(reply.id);
-    if (reply.kind === 'done') call.resolve(reply.count);
+    if (reply.kind === 'done') call.resolve();
     else call.reject(new Error(`the cache write failed: ${reply.message}`));
   }
 
-  #call(
-    request: DistributiveOmit<Served, 'id'>,
-    progress?: (done: number) => void,
-  ): Promise<number | null> {
+  #call(request: { kind: 'close'; accountKey: string } | { kind: 'idle' }): Promise<void> {
     if (this.#broken) return Promise.reject(new Error(this.#broken));
     const id = ++this.#next;
     return new Promise((resolve, reject) => {
-      this.#calls.set(id, { resolve, reject, ...(progress ? { progress } : {}) });
-      this.#port.postMessage({ ...request, id });
+      this.#calls.set(id, { resolve, reject });
+      this.#port.postMessage({ ...request, id } satisfies WriterRequest);
     });
   }
 
-  /** Hands a piece that came through the page (main's fallback) to the worker, which joins it. */
-  piece(piece: DataPiece): void {
-    this.#port.postMessage({ kind: 'piece', piece } satisfies WriterRequest);
+  /** Hears the worker's reports (pieces taken, saves, messages applied, a lost road). */
+  listen(listener: (report: Report) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
-  /**
-   * Hears of every piece the worker receives, whichever way it came (its records left out), with
-   * the piece's JSON text when it holds a snapshot's customers that came as text.
-   */
-  onPiece(listener: (meta: PieceMeta, json?: string) => void): void {
-    this.#onPiece = listener;
+  /** Hands on a road message that came through the page, unread. */
+  road(message: unknown): void {
+    this.#port.postMessage({ kind: 'road', message } satisfies WriterRequest);
   }
 
-  /** Hears of every stream whose save failed in the worker (the cache kept what it held). */
-  onUnsaved(listener: (stream: string, accountKey: string) => void): void {
-    this.#onUnsaved = listener;
-  }
-
-  /** Hands main's data port (Electron) to the worker: main's pieces then skip the page. */
+  /** Hands main's data port (Electron) to the worker: main's messages then skip the page. */
   connectData(port: MessagePort): void {
     this.#port.postMessage({ kind: 'data-port', port } satisfies WriterRequest, [port]);
   }
 
-  /**
-   * Opens a stream main announced: the worker saves its pieces as they arrive, after every write
-   * asked of it before. Resolves once the save has started.
-   */
-  async openStream(stream: string, accountKey: string): Promise<void> {
-    await this.#call({ kind: 'open', stream, accountKey });
+  /** Signs the worker out of an account (before its cache is deleted). */
+  close(accountKey: string): Promise<void> {
+    return this.#call({ kind: 'close', accountKey });
   }
 
-  /**
-   * Applies the event joined from a stream's pieces (or, `apply` false, drops it); answers the
-   * customers then cached, or null when nothing was applied.
-   */
-  applyStream(
-    stream: string,
-    apply: boolean,
-    progress?: (done: number) => void,
-  ): Promise<number | null> {
-    return this.#call({ kind: 'stream', stream, apply }, progress);
-  }
-
-  /** Applies a whole (small) snapshot or delta. */
-  apply(joined: JoinedEvent, progress?: (done: number) => void): Promise<number | null> {
-    return this.#call({ kind: 'event', joined }, progress);
-  }
-
-  /**
-   * Replaces the outbox mirror, and takes what the service acknowledged as server data in the
-   * same write; answers the customers then cached.
-   */
-  setPendingOps(
-    accountKey: string,
-    ops: Op[],
-    acknowledged?: Acknowledged,
-  ): Promise<number | null> {
-    return this.#call({
-      kind: 'pending',
-      accountKey,
-      ops,
-      ...(acknowledged ? { acknowledged } : {}),
-    });
-  }
-
-  /** Rewrites a temp id to its server id everywhere in the cache; answers the customers then cached. */
-  resolveId(resolved: EventOf<'ids:resolved'>): Promise<number | null> {
-    const { accountKey, kind: target, tempId, id: serverId } = resolved;
-    return this.#call({ kind: 'resolve', accountKey, target, tempId, serverId });
-  }
-
-  /** Closes the worker's connection to an account's cache (before it is deleted). */
-  async close(accountKey: string): Promise<void> {
-    await this.#call({ kind: 'close', accountKey });
+  /** Resolves once everything the worker has taken so far is applied. */
+  idle(): Promise<void> {
+    return this.#call({ kind: 'idle' });
   }
 }

@@ -1,70 +1,83 @@
-// The cache's writes run in a dedicated module worker (cache-writer.worker.ts), off the UI thread.
-// Measured at 100k customers (docs/architecture.md, data flow of a sync): writing a snapshot from
-// the page cost 6.2 s of UI-thread time in IndexedDB's serialisation of the records, as ten
-// 0.4-0.8 s long tasks. The worker opens the same Dexie database and applies every write of main's
-// (snapshot, delta, the outbox mirror, a resolved id) with CustomerCache, in one transaction each,
-// so the overlay's all-or-nothing guarantee holds as before; the page's liveQueries see each
-// commit through Dexie's cross-context broadcast (BroadcastChannel, same origin).
-// Large events never exist whole on the UI thread: each piece (src-shared/data-pieces.ts) is
-// handed on to the worker as it arrives ('piece', the one entry for pieces however they came);
-// the page gets back only a snapshot's customers, a piece's text at a time (snapshot-stage.ts).
-// The page opens each stream main announced ('open', in its turn among the page's writes) and
-// the worker then writes its pieces as they come, in the event's one transaction (stream-saves.ts:
-// why the page, not piece 0, starts it; piece-save.ts: the rule and its deadline); the page's
-// 'stream' request waits for that save and answers its count. A stream never opened (an account
-// signed out of: its cache is being deleted) is only joined, and applied when the page says it
-// is open again, so no deleted cache comes back.
-import type { Acknowledged, EventOf, Op } from '../../../src-shared';
+// The cache's writes run in a dedicated module worker (cache-writer.worker.ts), off the UI thread,
+// and this worker is the cache's only writer. Measured at 100k customers (docs/perf-log.md):
+// writing a snapshot from the page cost seconds of UI-thread time in IndexedDB's serialisation.
+// Main's road (src-shared/data-road.ts) ends here: the session, sync state, outbox mirror, resolved
+// ids and data pieces come by main's data port or through the page, are put back in main's order
+// (road-reader.ts), and are applied one after another, each in one transaction, so the overlay's
+// all-or-nothing guarantee holds; the page's liveQueries see each commit through Dexie's
+// cross-context broadcast (BroadcastChannel, same origin). The page hears of each message as it
+// is applied ('applied'), so what it shows (the status bar's state above all) follows the cache.
+// A stream's pieces are written as they come, in the event's one transaction (stream-saves.ts,
+// piece-save.ts). Messages of an account that is not main's signed-in one (at that point of the
+// road), or that the page closed (signed out of: its cache is being deleted), are not applied,
+// so no deleted cache comes back.
+import { queueCounts, type EventOf, type QueueCounts } from '../../../src-shared';
 import * as v from 'valibot';
+import { eventChannels } from '../../../src-shared/ipc-contract';
 import {
-  DataPieceSchema,
   metaOf,
   PieceJoiner,
   type DataPiece,
   type JoinedEvent,
   type PieceMeta,
 } from '../../../src-shared/data-pieces';
+import {
+  RoadMessageSchema,
+  type RoadMessage,
+  type StateEvent,
+} from '../../../src-shared/data-road';
 import { DATA_PORT_READY } from '../../../src-shared/data-port';
 import { CustomerCache } from './customer-cache';
+import { OutboxInbox } from './outbox-events';
 import { PIECE_GAP_MS } from './piece-save';
+import { RoadReader } from './road-reader';
 import { StreamSaves, type StreamSave } from './stream-saves';
 
-/** What the page asks of the worker; every request but `piece` and `data-port` is answered by its `id`. */
+/** What the page asks of the worker; `close` and `idle` are answered by their `id`. */
 export type WriterRequest =
-  | { kind: 'piece'; piece: DataPiece }
-  /** Main's data channel (Electron's MessagePort), handed on by the page: pieces arrive on it. */
+  /** A road message that came through the page ('data:road'), handed on unread. */
+  | { kind: 'road'; message: unknown }
+  /** Main's data channel (Electron's MessagePort), handed on by the page: messages arrive on it. */
   | { kind: 'data-port'; port: MessagePort }
-  /** The page opens a stream main announced: its save starts in this turn of the queue. */
-  | { kind: 'open'; id: number; stream: string; accountKey: string }
-  /** `apply` false: the stream's account is not the open one, so its joined event is dropped. */
-  | { kind: 'stream'; id: number; stream: string; apply: boolean }
-  | { kind: 'event'; id: number; joined: JoinedEvent }
-  | { kind: 'pending'; id: number; accountKey: string; ops: Op[]; acknowledged?: Acknowledged }
-  | {
-      kind: 'resolve';
-      id: number;
-      accountKey: string;
-      target: EventOf<'ids:resolved'>['kind'];
-      tempId: string;
-      serverId: string;
-    }
-  | { kind: 'close'; id: number; accountKey: string };
+  /** The page signs out of an account: nothing more is applied to it until main signs it in. */
+  | { kind: 'close'; id: number; accountKey: string }
+  /** Answered once everything the worker has taken so far is applied. */
+  | { kind: 'idle'; id: number };
 
-/** The worker's answers: progress of a save (customers written), then done or failed. */
+/** A state event as the page hears it once applied (an outbox mirror without its ops). */
+export type AppliedEvent =
+  | { event: 'session:changed'; payload: EventOf<'session:changed'> }
+  | { event: 'sync:state'; payload: EventOf<'sync:state'> }
+  | {
+      event: 'outbox:changed';
+      payload: { accountKey: string; reached: string[]; queue: QueueCounts };
+    }
+  | { event: 'ids:resolved'; payload: EventOf<'ids:resolved'> };
+
+/** The worker's reports, in the road's order. */
 export type WriterReply =
   /**
-   * A piece arrived (from main's data channel or the page): the page counts it. `json`: the
-   * piece's own text, for a snapshot's customers that came as text (snapshot-stage.ts).
+   * A data piece taken (not yet saved). `json`: the piece's own text, for a snapshot's customers
+   * that came as text (snapshot-stage.ts).
    */
   | { kind: 'piece'; meta: PieceMeta; json?: string }
+  /** A stream's last piece is in: customers written so far. */
+  | { kind: 'saving'; stream: string; accountKey: string; done: number; total: number }
   /**
-   * A stream's save failed (stream-saves.ts), so the cache kept what it held. The page needs it
-   * for a stream whose last piece never came (lost on its way): nothing else would tell it.
+   * Message `seq` of road `road` is applied. `count`: customers in its account's cache after it
+   * (null when it wrote nothing). A stream's end names it; `saved` false: the cache kept what it
+   * held (a piece lost, a failed write, main gave the stream up).
    */
-  | { kind: 'unsaved'; stream: string; accountKey: string }
-  | { kind: 'progress'; id: number; done: number }
-  /** `count`: customers in the cache after the write, null when it was not applied. */
-  | { kind: 'done'; id: number; count: number | null }
+  | ({
+      kind: 'applied';
+      road: number;
+      seq: number;
+      accountKey: string | null;
+      count: number | null;
+    } & (AppliedEvent | { stream: string; saved: boolean }))
+  /** The road lost a message, or a stream was not saved: the page opens a new road. */
+  | { kind: 'lost'; road: number; seq: number }
+  | { kind: 'done'; id: number }
   | { kind: 'failed'; id: number; message: string };
 
 /** The part of a Worker (or of the worker's global scope) the two sides use. */
@@ -73,25 +86,25 @@ export interface WriterPort {
   onmessage: ((event: MessageEvent) => unknown) | null;
 }
 
-/** Dropped streams remembered (see `dropped` in serveCacheWriter). */
-const DROPPED_KEPT = 64;
-
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-export type Served = Exclude<WriterRequest, { kind: 'piece' } | { kind: 'data-port' }>;
+export type Served = Extract<WriterRequest, { id: number }>;
+
+/** Options tests shorten: the deadline for a stream's next piece, and for a gap in the road. */
+export interface WriterOptions {
+  pieceGapMs?: number;
+  roadGapMs?: number;
+}
 
 /**
- * The worker's side: saves a stream's pieces as they arrive once the page opened it (its one
- * transaction: stream-saves.ts) and applies each request in arrival order. Answers the entry for
- * pieces that come straight from main (validated here with DataPieceSchema): the data
- * port feeds it (Electron's, and the browser runner's relay of one).
- * `pieceGapMs`: the deadline for a stream's next piece (tests shorten it).
+ * The worker's side: takes road messages from main's data port and the page, and applies them
+ * in main's order. Returns the entry for a message's text (what the data port delivers).
  */
 export function serveCacheWriter(
   port: WriterPort,
-  { pieceGapMs = PIECE_GAP_MS } = {},
+  { pieceGapMs = PIECE_GAP_MS, roadGapMs = pieceGapMs }: WriterOptions = {},
 ): (raw: unknown) => void {
-  const joiner = new PieceJoiner();
+  let joiner = new PieceJoiner();
   const joined = new Map<string, JoinedEvent>();
   const caches = new Map<string, Promise<CustomerCache>>();
   const cacheOf = (accountKey: string) => {
@@ -101,10 +114,10 @@ export function serveCacheWriter(
   };
   const reply = (message: WriterReply) => port.postMessage(message);
   // Customers in each account's cache after the last write that could change their number.
-  // IndexedDB's count() walks the whole store (~175 ms at 100k here), and Chromium serves the
-  // page's reads after it: counting after every outbox mirror held the edited record's read back
-  // by that long. An outbox mirror changes the number only when it or the one before it holds a
-  // create or a delete of a customer; otherwise the last count stands.
+  // IndexedDB's count() walks the whole store, and Chromium serves the page's reads after it:
+  // counting after every outbox mirror held the edited record's read-back by that long. An outbox
+  // mirror changes the number only when it or the one before it holds a create or a delete of a
+  // customer; otherwise the last count stands.
   const counts = new Map<string, number>();
   const existenceOps = new Map<string, boolean>();
   const countOf = async (cache: CustomerCache) => {
@@ -112,149 +125,243 @@ export function serveCacheWriter(
     counts.set(cache.accountKey, count);
     return count;
   };
-  const saves = new StreamSaves(cacheOf, pieceGapMs, ({ stream, accountKey }) =>
-    reply({ kind: 'unsaved', stream, accountKey }),
-  );
+  const saves = new StreamSaves(cacheOf, pieceGapMs);
+  /** Main's signed-in account at the road's current point (undefined: not said yet). */
+  let session: string | null | undefined;
+  /** Accounts the page signed out of, until main signs them in again. */
+  const closed = new Set<string>();
+  const applies = (accountKey: string) => session === accountKey && !closed.has(accountKey);
+  /** Customers taken so far of each stream being received. */
+  const received = new Map<string, number>();
 
-  async function finishSave(id: number, save: StreamSave, apply: boolean): Promise<number | null> {
-    save.progress = (done) => reply({ kind: 'progress', id, done });
-    if (save.written > 0) save.progress(save.written);
-    if (!(await save.done) || !apply) return null;
-    return countOf(await cacheOf(save.inbox.first.accountKey));
-  }
+  // Writes run one after another, in the road's order (a stream's pieces go to its open save
+  // as they come: they never wait behind a write queued after the stream began).
+  let queue: Promise<unknown> = Promise.resolve();
+  const outboxes = new OutboxInbox<{ road: number; seq: number }>();
+  const enqueue = (task: () => Promise<void>) => {
+    outboxes.closeTail();
+    queue = queue.then(task).catch((error: unknown) => {
+      console.error('fieldmap: a cache write failed', error);
+    });
+  };
 
-  async function apply(id: number, event: JoinedEvent | undefined): Promise<number | null> {
-    if (!event) return null; // a stream that lost a piece: main resends on request
+  const applyOutbox = async (
+    { accountKey, ops, acknowledged, reached = [] }: EventOf<'outbox:changed'>,
+    { road, seq }: { road: number; seq: number },
+  ): Promise<void> => {
+    if (!applies(accountKey)) return;
+    const cache = await cacheOf(accountKey);
+    await cache.setPendingOps(ops, acknowledged);
+    const existence = ops.some(
+      (op) => op.kind === 'createCustomer' || op.kind === 'deleteCustomer',
+    );
+    const before = existenceOps.get(accountKey) ?? true;
+    existenceOps.set(accountKey, existence);
+    const known = counts.get(accountKey);
+    const count = existence || before || known === undefined ? await countOf(cache) : known;
+    const payload = { accountKey, reached, queue: queueCounts(ops) };
+    reply({ kind: 'applied', road, seq, accountKey, count, event: 'outbox:changed', payload });
+  };
+
+  const applyResolved = async (payload: EventOf<'ids:resolved'>, road: number, seq: number) => {
+    const { accountKey } = payload;
+    if (!applies(accountKey)) return;
+    const cache = await cacheOf(accountKey);
+    await cache.resolveId(payload.kind, payload.tempId, payload.id);
+    const count = await countOf(cache);
+    reply({ kind: 'applied', road, seq, accountKey, count, event: 'ids:resolved', payload });
+  };
+
+  /** A state event in its turn (validated here: the road's schema leaves payloads to this). */
+  const takeEvent = (message: Extract<RoadMessage, { event: StateEvent }>) => {
+    const { road, seq } = message;
+    const checked = v.safeParse(eventChannels[message.event], message.payload);
+    if (!checked.success)
+      return console.error(`fieldmap: refused a malformed ${message.event} on the road`);
+    switch (message.event) {
+      case 'session:changed': {
+        // In the road's order: the writes after this message are for this account.
+        const payload = checked.output as EventOf<'session:changed'>;
+        const accountKey = payload?.accountKey ?? null;
+        session = accountKey;
+        if (accountKey !== null) closed.delete(accountKey);
+        const at = { kind: 'applied', road, seq, accountKey, count: null } as const;
+        return enqueue(async () => reply({ ...at, event: 'session:changed', payload }));
+      }
+      case 'sync:state': {
+        const payload = checked.output as EventOf<'sync:state'>;
+        const at = { kind: 'applied', road, seq, accountKey: null, count: null } as const;
+        return enqueue(async () => reply({ ...at, event: 'sync:state', payload }));
+      }
+      case 'outbox:changed':
+        return outboxes.push(checked.output as EventOf<'outbox:changed'>, enqueue, applyOutbox, {
+          road,
+          seq,
+        });
+      case 'ids:resolved': {
+        const payload = checked.output as EventOf<'ids:resolved'>;
+        return enqueue(() => applyResolved(payload, road, seq));
+      }
+    }
+  };
+
+  /** Applies the event joined from a stream that was not saved while it came (it never opened). */
+  const applyJoined = async (event: JoinedEvent | undefined): Promise<number | null> => {
+    if (!event) return null;
     const cache = await cacheOf(event.payload.accountKey);
-    const progress = (done: number) => reply({ kind: 'progress', id, done });
     const applied =
       event.event === 'data:snapshot'
-        ? await cache.applySnapshot(event.payload, progress)
-        : await cache.applyDelta(event.payload, progress);
+        ? await cache.applySnapshot(event.payload)
+        : await cache.applyDelta(event.payload);
     return applied ? countOf(cache) : null;
-  }
+  };
 
-  async function handle(request: Served): Promise<number | null> {
-    switch (request.kind) {
-      case 'open': {
-        // The joined copy of the pieces kept so far goes: the save has them.
-        if (await saves.open(request.stream)) {
-          joiner.drop(request.stream);
-          joined.delete(request.stream);
-        }
+  /** A stream's end: its save's outcome, reported in its turn. */
+  const finish = async (road: number, seq: number, piece: DataPiece): Promise<void> => {
+    const { stream, accountKey } = piece;
+    const save: StreamSave | undefined = saves.finish(stream);
+    let count: number | null = null;
+    if (piece.abort) {
+      // Main gave the stream up (its pull failed): nothing of it is kept, and no one asks again.
+    } else if (save) {
+      save.progress = (done) =>
+        reply({ kind: 'saving', stream, accountKey, done, total: piece.total });
+      if (save.written > 0) save.progress(save.written);
+      if (await save.done) count = await countOf(await cacheOf(accountKey));
+    } else {
+      const event = joined.get(stream);
+      joined.delete(stream);
+      count = await applyJoined(event).catch((error: unknown) => {
+        console.error(`fieldmap: a data stream was not saved: ${String(error)}`, error);
         return null;
-      }
-      case 'stream': {
-        const save = saves.finish(request.stream);
-        if (save) return finishSave(request.id, save, request.apply);
-        const event = joined.get(request.stream);
-        joined.delete(request.stream);
-        if (!request.apply) return null;
-        // A joined event that could not be saved left the cache as it was (one transaction):
-        // answered null like a stream that broke, so the page asks main once to send it again.
-        return apply(request.id, event).catch((error: unknown) => {
-          console.error(`fieldmap: a data stream was not saved: ${String(error)}`, error);
-          return null;
-        });
-      }
-      case 'event':
-        return apply(request.id, request.joined);
-      case 'pending': {
-        const cache = await cacheOf(request.accountKey);
-        await cache.setPendingOps(request.ops, request.acknowledged);
-        const existence = request.ops.some(
-          (op) => op.kind === 'createCustomer' || op.kind === 'deleteCustomer',
-        );
-        const before = existenceOps.get(request.accountKey) ?? true;
-        existenceOps.set(request.accountKey, existence);
-        const known = counts.get(request.accountKey);
-        return existence || before || known === undefined ? countOf(cache) : known;
-      }
-      case 'resolve': {
-        const cache = await cacheOf(request.accountKey);
-        await cache.resolveId(request.target, request.tempId, request.serverId);
-        return countOf(cache);
-      }
-      case 'close': {
-        counts.delete(request.accountKey);
-        existenceOps.delete(request.accountKey);
-        saves.failAccount(request.accountKey);
-        const cache = caches.get(request.accountKey);
-        caches.delete(request.accountKey);
-        (await cache)?.close();
-        return null;
-      }
+      });
     }
-  }
+    const saved = count !== null;
+    reply({ kind: 'applied', road, seq, accountKey, count, stream, saved });
+    if (!saved && !piece.abort) reply({ kind: 'lost', road, seq });
+  };
 
-  /**
-   * Streams that lost a piece: the page hears of each once (it asks main for a snapshot). The
-   * last DROPPED_KEPT of them: a stream's later pieces follow its lost one within seconds.
-   */
-  const dropped = new Set<string>();
-  const took = (piece: DataPiece, json: string | undefined) => {
-    const meta = metaOf(piece);
+  /** Takes a piece in the road's order: its stream's save starts in its turn of the writes. */
+  const takePiece = (road: number, seq: number, piece: DataPiece, json: string | undefined) => {
+    const { stream } = piece;
+    if (!applies(piece.accountKey)) return;
+    if (piece.abort) {
+      saves.abort(stream);
+      joiner.drop(stream);
+      joined.delete(stream);
+      received.delete(stream);
+      reply({ kind: 'piece', meta: metaOf(piece, true) });
+      enqueue(() => finish(road, seq, piece));
+      return;
+    }
+    if (piece.index === 0) {
+      received.set(stream, 0);
+      enqueue(async () => {
+        // The kept pieces go to the save: the joined copy is dropped.
+        if (await saves.open(stream)) {
+          joiner.drop(stream);
+          joined.delete(stream);
+        }
+      });
+    }
+    const count =
+      (received.get(stream) ?? 0) + (piece.path[0] === 'customers' ? piece.items.length : 0);
+    received.set(stream, count);
+    const meta = metaOf(piece, false, count);
     // The page keeps a snapshot's customers while they are saved (snapshot-stage.ts).
     const staged = json !== undefined && piece.event === 'data:snapshot' && meta.customers > 0;
+    if (!saves.take(piece)) {
+      try {
+        const whole = joiner.add(piece);
+        saves.keep(piece);
+        if (whole) joined.set(stream, whole);
+      } catch (error) {
+        // A piece out of its stream's order cannot happen on an ordered road but for a stream
+        // whose start belonged to an older road: that stream is over.
+        console.error('fieldmap: dropped a data stream', error);
+        saves.drop(stream);
+        received.delete(stream);
+        reply({ kind: 'piece', meta: metaOf(piece, true) });
+        return;
+      }
+    }
     reply(staged ? { kind: 'piece', meta, json } : { kind: 'piece', meta });
-  };
-  const takePiece = (piece: DataPiece, json?: string) => {
-    if (piece.abort) {
-      // Main's pull failed while it streamed this snapshot: nothing of it is kept or saved.
-      saves.abort(piece.stream);
-      joiner.drop(piece.stream);
-      joined.delete(piece.stream);
-      return reply({ kind: 'piece', meta: metaOf(piece) });
-    }
-    if (saves.take(piece)) return took(piece, json);
-    try {
-      const whole = joiner.add(piece);
-      saves.keep(piece);
-      if (whole) joined.set(piece.stream, whole);
-      took(piece, json);
-    } catch (error) {
-      console.error('fieldmap: dropped a data stream', error);
-      saves.drop(piece.stream);
-      if (dropped.has(piece.stream)) return;
-      dropped.add(piece.stream);
-      // The last few are enough to tell the page once per stream (its pieces come together).
-      if (dropped.size > DROPPED_KEPT) dropped.delete(dropped.values().next().value!);
-      reply({ kind: 'piece', meta: metaOf(piece, true) });
+    if (piece.index === piece.count - 1) {
+      received.delete(stream);
+      enqueue(() => finish(road, seq, piece));
     }
   };
-  /** A piece from main: its JSON text (as main sends it), or an object (an older main). */
+
+  const deliver = (message: RoadMessage, text: string | undefined) => {
+    const { road, seq } = message;
+    if ('piece' in message) {
+      // The piece's own text, cut from the message's (the page parses only that).
+      const json = text === undefined ? undefined : pieceText(text);
+      return takePiece(road, seq, message.piece, json);
+    }
+    takeEvent(message);
+  };
+
+  const reader = new RoadReader(
+    deliver,
+    () => {
+      // A new road: streams of the old one will never end.
+      saves.failAll();
+      joiner = new PieceJoiner();
+      joined.clear();
+      received.clear();
+    },
+    (road, seq) => reply({ kind: 'lost', road, seq }),
+    roadGapMs,
+  );
+
+  /** A road message: its text (from the data port), or an object (through the page). */
   const takeRaw = (raw: unknown) => {
-    let json: string | undefined;
+    let text: string | undefined;
     let value = raw;
     if (typeof raw === 'string') {
-      json = raw;
+      text = raw;
       try {
         value = JSON.parse(raw);
       } catch {
-        return console.error('fieldmap: refused a data piece that is not JSON');
+        return console.error('fieldmap: refused a road message that is not JSON');
       }
     }
-    const parsed = v.safeParse(DataPieceSchema, value);
-    if (parsed.success) takePiece(parsed.output, json);
-    else console.error('fieldmap: refused a malformed data piece');
+    const parsed = v.safeParse(RoadMessageSchema, value);
+    if (parsed.success) reader.take(parsed.output, text);
+    else console.error('fieldmap: refused a malformed road message');
   };
 
-  let queue: Promise<unknown> = Promise.resolve();
   port.onmessage = (message) => {
     const request = message.data as WriterRequest;
-    if (request.kind === 'piece') return takePiece(request.piece);
+    if (request.kind === 'road') return takeRaw(request.message);
     if (request.kind === 'data-port') {
       request.port.onmessage = (event) => takeRaw(event.data);
       request.port.postMessage(DATA_PORT_READY);
       return;
     }
-    queue = queue.then(async () => {
+    enqueue(async () => {
       try {
-        reply({ kind: 'done', id: request.id, count: await handle(request) });
+        if (request.kind === 'close') {
+          closed.add(request.accountKey);
+          counts.delete(request.accountKey);
+          existenceOps.delete(request.accountKey);
+          saves.failAccount(request.accountKey);
+          const cache = caches.get(request.accountKey);
+          caches.delete(request.accountKey);
+          (await cache)?.close();
+        }
+        reply({ kind: 'done', id: request.id });
       } catch (error) {
         reply({ kind: 'failed', id: request.id, message: String(error) });
       }
     });
   };
   return takeRaw;
+}
+
+/** The text of the piece in a road message's text (as Road.postPiece writes it). */
+function pieceText(text: string): string | undefined {
+  const at = text.indexOf('"piece":');
+  return at < 0 || !text.endsWith('}') ? undefined : text.slice(at + 8, -1);
 }

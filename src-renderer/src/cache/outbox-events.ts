@@ -1,8 +1,8 @@
-// Main mirrors the whole queue to the page at every change of it ('outbox:changed'): while a
-// bulk change of thousands drains, that is a queue of thousands per sent change, and applying
-// each took the page longer than the next took to come, so the page fell minutes behind main
-// and every waiting copy piled up in memory. An event that arrives while the last one still
-// waits its turn is folded into it: the newest queue, and every acknowledged record of both.
+// Main mirrors the whole queue to the cache worker at every change of it ('outbox:changed'): while
+// a bulk change of thousands drains, that is a queue of thousands per sent change, and applying
+// each took longer than the next took to come, so the cache fell minutes behind main and every
+// waiting copy piled up in memory. An event that arrives while the last one still waits its turn
+// is folded into it: the newest queue, and every acknowledged record of both.
 import type { EventOf } from '../../../src-shared/ipc-contract';
 
 type OutboxEvent = EventOf<'outbox:changed'>;
@@ -44,11 +44,12 @@ export function mergeOutboxEvents(earlier: OutboxEvent, later: OutboxEvent): Out
 }
 
 /**
- * The page's queue of main's events keeps at most one outbox event waiting at its tail: `push`
- * folds a new one into it, or queues it when anything else was queued since.
+ * A queue of main's events keeps at most one outbox event waiting at its tail: `push` folds a new
+ * one into it, or queues it when anything else was queued since. `T`: what the caller keeps of
+ * the latest event folded in (its place on the road).
  */
-export class OutboxInbox {
-  #waiting: { event: OutboxEvent } | null = null;
+export class OutboxInbox<T = undefined> {
+  #waiting: { event: OutboxEvent; tag: T } | null = null;
 
   /** Something else was queued: a later outbox event must not jump ahead of it. */
   closeTail(): void {
@@ -59,17 +60,19 @@ export class OutboxInbox {
   push(
     event: OutboxEvent,
     enqueue: (task: () => Promise<void>) => void,
-    apply: (event: OutboxEvent) => Promise<void>,
+    apply: (event: OutboxEvent, tag: T) => Promise<void>,
+    tag?: T,
   ): void {
     const waiting = this.#waiting;
     if (waiting && waiting.event.accountKey === event.accountKey) {
       waiting.event = mergeOutboxEvents(waiting.event, event);
+      waiting.tag = tag as T;
       return;
     }
-    const slot = { event };
+    const slot = { event, tag: tag as T };
     enqueue(() => {
       if (this.#waiting === slot) this.#waiting = null;
-      return apply(slot.event);
+      return apply(slot.event, slot.tag);
     });
     this.#waiting = slot;
   }

@@ -1,17 +1,9 @@
 // The cache worker's saves of streams while their pieces arrive (piece-save.ts has the rule: one
-// transaction per event, from its first piece to its last). A save starts when the PAGE opens
-// the stream, in the worker's queue of the page's requests, never at a piece alone:
-// - Pieces reach the worker straight from main (Electron's data port, or the runner's relay of one),
-//   while the outbox mirror and resolved ids main emitted before them come through the page. A
-//   save started at piece 0 ran ahead of those and applied a delta under a stale overlay (a
-//   restart mid-import listed 351 customers for 215: the field-day Excel test, in CI).
-// - Main announces each stream on the page's own channel ('data:stream', ordered with those
-//   events); the page asks the worker to open it in its turn, after the writes it queued before.
-//   The opening answers once the save's transaction exists, so a write queued after it waits
-//   for the commit: the worker applies main's events in the order main emitted them.
-// Pieces that arrive before the opening are kept (the joiner has them too, for a stream that is
-// never opened: an account signed out of) and written at the opening; an opening that comes
-// before piece 0 starts the save when piece 0 arrives, or gives up after the gap deadline.
+// transaction per event, from its first piece to its last). A save starts in the worker's queue
+// of writes, in the road's order (cache-writer.ts), never at a piece alone: a write the road
+// carried before the stream (an outbox mirror, a resolved id) commits first, and one it carries
+// after waits for the stream's commit. Pieces that arrive before the save's turn are kept (the
+// joiner has them too) and written when it opens.
 import type { DataPiece } from '../../../src-shared/data-pieces';
 import type { CustomerCache } from './customer-cache';
 import { PieceInbox } from './piece-save';
@@ -52,20 +44,9 @@ export class StreamSaves {
    */
   #handed = new Map<string, StreamSave>();
 
-  readonly #onUnsaved: (first: DataPiece) => void;
-
-  /**
-   * `onUnsaved`: a save failed (a piece missed its deadline or came out of order, a write failed,
-   * main gave the stream up, the account was signed out): the cache kept its previous state.
-   */
-  constructor(
-    cacheOf: (accountKey: string) => Promise<CustomerCache>,
-    gapMs: number,
-    onUnsaved: (first: DataPiece) => void,
-  ) {
+  constructor(cacheOf: (accountKey: string) => Promise<CustomerCache>, gapMs: number) {
     this.#cacheOf = cacheOf;
     this.#gapMs = gapMs;
-    this.#onUnsaved = onUnsaved;
   }
 
   /**
@@ -175,6 +156,17 @@ export class StreamSaves {
       if (pieces[0]?.accountKey === accountKey) this.#kept.delete(stream);
   }
 
+  /** A new road began: every save of the old one fails (its pieces will not come). */
+  failAll(): void {
+    for (const save of [...this.#saving.values(), ...this.#handed.values()])
+      save.inbox.fail(new Error('the road to main was opened again'));
+    this.#saving.clear();
+    this.#handed.clear();
+    this.#kept.clear();
+    for (const waiting of this.#waiting.values()) waiting();
+    this.#waiting.clear();
+  }
+
   #start(pieces: DataPiece[]): StreamSave {
     const first = pieces[0]!;
     const inbox = new PieceInbox(first);
@@ -203,7 +195,6 @@ export class StreamSaves {
         console.error(`fieldmap: a data stream was not saved: ${String(error)}`, error);
         inbox.fail(error instanceof Error ? error : new Error(String(error)));
         if (this.#saving.get(first.stream) === save) this.#saving.delete(first.stream);
-        this.#onUnsaved(first);
         return false;
       })
       .finally(opened);

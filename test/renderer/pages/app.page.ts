@@ -1,7 +1,9 @@
 // The app's renderer with a stand-in window.fieldmap. A stand-in, because this page tests the
 // renderer alone at 100k customers (the e2e harness drives the real main services instead).
 // URL parameters: n (customers in the snapshot main "holds"), seed, xss (customer c0 gets an
-// HTML-looking name). Every invoke is recorded in `fake.calls`; `fake.emit` sends an event.
+// HTML-looking name). Every invoke is recorded in `fake.calls`; `fake.emit` sends an event, the
+// road's (src-shared/data-road.ts) on the road, through the page, as main does before the cache
+// worker listens on its own channel.
 import { mount } from 'svelte';
 import App from '../../../src-renderer/src/app/App.svelte';
 import { AppController } from '../../../src-renderer/src/app/app-controller.svelte';
@@ -16,6 +18,7 @@ import {
   type RequestOf,
   type ResponseOf,
 } from '../../../src-shared';
+import { Road, roadEmitter } from '../../../src-shared/data-road';
 import { makeCustomers, makePlaces, makeUser } from './fixtures';
 
 const params = new URLSearchParams(location.search);
@@ -34,11 +37,17 @@ const listeners = new Map<string, Set<(payload: unknown) => void>>();
 const calls: string[] = [];
 /** The page's error reports, as main would receive them. */
 const reports: unknown[] = [];
-/** Snapshots main sent on request ('data:resend'). */
+/** Snapshots main sent when the page opened its road. */
 let snapshotsSent = 0;
 
-function emit<E extends EventChannel>(event: E, payload: EventOf<E>): void {
+function deliver(event: EventChannel, payload: unknown): void {
   for (const listener of listeners.get(event) ?? []) listener(payload);
+}
+const road = new Road({ direct: () => null, viaPage: (message) => deliver('data:road', message) });
+const main = roadEmitter(deliver, () => [road]);
+
+function emit<E extends EventChannel>(event: E, payload: EventOf<E>): void {
+  main(event, payload);
 }
 
 function snapshot(): EventOf<'data:snapshot'> {
@@ -84,11 +93,16 @@ const answers: { [C in InvokeChannel]?: (request: RequestOf<C>) => ResponseOf<C>
     reports.push(report);
     return true;
   },
-  // As main's engine: the snapshot goes only when it is newer than what the page says it holds.
-  'data:resend': (request) => {
+  // As main does: its state first on the new road, then its snapshot unless the page's cache
+  // holds it already (the same account, pulled no later).
+  'data:open': ({ accountKey, newerThan }) => {
+    main.openRoad();
+    emit('session:changed', account);
+    emit('sync:state', { kind: 'synced', at: 1_700_000_000_000 });
+    emit('outbox:changed', { accountKey: account.accountKey, ops: [] });
     const sending = snapshot();
-    const newerThan = request?.newerThan ?? null;
-    if (newerThan !== null && sending.pulledAt <= newerThan) return false;
+    const held = accountKey === account.accountKey ? newerThan : null;
+    if (held !== null && sending.pulledAt <= held) return true;
     snapshotsSent++;
     setTimeout(() => emit('data:snapshot', sending), 0);
     return true;

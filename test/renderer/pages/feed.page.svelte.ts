@@ -6,13 +6,14 @@ import { CacheWriter } from '../../../src-renderer/src/cache/cache-writer-page';
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
 import { CustomerFeed } from '../../../src-renderer/src/cache/customer-feed.svelte';
 import { SnapshotStage } from '../../../src-renderer/src/cache/snapshot-stage';
-import { metaOf, splitEvent } from '../../../src-shared/data-pieces';
+import { metaOf } from '../../../src-shared/data-pieces';
+import { RoadFeed } from './road-feed';
 import { DATA_PORT_READY } from '../../../src-shared/data-port';
 import type { CustomerRow } from '../../../src-renderer/src/cache/schema';
 import { snapshotOf } from './cache.page';
 import { eventually, makeCustomers } from './fixtures';
 
-const TEMP = 'tmp_00000000-0000-4000-8000-0000000000f1';
+const TEMP = 'tmp_00000000-0000-4000-8000-0000000000b1';
 
 /** One published state: its size, the name prefixes of records no op touched, and its order. */
 type Seen = { count: number; prefixes: string[]; ordered: boolean };
@@ -53,6 +54,8 @@ export const feedScenarios = {
   async follow() {
     const key = `feed-${Math.random()}`;
     const writer = new CacheWriter();
+    const road = new RoadFeed(writer);
+    await road.session(key);
     const cache = await CustomerCache.open(key);
     const feed = new CustomerFeed(cache.db, (rows) => rows);
     const seen: Seen[] = [];
@@ -67,23 +70,26 @@ export const feedScenarios = {
       return feed.current ?? [];
     };
     try {
-      await writer.apply({ event: 'data:snapshot', payload: snapshotOf(key, 12_000, 1, 'A:') });
+      await road.data('data:snapshot', snapshotOf(key, 12_000, 1, 'A:'));
       const first = await until((rows) => rows.length === 12_000);
 
       const edit = op(1, { kind: 'updateCustomer', target: 'c1', payload: { name: 'Local' } });
-      await writer.setPendingOps(key, [edit]);
+      await road.outbox({ accountKey: key, ops: [edit] });
       const edited = await until((rows) => rows.some((c) => c.name === 'Local'));
       const keptObjects = edited.filter((c, i) => c === first[i]).length;
 
-      await writer.setPendingOps(key, [
-        edit,
-        op(2, { kind: 'deleteCustomer', target: 'c2', payload: null }),
-        op(3, { kind: 'createCustomer', target: TEMP, payload: newCustomer() }),
-      ]);
+      await road.outbox({
+        accountKey: key,
+        ops: [
+          edit,
+          op(2, { kind: 'deleteCustomer', target: 'c2', payload: null }),
+          op(3, { kind: 'createCustomer', target: TEMP, payload: newCustomer() }),
+        ],
+      });
       const changed = await until((rows) => rows.some((c) => c.id === TEMP));
       const cachedIds = (await cache.db.customers.toCollection().primaryKeys()) as string[];
 
-      await writer.apply({ event: 'data:snapshot', payload: snapshotOf(key, 3_000, 2, 'B:') });
+      await road.data('data:snapshot', snapshotOf(key, 3_000, 2, 'B:'));
       const last = await until((rows) => rows.length === 3_000);
       return {
         seen,
@@ -112,6 +118,7 @@ export const feedScenarios = {
    */
   async preview() {
     const writer = new CacheWriter();
+    const road = new RoadFeed(writer);
     const channel = new MessageChannel();
     const ready = new Promise<void>((resolve) => {
       channel.port1.onmessage = (event) => event.data === DATA_PORT_READY && resolve();
@@ -151,9 +158,10 @@ export const feedScenarios = {
       return { key, cache, feed, seen, until, close };
     };
     const piecesOf = (key: string, stream: string, n: number, seed: number) =>
-      splitEvent(stream, 'data:snapshot', snapshotOf(key, n, seed, 'P:'), 2_000, true)!;
-    const stageAll = (pieces: ReturnType<typeof piecesOf>) => {
-      for (const piece of pieces) stage.add(metaOf(piece), JSON.stringify(piece));
+      road.pieces('data:snapshot', snapshotOf(key, n, seed, 'P:'), 2_000, stream);
+    const stageAll = (messages: ReturnType<typeof piecesOf>) => {
+      for (const message of messages)
+        if ('piece' in message) stage.add(metaOf(message.piece), JSON.stringify(message.piece));
     };
     const a = await open(`preview-a-${Math.random()}`);
     const b = await open(`preview-b-${Math.random()}`);
@@ -161,20 +169,20 @@ export const feedScenarios = {
       // Both first reads done (a read that adopts nothing lets every settled stream go).
       await a.until((rows) => rows.length === 0, 'a empty');
       await b.until((rows) => rows.length === 0, 'b empty');
+      await road.session(a.key);
       const pieces = piecesOf(a.key, 'p1', 6_000, 1);
       stageAll(pieces);
       const shown = await a.until((rows) => rows.length === 6_000, 'a previews p1');
       const cachedWhenShown = await a.cache.db.customers.count();
       // The worker saves the same stream, its pieces sent as main sends them.
-      const opened = writer.openStream('p1', a.key);
-      for (const piece of pieces) channel.port1.postMessage(JSON.stringify(piece));
-      await opened;
-      const saved = await writer.applyStream('p1', true);
+      for (const message of pieces) channel.port1.postMessage(JSON.stringify(message));
+      const saved = (await road.applied(pieces.at(-1)!.seq)).count;
       await eventually(() => !stage.has('p1'), 'a adopts p1');
       // A queued edit after it: the feed patches the array it has shown since the preview.
-      await writer.setPendingOps(a.key, [
-        op(1, { kind: 'updateCustomer', target: 'c1', payload: { name: 'Local' } }),
-      ]);
+      await road.outbox({
+        accountKey: a.key,
+        ops: [op(1, { kind: 'updateCustomer', target: 'c1', payload: { name: 'Local' } })],
+      });
       const edited = await a.until((rows) => rows.some((c) => c.name === 'Local'), 'a edited');
       const changed = a.feed.changedSince(shown, edited);
       const cachedIds = (await a.cache.db.customers.toCollection().primaryKeys()) as string[];
@@ -189,6 +197,7 @@ export const feedScenarios = {
       };
 
       // A stream let go before its save: the list goes back to the (empty) cache.
+      await road.session(b.key);
       stageAll(piecesOf(b.key, 'p2', 4_000, 2));
       await b.until((rows) => rows.length === 4_000, 'b previews p2');
       stage.drop('p2');
@@ -196,7 +205,7 @@ export const feedScenarios = {
       // With a change queued nothing is shown before a commit: the next state is the cache's.
       quiet = false;
       stageAll(piecesOf(b.key, 'p3', 5_000, 3));
-      await writer.apply({ event: 'data:snapshot', payload: snapshotOf(b.key, 10, 4, 'S:') });
+      await road.data('data:snapshot', snapshotOf(b.key, 10, 4, 'S:'));
       await b.until((rows) => rows.length === 10, 'b commits S');
       return { previewed, dropped: { seen: b.seen } };
     } finally {
@@ -223,16 +232,12 @@ export const feedScenarios = {
         return rows;
       }
     })();
-    // As the app does, the page asks for a stream's save once the worker told it of every piece.
-    const heard = new Map<string, number>();
-    const hearing = new Map<string, { count: number; resolve(): void }>();
-    writer.onPiece((meta, json) => {
-      const n = (heard.get(meta.stream) ?? 0) + 1;
-      heard.set(meta.stream, n);
-      const waiting = hearing.get(meta.stream);
-      if (waiting && waiting.count === n) waiting.resolve();
-      stage.add(meta, json);
+    // As the app does: the page keeps each piece the worker took (with its text, if any).
+    writer.listen((report) => {
+      if (report.kind === 'piece') stage.add(report.meta, report.json);
     });
+    const road = new RoadFeed(writer);
+    await road.session(key);
     const channel = new MessageChannel();
     const ready = new Promise<void>((resolve) => {
       channel.port1.onmessage = (event) => event.data === DATA_PORT_READY && resolve();
@@ -242,11 +247,14 @@ export const feedScenarios = {
     const cache = await CustomerCache.open(key);
     const all = () => cache.db.customers.toArray();
     const same = (a: CustomerRow[], b: CustomerRow[]) => JSON.stringify(a) === JSON.stringify(b);
-    await writer.setPendingOps(key, [
-      op(1, { kind: 'updateCustomer', target: 'c1', payload: { name: 'Local' } }),
-      op(2, { kind: 'deleteCustomer', target: 'c2', payload: null }),
-      op(3, { kind: 'createCustomer', target: TEMP, payload: newCustomer() }),
-    ]);
+    await road.outbox({
+      accountKey: key,
+      ops: [
+        op(1, { kind: 'updateCustomer', target: 'c1', payload: { name: 'Local' } }),
+        op(2, { kind: 'deleteCustomer', target: 'c2', payload: null }),
+        op(3, { kind: 'createCustomer', target: TEMP, payload: newCustomer() }),
+      ],
+    });
     const feed = new CustomerFeed(cache.db, (rows) => rows, undefined, {
       stage,
       accountKey: key,
@@ -263,23 +271,16 @@ export const feedScenarios = {
       prefix: string,
       asText: boolean,
     ) => {
-      const pieces = splitEvent(
-        stream,
+      const messages = road.pieces(
         'data:snapshot',
         snapshotOf(key, n, seed, prefix),
         2_000,
-        true,
-      )!;
-      const opened = writer.openStream(stream, key);
-      for (const piece of pieces)
-        if (asText) channel.port1.postMessage(JSON.stringify(piece));
-        else writer.piece(piece);
-      await opened;
-      if (heard.get(stream) !== pieces.length)
-        await new Promise<void>((resolve) =>
-          hearing.set(stream, { count: pieces.length, resolve }),
-        );
-      return writer.applyStream(stream, true);
+        stream,
+      );
+      for (const message of messages)
+        if (asText) channel.port1.postMessage(JSON.stringify(message));
+        else writer.road(message);
+      return (await road.applied(messages.at(-1)!.seq)).count;
     };
     try {
       await until((rows) => rows.length === 1);
@@ -306,7 +307,7 @@ export const feedScenarios = {
       await send('c', 4_000, 3, 'C:', true);
       const c = await until((rows) => rows.length === 4_000 && rows[0]!.name.startsWith('C:'));
       const adoptedC = { taken: taken.length, sameAsCache: same(c, await all()) };
-      await writer.resolveId({ accountKey: key, kind: 'customer', tempId: TEMP, id: 'c9999999' });
+      await road.resolved({ accountKey: key, kind: 'customer', tempId: TEMP, id: 'c9999999' });
       const marker = await cache.db.meta.get('snapshotStream');
       return { adoptedA, readB, adoptedC, markerAfterResolve: marker?.value ?? null };
     } finally {

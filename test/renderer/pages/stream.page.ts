@@ -1,23 +1,21 @@
 // Browser side of test/renderer/cache-stream.e2e.test.ts: a large snapshot reaches the cache writer
-// as pieces (src-shared/data-pieces.ts) and is saved while they arrive, in one transaction.
+// as numbered pieces on the road (src-shared/data-road.ts) and is saved while they arrive, in one
+// transaction, in its place among main's other messages.
 import { liveQuery } from 'dexie';
 import type { Op } from '../../../src-shared';
-import {
-  sendInPieces,
-  splitEvent,
-  type DataPiece,
-  type PieceMeta,
-} from '../../../src-shared/data-pieces';
+import type { PieceMeta } from '../../../src-shared/data-pieces';
+import { Road, roadEmitter, type RoadMessage } from '../../../src-shared/data-road';
 import { serveCacheWriter, type WriterPort } from '../../../src-renderer/src/cache/cache-writer';
 import { CacheWriter } from '../../../src-renderer/src/cache/cache-writer-page';
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
 import { snapshotOf } from './cache.page';
 import { eventually } from './fixtures';
+import { RoadFeed } from './road-feed';
 
 /** One state a liveQuery saw: its size, the name prefixes of records no op touched, c1's name. */
 type Seen = { count: number; prefixes: string[]; c1: string | null; pending: number };
 
-const TEMP = 'tmp_00000000-0000-4000-8000-0000000000s1';
+const TEMP = 'tmp_00000000-0000-4000-8000-0000000000a1';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function ops(key: string): Op[] {
@@ -40,6 +38,8 @@ function ops(key: string): Op[] {
 /** An account cache holding snapshot A (2,000 customers) under three queued ops, watched. */
 async function watched(writer: CacheWriter) {
   const key = `stream-${Math.random()}`;
+  const road = new RoadFeed(writer);
+  await road.session(key);
   const cache = await CustomerCache.open(key);
   const { db } = cache;
   const seen: Seen[] = [];
@@ -59,8 +59,8 @@ async function watched(writer: CacheWriter) {
     await eventually(() => seen.length > 0 && test(seen.at(-1)!));
     return seen.at(-1) ?? null;
   };
-  await writer.apply({ event: 'data:snapshot', payload: snapshotOf(key, 2_000, 1, 'A:') });
-  await writer.setPendingOps(key, ops(key));
+  await road.data('data:snapshot', snapshotOf(key, 2_000, 1, 'A:'));
+  await road.outbox({ accountKey: key, ops: ops(key) });
   await until((s) => s.pending === 3 && s.c1 === 'Local');
   const done = async () => {
     sub.unsubscribe();
@@ -68,18 +68,31 @@ async function watched(writer: CacheWriter) {
     cache.close();
     await cache.destroy();
   };
-  return { key, cache, seen, until, done };
+  return { key, road, cache, seen, until, done };
 }
 
-/** The cache writer with its worker's side served in this page (so a deadline can be short). */
-function pageWriter(options: { pieceGapMs?: number } = {}): CacheWriter {
+/** The cache writer with its worker's side served in this page (so deadlines can be short). */
+function pageWriter(options: { pieceGapMs?: number; roadGapMs?: number } = {}): CacheWriter {
   const channel = new MessageChannel();
   serveCacheWriter(channel.port1 as unknown as WriterPort, options);
   return new CacheWriter(channel.port2 as unknown as WriterPort);
 }
 
-const piecesOf = (key: string, stream: string, n: number): DataPiece[] =>
-  splitEvent(stream, 'data:snapshot', snapshotOf(key, n, 2, 'B:'))!;
+/** Every order two first-in-first-out transports can deliver `n` messages in (merges of two). */
+function transportOrders(n: number): number[][] {
+  const orders = new Set<string>();
+  for (let mask = 0; mask < 1 << n; mask++) {
+    const a = [...Array(n).keys()].filter((i) => mask & (1 << i));
+    const b = [...Array(n).keys()].filter((i) => !(mask & (1 << i)));
+    const merge = (i: number, j: number, out: number[]): void => {
+      if (i === a.length && j === b.length) return void orders.add(out.join());
+      if (i < a.length) merge(i + 1, j, [...out, a[i]!]);
+      if (j < b.length) merge(i, j + 1, [...out, b[j]!]);
+    };
+    merge(0, 0, []);
+  }
+  return [...orders].map((o) => o.split(',').map(Number));
+}
 
 export const streamScenarios = {
   /**
@@ -87,24 +100,20 @@ export const streamScenarios = {
    * the page starts before the last piece is sent, and every state a liveQuery saw.
    */
   async overNonEmpty(n: number) {
-    // The worker's side in this page; the page opens the stream before its pieces come, as
-    // the app does when main announces it.
     const writer = pageWriter();
-    const { key, cache, seen, until, done } = await watched(writer);
+    const { key, road, cache, seen, until, done } = await watched(writer);
     try {
-      const pieces = piecesOf(key, 'b', n);
-      const opened = writer.openStream('b', key);
-      for (const piece of pieces.slice(0, -1)) {
-        writer.piece(piece);
+      const pieces = road.pieces('data:snapshot', snapshotOf(key, n, 2, 'B:'));
+      const progress: number[] = [];
+      writer.listen((r) => r.kind === 'saving' && progress.push(r.done));
+      for (const message of pieces.slice(0, -1)) {
+        road.send([message]);
         await sleep(5);
       }
-      // A round trip through the worker: it has taken every piece sent so far.
-      await writer.close(`nobody-${Math.random()}`);
-      await opened;
+      // A round trip through the worker: it has taken every piece sent so far (and opened the save).
+      await writer.idle();
       const readBeforeLast = cache.db.customers.count();
-      writer.piece(pieces.at(-1)!);
-      const progress: number[] = [];
-      const count = await writer.applyStream('b', true, (d) => progress.push(d));
+      const { count } = await road.apply(pieces.slice(-1));
       const last = await until((s) => s.prefixes.join() === 'B:');
       return {
         seen,
@@ -119,147 +128,121 @@ export const streamScenarios = {
   },
 
   /**
-   * The page's 'stream' request overtakes the stream's last pieces (it travels on the page's
-   * port, they on main's): the worker handles the request after piece 0 alone, then the rest
-   * come. The deadline is ten minutes, so a save that stopped taking its pieces would time the
-   * test out instead of passing on a short one.
+   * A stream whose pieces stop coming on the road (later messages wait behind the gap, whose
+   * deadline is shortened to 300 ms): the worker reports the road lost, the stream is never
+   * applied, and a new road (what the page opens then) takes the next stream whole.
    */
-  async overtaken() {
-    const writer = pageWriter({ pieceGapMs: 600_000 });
-    const { key, until, done } = await watched(writer);
+  async lost() {
+    const writer = pageWriter({ pieceGapMs: 600_000, roadGapMs: 300 });
+    const { key, road, seen, until, done } = await watched(writer);
     try {
-      const pieces = piecesOf(key, 'o', 6_000);
-      const opened = writer.openStream('o', key);
-      writer.piece(pieces[0]!);
-      await opened;
-      // Progress is reported only once the worker took the request (and wrote piece 0).
-      let handled = () => {};
-      const taken = new Promise<void>((resolve) => (handled = resolve));
-      const counted = writer.applyStream('o', true, () => handled());
-      await taken;
-      for (const piece of pieces.slice(1)) writer.piece(piece);
-      const count = await counted;
-      const last = await until((s) => s.count === 6_000 - 1 + 1);
-      return { pieces: pieces.length, count, last };
-    } finally {
-      await done();
-    }
-  },
-
-  /**
-   * Streams that break: one whose pieces stop coming (its deadline shortened to 300 ms) while a
-   * write waits behind it, then its late pieces; one with a piece out of order. The writer runs
-   * in this page (serveCacheWriter on a MessageChannel) so the deadline can be short.
-   */
-  async broken() {
-    const writer = pageWriter({ pieceGapMs: 300 });
-    // The streams whose save the worker reports failed, in order.
-    const unsaved: string[] = [];
-    writer.onUnsaved((stream) => unsaved.push(stream));
-    const { key, seen, until, done } = await watched(writer);
-    try {
-      const lost = piecesOf(key, 'lost', 10_000);
-      for (const piece of lost.slice(0, 3)) writer.piece(piece);
-      await writer.openStream('lost', key);
-      const behind = await writer.setPendingOps(key, ops(key).slice(0, 1));
-      await until((s) => s.pending === 1);
-      for (const piece of lost.slice(3)) writer.piece(piece);
-      const lostCount = await writer.applyStream('lost', true);
-      const bad = piecesOf(key, 'bad', 10_000);
-      const badOpened = writer.openStream('bad', key);
-      for (const piece of [bad[0]!, bad[1]!, bad[3]!, bad[2]!, bad[4]!]) writer.piece(piece);
-      await badOpened;
-      const badCount = await writer.applyStream('bad', true);
-      // The cache takes the next stream whole.
-      const good = piecesOf(key, 'good', 6_000);
-      const goodOpened = writer.openStream('good', key);
-      for (const piece of good) writer.piece(piece);
-      await goodOpened;
-      const goodCount = await writer.applyStream('good', true);
+      const lost = road.pieces('data:snapshot', snapshotOf(key, 10_000, 2, 'L:'));
+      const behind = road.event('outbox:changed', { accountKey: key, ops: ops(key).slice(0, 1) });
+      // Piece 3 never comes; the outbox mirror after the stream waits behind it.
+      road.send([...lost.slice(0, 3), ...lost.slice(4), behind]);
+      await eventually(() => road.reports.some((r) => r.kind === 'lost'));
+      const lostReport = road.reports.find((r) => r.kind === 'lost');
+      const appliedBehind = road.reports.some((r) => r.kind === 'applied' && r.seq === behind.seq);
+      // The page opens a new road: main's state first, then the next stream, whole.
+      road.newRoad();
+      await road.session(key);
+      await road.outbox({ accountKey: key, ops: ops(key).slice(0, 1) });
+      const goodCount = await road.data('data:snapshot', snapshotOf(key, 6_000, 2, 'B:'));
+      // A straggler of the old road changes nothing.
+      road.writer.road(lost[3]!);
+      await writer.idle();
       const last = await until((s) => s.count === 6_000);
-      return { seen, behind, lostCount, badCount, goodCount, last, unsaved };
+      return { seen, lostReport, appliedBehind, goodCount, last };
     } finally {
       await done();
     }
   },
 
   /**
-   * The page, not piece 0, starts a save: pieces come before a write the page asked for first
-   * (main emitted it before the stream; it came the page's way), then the page opens the stream.
-   * The write applies on A, then the whole stream is saved; a write asked after the opening
-   * applies after the save's commit.
+   * Writes in the road's order, whatever order the transports deliver in: a stream's pieces,
+   * an outbox mirror main sent before it and one it sent after, each message handed over in
+   * every order two transports allow. The mirror before applies on A; the stream, then the
+   * mirror after on top of it; no liveQuery sees a state in between.
    */
-  async orderedByPage() {
-    const writer = pageWriter({ pieceGapMs: 2_000 });
-    const { key, seen, until, done } = await watched(writer);
+  async everyOrder() {
+    const results: Array<{ order: string; count: number | null; last: Seen | null; of: number }> =
+      [];
+    const mixed: Seen[] = [];
+    const writer = pageWriter();
+    const { key, road, seen, until, done } = await watched(writer);
     try {
-      const pieces = piecesOf(key, 's', 10_000);
-      for (const piece of pieces.slice(0, 2)) writer.piece(piece);
-      // A round trip: the worker holds those two pieces.
-      await writer.close(`nobody-${Math.random()}`);
-      const before = await writer.setPendingOps(key, ops(key).slice(0, 1));
-      const seenBefore = await until((s) => s.pending === 1);
-      const opened = writer.openStream('s', key);
-      const after = writer.setPendingOps(key, ops(key).slice(0, 2));
-      for (const piece of pieces.slice(2)) writer.piece(piece);
-      await opened;
-      const count = await writer.applyStream('s', true);
-      const afterCount = await after;
-      const last = await until((s) => s.count === 10_000 - 1 && s.pending === 2);
-      return { before, seenBefore, count, afterCount, last, seen };
+      for (let round = 0; ; round++) {
+        road.newRoad();
+        const messages: RoadMessage[] = [
+          road.event('session:changed', {
+            accountKey: key,
+            baseUrl: 'http://127.0.0.1:1',
+            username: 'feed',
+            demo: false,
+          }),
+          road.event('outbox:changed', { accountKey: key, ops: ops(key).slice(0, 1) }),
+          ...road.pieces('data:snapshot', snapshotOf(key, 1_000, 2, 'B:'), 500),
+          road.event('outbox:changed', { accountKey: key, ops: ops(key).slice(0, 2) }),
+        ];
+        // The session goes first; the others in this round's order.
+        const [first, ...rest] = messages;
+        const orders = transportOrders(rest.length);
+        const order = orders[round];
+        if (!order) break;
+        road.send([first!]);
+        const from = seen.length;
+        road.send(order.map((i) => rest[i]!));
+        const report = await road.applied(messages.at(-1)!.seq);
+        const last = await until((s) => s.pending === 2 && s.prefixes.join() === 'B:');
+        results.push({ order: order.join(''), count: report.count, last, of: orders.length });
+        // Every state seen: the last round's end (A or B under two ops), B under one op being
+        // replaced by B under two.
+        for (const s of seen.slice(from))
+          if (!(s.prefixes.join() === 'B:' || s.prefixes.join() === 'A:')) mixed.push(s);
+        // Back to A under the three ops for the next round.
+        await road.data('data:snapshot', snapshotOf(key, 2_000, 1, 'A:'));
+        await road.outbox({ accountKey: key, ops: ops(key) });
+      }
+      return { results, mixed };
     } finally {
       await done();
     }
   },
 
   /**
-   * An announcement that comes after its stream was taken (a one-piece stream whose piece
-   * overtook it), and one of a stream that lost a piece: neither opening waits for a piece 0
-   * (the deadline here is ten minutes, so a wait would time the test out).
-   */
-  async lateOpenings() {
-    const writer = pageWriter({ pieceGapMs: 600_000 });
-    const { key, done } = await watched(writer);
-    try {
-      const taken = piecesOf(key, 'taken', 3_000);
-      for (const piece of taken) writer.piece(piece);
-      const takenCount = await writer.applyStream('taken', true);
-      await writer.openStream('taken', key);
-      const lost = piecesOf(key, 'lost', 6_000);
-      for (const piece of [lost[0]!, lost[2]!, lost[1]!]) writer.piece(piece);
-      await writer.close(`nobody-${Math.random()}`);
-      await writer.openStream('lost', key);
-      const after = await writer.setPendingOps(key, ops(key).slice(0, 1));
-      return { takenCount, after };
-    } finally {
-      await done();
-    }
-  },
-
-  /**
-   * Snapshots main streams while it still reads them (sendInPieces' openSnapshotStream), the
+   * Snapshots main streams while it still reads them (roadEmitter's openSnapshotStream), the
    * worker's side in this page with a ten-minute piece deadline: one given up after two of its
-   * five customer pieces (main's pull failed), one given up before its first piece while the
-   * page's opening waits for it, then one streamed whole. Each announcement opens its stream
-   * as the app does.
+   * five customer pieces (main's pull failed), one given up before its first piece, then one
+   * streamed whole.
    */
   async aborted() {
     const writer = pageWriter({ pieceGapMs: 600_000 });
     const { key, seen, until, done } = await watched(writer);
     const metas: PieceMeta[] = [];
-    writer.onPiece((meta) => metas.push(meta));
-    const openings: Array<Promise<void>> = [];
-    const emit = sendInPieces(
-      (event, payload) => {
-        if (event === 'data:stream') {
-          const { stream } = payload as { stream: string };
-          openings.push(writer.openStream(stream, key));
-        }
+    writer.listen((r) => r.kind === 'piece' && metas.push(r.meta));
+    const sent: RoadMessage[] = [];
+    const mainRoad = new Road({
+      direct: () => null,
+      viaPage: (message) => {
+        sent.push(message);
+        writer.road(message);
       },
+    });
+    const emit = roadEmitter(
+      () => undefined,
+      () => [mainRoad],
       2_000,
-      () => (piece) => writer.piece(piece),
     );
-    const open = emit.openSnapshotStream!;
+    emit.openRoad();
+    emit('session:changed', {
+      accountKey: key,
+      baseUrl: 'http://127.0.0.1:1',
+      username: 'f',
+      demo: false,
+    });
+    const open = emit.openSnapshotStream;
+    const watcher = new RoadFeed(writer);
+    const feedAt = () => watcher.applied(sent.at(-1)!.seq, sent.at(-1)!.road);
     try {
       const b = snapshotOf(key, 10_000, 2, 'B:');
       const head = { ...b, customers: [], routes: [], territories: [] };
@@ -267,14 +250,15 @@ export const streamScenarios = {
       const cut = open(head, counts)!;
       cut.add('customers', b.customers.slice(0, 2_000));
       cut.add('customers', b.customers.slice(2_000, 4_000));
-      await writer.close(`nobody-${Math.random()}`);
+      await writer.idle();
       cut.abort();
-      await openings[0];
+      await feedAt();
       const afterCut = await until((s) => s.pending === 3);
-      // Given up before any piece: the opening waiting for piece 0 goes on at once.
+      // Given up before any piece.
       open(head, counts)!.abort();
-      await openings[1];
-      const afterEmpty = await writer.setPendingOps(key, ops(key));
+      await feedAt();
+      emit('outbox:changed', { accountKey: key, ops: ops(key) });
+      const afterEmpty = (await feedAt()).count;
       const c = snapshotOf(key, 6_000, 3, 'C:');
       const whole = open(
         { ...c, customers: [], routes: [], territories: [] },
@@ -285,11 +269,10 @@ export const streamScenarios = {
       whole.add('routes', c.routes);
       whole.add('territories', c.territories);
       whole.end();
-      await openings[2];
-      const stream = metas.at(-1)!.stream;
-      const count = await writer.applyStream(stream, true);
+      const { count } = await feedAt();
       const last = await until((s) => s.prefixes.join() === 'C:');
-      return { metas, seen, afterCut, afterEmpty, count, last };
+      const lost = watcher.reports.filter((r) => r.kind === 'lost').length;
+      return { metas, seen, afterCut, afterEmpty, count, last, lost };
     } finally {
       await done();
     }
@@ -306,9 +289,12 @@ export const streamScenarios = {
     const channel = new MessageChannel();
     const take = serveCacheWriter(channel.port1 as unknown as WriterPort);
     const writer = new CacheWriter(channel.port2 as unknown as WriterPort);
+    const road = new RoadFeed(writer);
     const key = `pipe-${Math.random()}`;
+    await road.session(key);
     const cache = await CustomerCache.open(key);
-    const pieces = splitEvent('p', 'data:snapshot', snapshotOf(key, 6_000, 3, 'P:'), 2_000, true)!;
+    const pieces = road.pieces('data:snapshot', snapshotOf(key, 6_000, 3, 'P:'), 2_000);
+    const text = (i: number) => JSON.stringify(pieces[i]);
     const store = IDBObjectStore.prototype;
     const add = store.add;
     let calls = 0;
@@ -322,25 +308,15 @@ export const streamScenarios = {
       request.addEventListener('success', () => {
         succeeded++;
         // The next piece, in order (after the third customers piece: routes, territories).
-        if (index === 0) take(pieces[1]);
-        if (index === 2_000) take(pieces[2]);
-        if (index === 4_000) for (const piece of pieces.slice(3)) take(piece);
+        if (index === 0) take(text(1));
+        if (index === 2_000) take(text(2));
+        if (index === 4_000) for (let i = 3; i < pieces.length; i++) take(text(i));
       });
       return request;
     };
-    // As the app does, the page asks for the save once the worker told it of every piece.
-    let heard = 0;
-    const allHeard = new Promise<void>((resolve) =>
-      writer.onPiece(() => {
-        if (++heard === pieces.length) resolve();
-      }),
-    );
     try {
-      const opened = writer.openStream('p', key);
-      take(pieces[0]);
-      await opened;
-      await allHeard;
-      const count = await writer.applyStream('p', true);
+      take(text(0));
+      const { count } = await road.applied(pieces.at(-1)!.seq);
       return { pieces: pieces.length, count, firstAddAt, stored: await cache.db.customers.count() };
     } finally {
       store.add = add;
