@@ -43,7 +43,15 @@ let snapshotsSent = 0;
 function deliver(event: EventChannel, payload: unknown): void {
   for (const listener of listeners.get(event) ?? []) listener(payload);
 }
-const road = new Road({ direct: () => null, viaPage: (message) => deliver('data:road', message) });
+/** The next road message is lost on its way (`fake.loseNext()`): a gap the worker waits out. */
+let loseNext = false;
+const road = new Road({
+  direct: () => null,
+  viaPage: (message) => {
+    if (loseNext) loseNext = false;
+    else deliver('data:road', message);
+  },
+});
 const main = roadEmitter(deliver, () => [road]);
 
 function emit<E extends EventChannel>(event: E, payload: EventOf<E>): void {
@@ -135,6 +143,7 @@ const app = new AppController(api);
   calls,
   reports,
   emit,
+  loseNext: () => (loseNext = true),
   app,
   account,
   XSS,

@@ -233,6 +233,8 @@ export const streamScenarios = {
       () => [mainRoad],
       2_000,
     );
+    // Road 2: newer than the one watched() set the cache up on.
+    emit.openRoad();
     emit.openRoad();
     emit('session:changed', {
       accountKey: key,
