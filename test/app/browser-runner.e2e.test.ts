@@ -6,7 +6,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventOf } from '../../src-shared/ipc-contract';
 import { parseRunnerArgs } from '../../scripts/browser-runner/cli-options';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 

@@ -5,8 +5,8 @@
 // e2e tests against the real main services are in test/renderer/e2e-*.test.ts.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchesSearch, type EventOf } from '../../src-shared';
-import { makeCustomers, makeUser } from './pages/fixtures';
+import { matchesSearch } from '../../src-shared';
+import { makeCustomers } from './pages/fixtures';
 import { launchBrowser, ORIGIN, serveDir, tempDir } from '../support/browser';
 import { buildTestPages } from './support/bundle';
 
