@@ -86,10 +86,6 @@ export interface WriterPort {
   onmessage: ((event: MessageEvent) => unknown) | null;
 }
 
-export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-export type Served = Extract<WriterRequest, { id: number }>;
-
 /** Options tests shorten: the deadline for a stream's next piece, and for a gap in the road. */
 export interface WriterOptions {
   pieceGapMs?: number;
