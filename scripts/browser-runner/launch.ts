@@ -250,6 +250,8 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
 export interface RoadGate {
   /** Messages held so far, in main's order. */
   held(): number;
+  /** What held message `index` carries: its event's name, or 'piece' for a data piece. */
+  kind(index: number): string;
   /** Hands held message `index` on; resolves once it left (the page took it, or the socket). */
   release(index: number, via: 'socket' | 'page'): Promise<void>;
   /** Holds nothing more: messages from now on go as usual. */
@@ -329,6 +331,10 @@ function eventDelivery(
     gated = held;
     return {
       held: () => held.length,
+      kind(index) {
+        const message = JSON.parse(held[index]!.text) as { event?: string };
+        return message.event ?? 'piece';
+      },
       async release(index, via) {
         const { page, text } = held[index]!;
         if (via === 'page') return void (await toPage(page, 'data:road', text));

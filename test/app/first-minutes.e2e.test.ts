@@ -86,6 +86,7 @@ type MapEl = Element & {
       jumpTo(o: object): void;
       panBy(d: [number, number], o: object): void;
       isMoving(): boolean;
+      getCenter(): { lng: number; lat: number };
     };
   };
 };
@@ -148,6 +149,91 @@ describe('the map makes room for what the rep opens', () => {
         expect(after.y).toBeGreaterThanOrEqual(40);
         expect(after.y).toBeLessThanOrEqual(after.height - 40);
       }
+    } finally {
+      await rep.close();
+      await service.stop();
+    }
+  });
+});
+
+describe('a new customer on the map beside its details', () => {
+  // Main's road is held (the runner's road gate) so the create reaches the cache only after its
+  // details opened, as on a busy laptop: its pin comes into view once drawn, wherever the map
+  // was; the service's id for it, later in the sync, moves nothing, though the rep panned away.
+  it('comes into view once its pin is drawn, and its new id does not move the map', async () => {
+    const service = await startTestService({ customers: 12, seed: 29 });
+    const rep = await launchApp({ serviceUrl: service.url });
+    try {
+      await signIn(rep, service);
+      await waitRows(rep.page, 'Customers', 12);
+      await until(() => rep.dataChannelOpen(), 'the data socket open');
+      const customer = service.store.customers('rep').find((c) => c.latitude !== null)!;
+      const home: [number, number] = [customer.longitude!, customer.latitude!];
+      const far: [number, number] = [4.1, 45.1];
+      const centre = () =>
+        rep.page.evaluate(() => {
+          const { map } = (document.querySelector('.fm-map') as MapEl).fieldmapMap;
+          const { lng, lat } = map.getCenter();
+          return { at: [lng, lat], moving: map.isMoving() };
+        });
+      const jumpHome = () =>
+        rep.page.evaluate((p) => {
+          const { map } = (document.querySelector('.fm-map') as MapEl).fieldmapMap;
+          map.jumpTo({ center: p, zoom: 14 });
+        }, home);
+      await jumpHome();
+      const gate = rep.gateRoad();
+      await rep.page.click('button:has-text("New customer")');
+      await rep.page.fill('#ed-name', 'Far prospect');
+      await rep.page.fill('#ed-latitude', String(far[1]));
+      await rep.page.fill('#ed-longitude', String(far[0]));
+      await rep.page.click('button:has-text("Create customer")');
+      await rep.page.waitForSelector('aside[data-editing]', { state: 'detached' });
+      await expect
+        .poll(async () => {
+          const queued = await rep.call<unknown[]>('listOps');
+          const onService = service.store.customers('rep');
+          return queued.length === 0 && onService.some((c) => c.name === 'Far prospect');
+        })
+        .toBe(true);
+      gate.end();
+      const held = [...Array(gate.held()).keys()];
+      const resolved = held.find((i) => gate.kind(i) === 'ids:resolved');
+      expect(resolved).toBeDefined();
+      // Up to the new id: the create is in the cache, its pin drawn, and brought into view.
+      for (const i of held.slice(0, resolved)) await gate.release(i, 'socket');
+      await until(async () => {
+        const pin = await pinOnCanvas(rep.page, far);
+        return (
+          !pin.moving &&
+          pin.x >= 40 &&
+          pin.x <= pin.width - 40 &&
+          pin.y >= 40 &&
+          pin.y <= pin.height - 40
+        );
+      }, 'the new customer in view beside its details');
+      // The rep pans back; the new id and the rest of the sync arrive.
+      await jumpHome();
+      for (const i of held.slice(resolved)) await gate.release(i, 'socket');
+      const id = service.store.customers('rep').find((c) => c.name === 'Far prospect')!.id;
+      await rep.page.waitForSelector(`aside.detail-panel[data-id="${id}"]`);
+      await until(
+        () =>
+          rep.page.evaluate(
+            (cid) =>
+              (
+                document.querySelector('.fm-map') as Element & {
+                  fieldmapMap: { customers: { featureIdOf(id: string): number | undefined } };
+                }
+              ).fieldmapMap.customers.featureIdOf(cid) !== undefined,
+            id,
+          ),
+        'the pin drawn under its new id',
+      );
+      const after = await centre();
+      expect(after.moving).toBe(false);
+      expect(after.at[0]).toBeCloseTo(home[0], 6);
+      expect(after.at[1]).toBeCloseTo(home[1], 6);
     } finally {
       await rep.close();
       await service.stop();

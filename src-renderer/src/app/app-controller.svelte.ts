@@ -287,6 +287,7 @@ export class AppController {
   /** The session's state that names customers follows a create's new id. */
   #renamed(payload: EventOf<'ids:resolved'>, data: AccountData): void {
     if (payload.kind !== 'customer') return;
+    data.customers.renamed(payload.tempId, payload.id);
     this.selection.rename(payload.tempId, payload.id);
     this.panels.route.rename(payload.tempId, payload.id);
     data.plan.rename(payload.tempId, payload.id);

@@ -22,6 +22,8 @@ export const KEEP_MARGIN = 40;
 
 export class KeepInView {
   #kept: Kept = null;
+  /** Where what is open was last kept while it has no place now (unplaced). */
+  #placed: Kept = null;
 
   constructor(
     private readonly map: MapLibreMap,
@@ -35,9 +37,22 @@ export class KeepInView {
    * changed around it) does not move the map: the rep may have panned away on purpose.
    */
   set(kept: Kept): void {
+    if (kept === null) this.#placed = null;
     if (sameKept(kept, this.#kept)) return;
+    const again = kept !== null && this.#kept === null && sameKept(kept, this.#placed);
     this.#kept = kept;
-    this.#check();
+    this.#placed = null;
+    if (!again) this.#check();
+  }
+
+  /**
+   * What is open has no place on the map for now (a pin not drawn yet, or drawn under a new
+   * id: a create's temporary id became the service's). It comes into view once it has one,
+   * unless that is where it was: the rep may have panned away since.
+   */
+  unplaced(): void {
+    if (this.#kept !== null) this.#placed = this.#kept;
+    this.#kept = null;
   }
 
   destroy(): void {

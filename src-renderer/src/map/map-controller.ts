@@ -89,6 +89,8 @@ export class MapController {
   // A map created before the data arrived fits itself to the first customers it gets.
   #fitOnData: boolean;
   readonly #keep: KeepInView;
+  /** What the panel beside the map shows, looked up again whenever the pins change. */
+  #opened: OpenedOnMap = null;
 
   constructor(options: MapControllerOptions) {
     useBundledWorker();
@@ -199,6 +201,9 @@ export class MapController {
     }
     // The selected customer may have moved, changed or become unmapped.
     if (this.#popup.id !== null) this.#showPopup(this.#popup.id, true);
+    // What was opened before its pin was drawn (a create on its way to the cache) comes into
+    // view once it is; the same place again (a create's new id, an edit) does not move the map.
+    if (this.#opened !== null) this.#keepOpened();
   };
 
   /** The list's filtered set (null: no filter): pins and clusters show exactly it. */
@@ -273,10 +278,16 @@ export class MapController {
 
   /** What a panel beside the map shows: kept in view as the panel narrows the map. */
   setOpened(opened: OpenedOnMap): void {
+    this.#opened = opened;
+    this.#keepOpened();
+  }
+
+  #keepOpened(): void {
+    const opened = this.#opened;
     if (opened === null) return this.#keep.set(null);
     if (opened.kind === 'customer') {
       const at = this.customers.positionOf(opened.id);
-      return this.#keep.set(at ? { kind: 'point', at } : null);
+      return at ? this.#keep.set({ kind: 'point', at }) : this.#keep.unplaced();
     }
     const points: LngLat[] = [];
     for (const id of opened.ids) {
@@ -284,7 +295,8 @@ export class MapController {
       if (at) points.push(at);
     }
     const bounds = boundsOf(points);
-    this.#keep.set(bounds ? { kind: 'area', bounds } : null);
+    if (bounds) this.#keep.set({ kind: 'area', bounds });
+    else this.#keep.unplaced();
   }
 
   destroy(): void {

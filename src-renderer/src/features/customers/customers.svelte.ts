@@ -69,6 +69,8 @@ export class CustomersState {
 
   // Deriveds are lazy: #live is set by the constructor before anything reads them.
   #all = $derived(this.#read());
+  /** New id -> the temporary one it replaced (renamed); a few per session, never read in bulk. */
+  readonly #renamed = new Map<string, string>();
   #keys = $derived.by(() => {
     const rows = this.#all;
     const previous = this.#previousKeys;
@@ -240,7 +242,18 @@ export class CustomersState {
     // Rows are in id order (the cache's primary key): no 100k-entry map per data version.
     const rows = this.#all;
     const i = indexOfId(rows, id);
-    return i < 0 ? undefined : rows[i];
+    if (i >= 0) return rows[i];
+    const was = this.#renamed.get(id);
+    return was === undefined ? undefined : this.byId(was);
+  }
+
+  /**
+   * A create's temporary id became the service's: the selection follows it at once, the rows a
+   * read of the cache later. Until then the new id finds the record under its old one, so its
+   * details never close and reopen (the map would take the panel's flicker for a resize).
+   */
+  renamed(from: string, to: string): void {
+    this.#renamed.set(to, from);
   }
 
   get term(): string {
