@@ -151,8 +151,10 @@ describe("main's road in every order its transports allow", () => {
       await page.click('button:has-text("New customer")');
       await page.waitForSelector('aside[data-editing="new"]');
       await page.fill('#ed-name', `Round ${round}`);
-      await page.fill('#ed-latitude', '45.1');
-      await page.fill('#ed-longitude', '4.1');
+      // Beside the edited one, in view: the map keeps a new customer's pin in view by its
+      // details, and the edited pin must stay on the map to be read.
+      await page.fill('#ed-latitude', String(at[1] + 0.0004));
+      await page.fill('#ed-longitude', String(at[0] + 0.0004));
       await page.click('button:has-text("Create customer")');
       await page.waitForSelector('aside[data-editing]', { state: 'detached' });
       await push.arrived;
