@@ -328,6 +328,22 @@ export const eventChannels = {
   'data:delta': v.object({
     accountKey: v.string(),
     pulledAt: v.number(),
+    /** The pull this one is the difference from: the cache applies it only over that pull. */
+    base: v.optional(v.nullable(v.number()), null),
+    /**
+     * Every id the service has now, when main diffed against prints it read back after a restart
+     * (they miss what the cache took since): the cache drops any other record.
+     */
+    present: v.optional(
+      v.nullable(
+        v.object({
+          customers: v.array(ServerIdSchema),
+          routes: v.array(ServerIdSchema),
+          territories: v.array(ServerIdSchema),
+        }),
+      ),
+      null,
+    ),
     user: v.nullable(UserMetaSchema),
     customers: RecordDelta(CustomerSchema),
     routes: RecordDelta(RouteSchema),

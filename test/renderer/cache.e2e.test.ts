@@ -123,6 +123,29 @@ describe('CustomerCache', () => {
     });
   });
 
+  it('applies a delta only over the pull it follows; one after a restart drops what the service lost', async () => {
+    const r = await scenario<{
+      pulledAt: number;
+      wrong: string | null;
+      afterWrong: Record<string, unknown>;
+      right: string | null;
+      after: Record<string, unknown>;
+    }>(page, 'deltaBase');
+    const held = { c0: true, made: true, temp: true, c1: 'Local name' };
+    expect(r.wrong).toMatch(/a delta from the pull of \d+ reached a cache holding \d+/);
+    expect(r.afterWrong).toMatchObject({ ...held, lastSync: r.pulledAt });
+    expect(r.afterWrong['c5']).not.toBe('Renamed');
+    expect(r.right).toBeNull();
+    expect(r.after).toEqual({
+      c5: 'Renamed',
+      c0: false,
+      made: false,
+      temp: true,
+      c1: 'Local name',
+      lastSync: r.pulledAt + 1,
+    });
+  });
+
   it("keeps a new customer listed through main's real events as its create is acknowledged", async () => {
     // Main as the app wires it: the engine's events, and the outbox's changes as account-runtime
     // announces them, recorded in the order they were sent.

@@ -156,6 +156,8 @@ describe('SnapshotStage', () => {
       {
         accountKey: 'a',
         pulledAt: 1,
+        base: null,
+        present: null,
         user: null,
         customers: { upserted: makeCustomers(1_000, 1), deleted: [] },
         routes: { upserted: [], deleted: [] },

@@ -84,6 +84,8 @@ describe('large events in pieces', () => {
     const delta: EventOf<'data:delta'> = {
       accountKey: 'acct',
       pulledAt: 2,
+      base: null,
+      present: null,
       user: null,
       customers: {
         upserted: makeCustomers(2_500, 3),
@@ -238,6 +240,8 @@ describe('the Electron shell', () => {
     const delta: EventOf<'data:delta'> = {
       accountKey: 'acct',
       pulledAt: 3,
+      base: null,
+      present: null,
       user: null,
       customers: { upserted: makeCustomers(3, 9), deleted: ['gone'] },
       routes: { upserted: [], deleted: [] },

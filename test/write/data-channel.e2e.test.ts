@@ -172,6 +172,8 @@ describe('the data channel from main to the cache worker', () => {
     const delta: EventOf<'data:delta'> = {
       accountKey: account.accountKey,
       pulledAt: Date.now(),
+      base: null,
+      present: null,
       user: null,
       customers: { upserted: [], deleted: [gone!] },
       routes: { upserted: [], deleted: [] },

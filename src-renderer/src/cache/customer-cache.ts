@@ -5,6 +5,7 @@
 // stays open from the first piece to the last (see piece-save.ts for how, and its deadline).
 import type { Acknowledged, EventOf, Op, UserMeta } from '../../../src-shared';
 import type { DataPiece } from '../../../src-shared/data-pieces';
+import type { Table } from 'dexie';
 import { applyOverlay, replaceOverlay, reviseOverlay, undoOverlay } from './overlay';
 import { writePieces, type PieceSource } from './piece-save';
 import {
@@ -18,7 +19,9 @@ import {
 } from './schema';
 
 type Snapshot = EventOf<'data:snapshot'>;
-type Delta = EventOf<'data:delta'>;
+/** A delta as main sends it; one without a base (an older main's, a test's) is applied as is. */
+type Delta = Omit<EventOf<'data:delta'>, 'base' | 'present'> &
+  Partial<Pick<EventOf<'data:delta'>, 'base' | 'present'>>;
 
 /** Rows per bulkPut call: big enough to amortise, small enough to keep peak memory flat. */
 const CHUNK = 10_000;
@@ -109,11 +112,40 @@ export class CustomerCache {
     return true;
   }
 
+  /**
+   * A delta is the difference from one pull (`base`): over any other it would leave records
+   * as they were. Throws, so the transaction aborts and the cache keeps what it holds; the
+   * worker reports the stream unsaved and the page opens a new road, on which main sends the
+   * snapshot.
+   */
+  private async checkBase(base: unknown): Promise<void> {
+    if (typeof base !== 'number') return;
+    const held = await this.lastSync();
+    if (held !== base)
+      throw new Error(`a delta from the pull of ${base} reached a cache holding ${String(held)}`);
+  }
+
+  /** After a delta from prints main read back: the server records the service no longer has. */
+  private async dropAbsent(present: Delta['present'] | undefined): Promise<void> {
+    if (!present) return;
+    for (const key of ['customers', 'routes', 'territories'] as const) {
+      const table = this.db.table(key) as Table<unknown, string>;
+      const ids: unknown = present[key];
+      if (!Array.isArray(ids)) throw new Error(`a delta's present ${key} is not a list`);
+      const keep = new Set(ids);
+      const held = await table.toCollection().primaryKeys();
+      const gone = held.filter((id) => !keep.has(id));
+      if (gone.length > 0) await table.bulkDelete(gone);
+    }
+  }
+
   /** Applies a delta to the server data, then re-applies the queued ops. */
   async applyDelta(payload: Delta, progress?: SaveProgress): Promise<boolean> {
     if (payload.accountKey !== this.accountKey) return false;
     await this.db.transaction('rw', this.tables, async () => {
+      await this.checkBase(payload.base);
       await undoOverlay(this.db);
+      await this.dropAbsent(payload.present);
       const { customers, routes, territories } = payload;
       await this.db.customers.bulkDelete(customers.deleted);
       const deleted = customers.deleted.length;
@@ -156,7 +188,11 @@ export class CustomerCache {
       // The transaction exists: a write started after this call waits for its commit.
       onOpen?.();
       if (snapshot) await this.clearServerData();
-      else await undoOverlay(this.db);
+      else {
+        await this.checkBase(head['base']);
+        await undoOverlay(this.db);
+        await this.dropAbsent(head['present'] as Delta['present'] | undefined);
+      }
       await writePieces(this.db, snapshot, first, pieces, progress, gapMs);
       const user = head['user'] as UserMeta | undefined;
       if (user) await this.db.user.put({ key: 'user', value: user });

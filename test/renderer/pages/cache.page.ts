@@ -4,6 +4,8 @@ import { liveQuery, type DBCore, type Middleware } from 'dexie';
 import type { EventOf, Op } from '../../../src-shared';
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
 import { databaseNameFor, openDatabase } from '../../../src-renderer/src/cache/schema';
+import { PieceInbox } from '../../../src-renderer/src/cache/piece-save';
+import { splitEvent } from '../../../src-shared/data-pieces';
 import { makeCustomers, makePlaces, makeTerms, makeUser } from './fixtures';
 import { benchScenarios } from './bench.page';
 import { nearbyScenarios } from './nearby-bench.page';
@@ -245,6 +247,62 @@ const scenarios = {
       };
       await db.delete();
       return result;
+    });
+  },
+
+  /**
+   * A delta applies only over the pull it follows (`base`), in pieces as main sends it; one
+   * diffed against prints read back after a restart names every id the service has
+   * (`present`), and the cache drops its other server records, queued work kept on top.
+   */
+  async deltaBase() {
+    const key = `base-${Math.random()}`;
+    return withCache(key, async (cache) => {
+      const { db } = cache;
+      const snap = snapshotOf(key, 20, 8);
+      await cache.applySnapshot(snap);
+      // An acknowledged create the saved prints never knew of, since deleted on the service.
+      const made = { ...makeCustomers(1, 9, 'M:')[0]!, id: 'made' };
+      await cache.setPendingOps(sampleOps(), { upserted: [made], deleted: [] });
+      const c5 = { ...(await cache.serverRecord('c5'))!, name: 'Renamed' };
+      const apply = async (base: number, present: EventOf<'data:delta'>['present']) => {
+        const delta: EventOf<'data:delta'> = {
+          accountKey: key,
+          pulledAt: snap.pulledAt + 1,
+          base,
+          present,
+          user: null,
+          customers: { upserted: [c5], deleted: [] },
+          routes: { upserted: [], deleted: [] },
+          territories: { upserted: [], deleted: [] },
+        };
+        const pieces = splitEvent(`s-${base}`, 'data:delta', delta, 5, true)!;
+        const inbox = new PieceInbox(pieces[0]!);
+        for (const piece of pieces.slice(1)) inbox.push(piece);
+        return cache.applyPieces(pieces[0]!, inbox).then(
+          () => null,
+          (error: unknown) => String(error),
+        );
+      };
+      const look = async () => ({
+        c5: (await db.customers.get('c5'))?.name ?? null,
+        c0: (await db.customers.get('c0')) !== undefined,
+        made: (await db.customers.get('made')) !== undefined,
+        temp: (await db.customers.get(TEMP)) !== undefined,
+        c1: (await db.customers.get('c1'))?.name ?? null,
+        lastSync: await cache.lastSync(),
+      });
+      const wrong = await apply(snap.pulledAt - 1, null);
+      const afterWrong = await look();
+      const ids = snap.customers.map((c) => c.id).filter((id) => id !== 'c0');
+      const right = await apply(snap.pulledAt, {
+        customers: ids,
+        routes: snap.routes.map((r) => r.id),
+        territories: snap.territories.map((t) => t.id),
+      });
+      const after = await look();
+      await db.delete();
+      return { pulledAt: snap.pulledAt, wrong, afterWrong, right, after };
     });
   },
 
