@@ -155,13 +155,20 @@ export async function startApp(
   return app;
 }
 
-/** Every file under `dir`, recursively, with its bytes. */
+/**
+ * Every file under `dir`, recursively, with its bytes. A file gone between the listing and its
+ * read was a write's temp file, renamed over its target meanwhile (read under its own name).
+ */
 export async function filesUnder(dir: string): Promise<Array<{ path: string; content: Buffer }>> {
   const out: Array<{ path: string; content: Buffer }> = [];
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
-    out.push({ path, content: await readFile(path) });
+    const content = await readFile(path).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && path.endsWith('.tmp')) return null;
+      throw error;
+    });
+    if (content) out.push({ path, content });
   }
   return out;
 }

@@ -1,6 +1,8 @@
 // The engine's state machine and delivery: one sync at a time, progress, offline with probes,
 // credentials refused, bad responses that must leave the previous data untouched.
+import { existsSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src-main/core/service/rate-limiter';
@@ -73,6 +75,34 @@ describe('SyncEngine', () => {
     expect(delta.customers.deleted).toEqual([]);
     expect(delta.routes.upserted).toEqual([]);
     expect(delta.user).toBeNull();
+  });
+
+  it('after a restart, sends the cache only what changed since the last pull, naming every id', async () => {
+    h = await Harness.start({ customers: 40 });
+    await h.engine.syncNow();
+    const first = h.of('data:snapshot')[0]!;
+    const prints = path.join(h.dir, 'state', 'last-pull-prints.json');
+    await until(() => existsSync(prints), "the last pull's prints saved");
+    await h.close();
+    // While the app was closed, a colleague changed one customer on the service.
+    const changed = h.serverCustomers()[3]!.id;
+    h.service.store.updateCustomerDirect(USER, changed, { city: 'Elsewhere' });
+    h.events = [];
+    await h.open();
+    await h.engine.syncNow();
+    expect(h.of('data:snapshot')).toEqual([]);
+    const [delta] = h.of('data:delta');
+    expect(delta?.base).toBe(first.pulledAt);
+    expect(delta?.customers.upserted.map((c) => c.id)).toEqual([changed]);
+    expect(delta?.present?.customers.sort()).toEqual(
+      h
+        .serverCustomers()
+        .map((c) => c.id)
+        .sort(),
+    );
+    // The page's cache lacks that pull (it was cleared): main resends the pull it now keeps.
+    expect(h.engine.resendSnapshot(null)).toBe(true);
+    expect(h.of('data:snapshot').at(-1)?.pulledAt).toBe(delta?.pulledAt);
   });
 
   it('goes offline when the service is unreachable, probes with backoff, and syncs when it is back', async () => {

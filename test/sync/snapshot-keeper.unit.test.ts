@@ -1,6 +1,11 @@
 // The pull's keeper of the last data (src-main/core/sync/pull.ts): the first pull is a snapshot,
 // later ones a delta, and fingerprinting 100k records for the delta lets main's event loop run.
-import { describe, expect, it } from 'vitest';
+// Its prints are saved, real files in a temp dir: after a restart the first pull is a delta too.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DurableFs } from '../../src-main/core/durable-fs';
 import { SnapshotKeeper, type Pulled } from '../../src-main/core/sync/pull';
 import type { Customer } from '../../src-shared/domain';
 import { customerRecord } from '../support/customer-record';
@@ -55,5 +60,70 @@ describe('SnapshotKeeper', () => {
     if (!('delta' in out)) throw new Error('expected a delta');
     expect(out.delta.customers.upserted).toEqual([served]);
     expect(out.delta.customers.deleted).toEqual([]);
+  });
+});
+
+describe('SnapshotKeeper across a restart', () => {
+  let dir: string;
+  let file: string;
+  const fs = new DurableFs();
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'fieldmap-prints-'));
+    file = join(dir, 'last-pull-prints.json');
+  });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  const records = (n: number) =>
+    Array.from({ length: n }, (_, i) => customerRecord({ id: `c${i}`, name: `C${i}` }));
+
+  it("saves the last pull's prints; after a restart the first pull is a delta from that pull", async () => {
+    const before = new SnapshotKeeper('acct', { fs, file });
+    const first = records(3_000);
+    expect('snapshot' in (await before.take(pulled(first), 10))).toBe(true);
+    await before.save();
+    // A hash per record, not its JSON: a few dozen bytes each.
+    expect((await readFile(file)).length).toBeLessThan(3_000 * 60);
+
+    const after = new SnapshotKeeper('acct', { fs, file });
+    await after.load();
+    expect(after.canDiff).toBe(true);
+    expect(after.snapshot).toBeNull();
+    // Meanwhile the rep's create was acknowledged (the cache has it; the saved prints do not).
+    const created = customerRecord({ id: 'made', name: 'Made' });
+    after.acknowledge({ upserted: [created], deleted: [] });
+    const next = first.slice(1).map((c) => (c.id === 'c7' ? { ...c, name: 'Moved on' } : c));
+    next.push(created);
+    const out = await after.take(pulled(next), 20);
+    if (!('delta' in out)) throw new Error('expected a delta');
+    expect(out.delta.base).toBe(10);
+    expect(out.delta.customers.upserted.map((c) => c.id)).toEqual(['c7']);
+    expect(out.delta.customers.deleted).toEqual(['c0']);
+    // Every id the service has: the cache drops what the saved prints could not know of.
+    expect(out.delta.present?.customers).toEqual(next.map((c) => c.id));
+    expect(after.snapshot?.pulledAt).toBe(20);
+    // The next one is a delta from the pull kept in memory, naming no ids.
+    const again = await after.take(pulled(next), 30);
+    if (!('delta' in again)) throw new Error('expected a delta');
+    expect(again.delta).toMatchObject({ base: 20, present: null });
+    expect(again.delta.customers.upserted).toEqual([]);
+  });
+
+  it("sends the whole snapshot when the saved prints are damaged, another account's or missing", async () => {
+    const before = new SnapshotKeeper('acct', { fs, file });
+    await before.take(pulled(records(10)), 10);
+    await before.save();
+    const saved = await readFile(file, 'utf8');
+    for (const content of [
+      saved.slice(0, saved.length / 2),
+      saved.replace('"acct"', '"other"'),
+      null,
+    ]) {
+      if (content === null) await rm(file);
+      else await writeFile(file, content);
+      const after = new SnapshotKeeper('acct', { fs, file });
+      await after.load();
+      expect(after.canDiff).toBe(false);
+      expect('snapshot' in (await after.take(pulled(records(10)), 20))).toBe(true);
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { CustomerChanges } from '../../../src-shared/domain';
 import { errorInfo } from '../../../src-shared/errors';
 import type { Acknowledged, Conflict } from '../../../src-shared/outbox-types';
 import type { SyncState } from '../../../src-shared/sync-state';
+import { join } from 'node:path';
 import { ConflictLog } from './conflict-log';
 import {
   Backoff,
@@ -62,6 +63,8 @@ export interface CustomersWatcher {
 }
 
 const PULL_REQUESTS = 4;
+/** The last pull's prints, in the account's data dir (SnapshotKeeper). */
+const PRINTS_FILE = 'last-pull-prints.json';
 /** A rep's edit goes out this soon after it is queued (several quick edits share one sync). */
 const CHANGE_DEBOUNCE_MS = 500;
 
@@ -89,6 +92,8 @@ export class SyncEngine implements SyncEnginePort {
   /** A change was queued while a sync ran: run once more after it. */
   #again = false;
   #conflictLog: ConflictLog | null = null;
+  /** The last pull's prints being saved (SnapshotKeeper.save never rejects). */
+  #saving: Promise<void> = Promise.resolve();
   /** How long the last pull's customers GET took: what the next push expects a list to take. */
   #listMs = 0;
 
@@ -102,13 +107,18 @@ export class SyncEngine implements SyncEnginePort {
       fs: nodeDurableFs,
       ...options,
     };
-    this.#snapshot = new SnapshotKeeper(options.accountKey);
+    const snapshot = new SnapshotKeeper(options.accountKey, {
+      fs: this.#o.fs,
+      file: join(options.stateDir, PRINTS_FILE),
+    });
+    this.#snapshot = snapshot;
     this.#probe = new Backoff(this.#o.probeBackoff);
     this.#retry = new Backoff(this.#o.retryBackoff);
     const fs = this.#o.fs;
     this.#ready = (async () => {
       const ledger = await SyncLedger.open(options.stateDir, fs);
       const conflicts = await ConflictLog.open(options.stateDir, options.accountKey, fs);
+      await snapshot.load();
       this.#conflictLog = conflicts;
       return { ledger, conflicts };
     })();
@@ -144,6 +154,7 @@ export class SyncEngine implements SyncEnginePort {
     this.#stopped = true;
     this.#cancelTimer();
     await this.#running?.catch(() => undefined);
+    await this.#saving;
   }
 
   nudge(reason: 'online' | 'resume' | 'start' | 'change'): void {
@@ -277,7 +288,7 @@ export class SyncEngine implements SyncEnginePort {
         ...this.#o.push,
       });
       // A first pull streams its snapshot while it reads it (pull.ts), where the transport can.
-      const openStream = this.#snapshot.snapshot ? undefined : this.#o.emit.openSnapshotStream;
+      const openStream = this.#snapshot.canDiff ? undefined : this.#o.emit.openSnapshotStream;
       const pulledAt = this.#o.clock.now();
       // Streaming from the stream's announcement on: a page that asks for the data before it
       // (as every page does when it opens the account) gets the whole stream anyway.
@@ -309,6 +320,8 @@ export class SyncEngine implements SyncEnginePort {
       if (this.#again && this.#started) return this.#state;
       this.#again = false;
       this.#setState({ kind: 'synced', at: now });
+      // After "synced": a first snapshot's prints are taken here, not before the cache has it.
+      this.#saving = this.#snapshot.save();
       let delay = this.#o.periodMs;
       if (pushed.retryLater.size > 0) delay = this.#retry.next();
       else this.#retry.reset();
