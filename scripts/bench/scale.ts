@@ -23,6 +23,7 @@
 // Medians over FIELDMAP_SCALE_RUNS runs (3 by default); build the renderer first (electron-vite build).
 // FIELDMAP_SCALE_ONLY=filters: only the first sync and the filters and sorts (a few minutes less);
 // FIELDMAP_SCALE_ONLY=bulk: only the first sync and the bulk change.
+// FIELDMAP_SCALE_ONLY=reconnect: only the first sync and the reconnect after a restart.
 import type { Page } from 'playwright-core';
 import { positionOf } from '../../src-shared/geo';
 import { PALETTE, type Customer } from '../../src-shared';
@@ -57,6 +58,7 @@ const LIMIT_MS = 30 * 60_000;
 const EDITS = 10;
 const ONLY_FILTERS = process.env['FIELDMAP_SCALE_ONLY'] === 'filters';
 const ONLY_BULK = process.env['FIELDMAP_SCALE_ONLY'] === 'bulk';
+const ONLY_RECONNECT = process.env['FIELDMAP_SCALE_ONLY'] === 'reconnect';
 
 type Probe = { longtasks: Array<{ start: number; duration: number }> };
 type Op = { target: string };
@@ -506,7 +508,7 @@ async function oneRun(
     // The baseline's raw put, in a Chromium of its own (withBaselinePage), while the app waits
     // on its sign-in form: nothing else runs, for the floor as for the app.
     const put =
-      ONLY_FILTERS || ONLY_BULK
+      ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT
         ? 0
         : await withBaselinePage(floorDir, (page) => rawPut(page, records));
     await installProbe(app.page);
@@ -546,6 +548,14 @@ async function oneRun(
     };
     await appTask('first sync', t0, t1);
     if (ONLY_BULK) return { first: first.ms, ...bulkKeys(await bulk(app, records)) };
+    if (ONLY_RECONNECT) {
+      await app.setOffline(true);
+      await app.restart();
+      await installProbe(app.page);
+      await filledAt(app.page, N, mapped);
+      const targets = editTargets(records, EDITS + 3).slice(EDITS);
+      return { first: first.ms, reconnect: await reconnectMs(app, service, targets, mapped) };
+    }
     const filterFrom = await app.page.evaluate(() => performance.now());
     const { times: filterSortEach, mapTimes } = await filterSortTimes(app.page, WAIT_MS);
     const filterTo = await app.page.evaluate(() => performance.now());
@@ -837,12 +847,21 @@ export async function run(): Promise<Record<string, number | string>> {
     const runs: Array<Record<string, number>> = [];
     for (let i = 0; i < RUNS; i++) runs.push(await oneRun(service, records, mapped));
     const bare: Array<{ ms: number; longest: number }> = [];
-    for (let i = 0; i < (ONLY_FILTERS || ONLY_BULK ? 0 : RUNS); i++) bare.push(await bareMap());
+    const partial = ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT;
+    for (let i = 0; i < (partial ? 0 : RUNS); i++) bare.push(await bareMap());
     const med = (key: string) => round(median(runs.map((r) => r[key]!)));
     if (ONLY_BULK) {
       return {
         [`first_sync_${K}_to_map_ms`]: med('first'),
         ...BULK_KEYS((k) => median(runs.map((r) => r[k]!))),
+        scale_customers: N,
+        scale_runs: RUNS,
+      };
+    }
+    if (ONLY_RECONNECT) {
+      return {
+        [`first_sync_${K}_to_map_ms`]: med('first'),
+        [`reconnect_3_edits_${K}_to_synced_ms`]: med('reconnect'),
         scale_customers: N,
         scale_runs: RUNS,
       };
