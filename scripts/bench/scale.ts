@@ -503,6 +503,9 @@ async function oneRun(
   const app = await launchApp({
     serviceUrl: service.url,
     credentialStore: new MemoryCredentialStore(),
+    // The product's rate against the service's own 3/s: the e2e harness's default sends faster,
+    // and every 429 then holds all of main's requests back.
+    limiterRate: 3,
   });
   try {
     // The baseline's raw put, in a Chromium of its own (withBaselinePage), while the app waits

@@ -14,14 +14,21 @@ afterEach(async () => {
   h = undefined;
 });
 
-type Method = 'getCustomer' | 'listCustomers' | 'updateCustomer';
+type Method =
+  'getCustomer' | 'listCustomers' | 'updateCustomer' | 'readCustomers' | 'searchCustomers';
 
 /** Counts the client's calls of each method; `after` runs once a call has been answered. */
 function watch(
   harness: Harness,
   after: Partial<Record<Method, (n: number) => Promise<void> | void>> = {},
 ): Record<Method, number> {
-  const counts: Record<Method, number> = { getCustomer: 0, listCustomers: 0, updateCustomer: 0 };
+  const counts: Record<Method, number> = {
+    getCustomer: 0,
+    listCustomers: 0,
+    updateCustomer: 0,
+    readCustomers: 0,
+    searchCustomers: 0,
+  };
   const client = harness.client as unknown as Record<Method, (...a: unknown[]) => Promise<unknown>>;
   for (const method of Object.keys(counts) as Method[]) {
     const original = client[method].bind(harness.client);
@@ -135,5 +142,46 @@ describe('what an update merges against', () => {
     const after = h.service.store.customer(USER, target);
     expect(after?.notes).toBe('after the colour');
     expect(after?.color).toBe('orange');
+  });
+
+  it('a bulk change of one town in a large account goes with a search, not a list per round', async () => {
+    // A few thousand customers whose list took 10 s last time: the GETs of 50 changes (17 s at
+    // 3/s) would pay for a list, but one search for their town costs a fraction of it.
+    h = await Harness.start({ customers: 3_000, engine: SLOW_LIST });
+    await h.engine.syncNow();
+    const byTown = new Map<string, string[]>();
+    for (const c of h.serverCustomers()) {
+      if (c.color === 'purple') continue;
+      byTown.set(c.city, [...(byTown.get(c.city) ?? []), c.id]);
+    }
+    const town = [...byTown.values()].sort((a, b) => b.length - a.length)[0]!;
+    expect(town.length).toBeGreaterThanOrEqual(50);
+    const ids = town.slice(0, 50);
+    // The lasso queues them as one batch, each with the record the rep saw.
+    await h.outbox.enqueueMany(
+      ids.map((id) => ({
+        kind: 'updateCustomer' as const,
+        target: id,
+        payload: { color: 'purple' },
+        base: h!.base(id),
+      })),
+    );
+    // Colleagues meanwhile: one changes a phone, another moves a customer to another town (a
+    // search for the old town no longer finds it).
+    const [phoned, moved] = [ids[10]!, ids[30]!];
+    h.service.store.updateCustomerDirect(USER, phoned, { phone: '555-0142' });
+    h.service.store.updateCustomerDirect(USER, moved, { city: 'Elsewhere' });
+    h.service.resetStats();
+    const counts = watch(h);
+    await h.engine.syncNow();
+    expect(h.outbox.list()).toEqual([]);
+    // One customers list: the pull after the batch.
+    expect(counts.listCustomers + counts.readCustomers).toBe(1);
+    // About one request per change: a PUT each, and a few reads for all of them.
+    expect(h.service.customerPuts()).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
+    expect(counts.searchCustomers + counts.getCustomer).toBeLessThanOrEqual(3);
+    for (const id of ids) expect(h.service.store.customer(USER, id)?.color).toBe('purple');
+    expect(h.service.store.customer(USER, phoned)?.phone).toBe('555-0142');
+    expect(h.service.store.customer(USER, moved)?.city).toBe('Elsewhere');
   });
 });

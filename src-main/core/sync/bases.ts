@@ -1,9 +1,12 @@
-// Where an update finds the service's record it merges against: a customers list fetched by this
-// push and started at most MAX_BASE_AGE_MS ago, or else a GET of that one record. A list costs one
-// request however many updates it serves, but at 100k it takes seconds to arrive, so with many
-// updates queued the next list is fetched while the current one still serves, and a slow first
-// list is waited out with a GET per record rather than idly: the changes go at the service's rate.
+// Where an update finds the service's record it merges against: a read of this push started at
+// most MAX_BASE_AGE_MS ago, or else a GET of that one record. A read is a customers list (one
+// request however many updates it serves, but at 100k seconds of the service's and main's time,
+// during which the changes crawl) or a search by a town the queued updates share (their bases'
+// city): the same fresh records for those customers at a fraction of a large list's cost. A read
+// is fetched only when it costs less than the GETs by id it saves; a record a search did not
+// return is read by id (absent from a search proves nothing). Slow lists are bridged with GETs.
 import type { Customer } from '../../../src-shared/domain';
+import { matchesSearch } from '../../../src-shared/search';
 import type { PushContext } from './context';
 import { isNotFound } from './errors';
 
@@ -19,6 +22,23 @@ interface List {
   startedAt: number;
 }
 
+/** A search of this push: what it returned, once it came (null: on its way, or it failed). */
+interface Search {
+  list: List | null;
+  fetching: Promise<void> | null;
+  failed: boolean;
+}
+
+export interface UpdateBasesOptions {
+  listThreshold: number;
+  latencyMs: number;
+  ratePerSecond: number;
+  /** The account's customers as last pulled: sizes a search against the whole list. */
+  known?: () => readonly Customer[] | null | undefined;
+  /** The town (base city) of each update still queued: what one search could serve. */
+  queuedTowns?: () => readonly string[];
+}
+
 export class UpdateBases {
   readonly #ctx: PushContext;
   readonly #listThreshold: number;
@@ -31,14 +51,18 @@ export class UpdateBases {
   /** What this push's own requests left on the service, and when each was answered. */
   readonly #own = new Map<string, { record: Customer | null; at: number }>();
   readonly #stop = new AbortController();
+  readonly #known: () => readonly Customer[] | null | undefined;
+  readonly #queuedTowns: () => readonly string[];
+  readonly #searches = new Map<string, Search>();
+  /** Per search term, the share of the account it returns (from the last pull). */
+  readonly #shares = new Map<string, number>();
 
-  constructor(
-    ctx: PushContext,
-    options: { listThreshold: number; latencyMs: number; ratePerSecond: number },
-  ) {
+  constructor(ctx: PushContext, options: UpdateBasesOptions) {
     this.#ctx = ctx;
     this.#listThreshold = options.listThreshold;
     this.#latencyMs = options.latencyMs;
+    this.#known = options.known ?? (() => null);
+    this.#queuedTowns = options.queuedTowns ?? (() => []);
     // Unlimited (0): a GET costs no wait, only the list's own time decides.
     this.#ratePerSecond = options.ratePerSecond > 0 ? options.ratePerSecond : Infinity;
   }
@@ -46,17 +70,24 @@ export class UpdateBases {
   /**
    * The service's record for an update of `id` (undefined: the service has none). `left`: the
    * updates still to send in this push, this one included (few: a GET each beats a list).
+   * `town`: the city of the record the rep edited (the op's base), a search term for its town.
    */
-  async record(id: string, left: number): Promise<Customer | undefined> {
+  async record(id: string, left: number, town?: string): Promise<Customer | undefined> {
     const now = this.#ctx.clock.now();
     const young = this.#young(now);
+    if (!young) {
+      const found = await this.#fromSearch(id, town, now);
+      if (found !== 'none') return found ?? this.#get(id);
+    }
     // A list is worth its cost when the GETs it saves would take longer than it takes to come,
-    // and when it comes within half its useful life.
+    // and when it comes within half its useful life. It serves at most the updates that can go
+    // in that life: the rest would need the next list.
+    const served = Math.min(left, this.#servable());
     const worth =
       !this.#failed &&
       this.#latencyMs <= MAX_BASE_AGE_MS / 2 &&
       left >= this.#listThreshold &&
-      (left * 1000) / this.#ratePerSecond >= this.#latencyMs;
+      (served * 1000) / this.#ratePerSecond >= this.#latencyMs;
     if (worth && !this.#fetching) {
       // A quick list is fetched ahead, so the next is there when this one grows too old. A slow
       // one is not: read while the changes go, it slows them (main parses it, the service
@@ -85,6 +116,90 @@ export class UpdateBases {
   async close(): Promise<void> {
     this.#stop.abort();
     await this.#fetching;
+    await Promise.all([...this.#searches.values()].map((s) => s.fetching));
+  }
+
+  /** Updates the service's rate lets go within a read's useful life. */
+  #servable(): number {
+    return Number.isFinite(this.#ratePerSecond)
+      ? Math.floor((MAX_BASE_AGE_MS / 1000) * this.#ratePerSecond)
+      : Infinity;
+  }
+
+  /**
+   * The record from a search for the update's town: 'none' when no search serves it (the list's
+   * or a GET's turn), undefined when a search that serves it did not return it (read by id).
+   */
+  async #fromSearch(
+    id: string,
+    town: string | undefined,
+    now: number,
+  ): Promise<Customer | undefined | 'none'> {
+    // A term the client would turn into a list (".") or that says nothing.
+    const term = town?.trim() ?? '';
+    if (term === '' || /^\.{1,2}$/.test(term)) return 'none';
+    let search = this.#searches.get(term);
+    const fresh = (s: Search) => s.list !== null && now - s.list.startedAt <= MAX_BASE_AGE_MS;
+    if (!search || (!search.fetching && !search.failed && !fresh(search))) {
+      if (!this.#searchWorth(term)) return 'none';
+      search = this.#search(term);
+    }
+    if (search.fetching) await search.fetching;
+    const list = search.list;
+    if (!list || this.#ctx.clock.now() - list.startedAt > MAX_BASE_AGE_MS) return 'none';
+    return this.#lookup(list, id);
+  }
+
+  /**
+   * A search costs what a list would, in the share of the account it returns, plus a request;
+   * it is worth it when that is less than both the list and the GETs it saves (the queued
+   * updates of the town, as many as can go while it is young).
+   */
+  #searchWorth(term: string): boolean {
+    const share = this.#shareOf(term);
+    if (share === null) return false;
+    const slot = 1000 / this.#ratePerSecond;
+    const cost = this.#latencyMs * share + slot;
+    if (cost >= this.#latencyMs + slot) return false;
+    const key = term.toLowerCase();
+    const town = this.#queuedTowns().filter((t) => t.trim().toLowerCase() === key).length;
+    const saved = Math.min(town, this.#servable()) * slot;
+    // A list cheap enough to be no worse keeps the round's list (small accounts).
+    return town >= this.#listThreshold && saved > cost && this.#latencyMs * (1 - share) > slot;
+  }
+
+  /** The share of the last pull a search for `term` returns (null: no pull to tell). */
+  #shareOf(term: string): number | null {
+    const cached = this.#shares.get(term);
+    if (cached !== undefined) return cached;
+    const known = this.#known();
+    if (!known || known.length === 0) return null;
+    let hits = 0;
+    for (const c of known) if (matchesSearch(c, term)) hits += 1;
+    const share = hits / known.length;
+    this.#shares.set(term, share);
+    return share;
+  }
+
+  #search(term: string): Search {
+    const ctx = this.#ctx;
+    const startedAt = ctx.clock.now();
+    const search: Search = { list: null, fetching: null, failed: false };
+    this.#searches.set(term, search);
+    search.fetching = ctx.api
+      .searchCustomers(term, { priority: ctx.priority, signal: this.#stop.signal })
+      .then(
+        (found) => {
+          search.list = { byId: new Map(found.map((c) => [c.id, c])), startedAt };
+        },
+        // Its updates go with a GET each; a failure that concerns them all surfaces there.
+        () => void (search.failed = true),
+      )
+      .finally(() => {
+        search.fetching = null;
+        if (!this.#stop.signal.aborted) ctx.step();
+      });
+    return search;
   }
 
   #young(now: number): List | null {

@@ -285,6 +285,7 @@ export class SyncEngine implements SyncEnginePort {
       const pushed = await push(ctx, {
         listLatencyMs: this.#listMs,
         ratePerSecond: this.#o.ratePerSecond,
+        known: () => this.#snapshot.snapshot?.customers,
         ...this.#o.push,
       });
       // A first pull streams its snapshot while it reads it (pull.ts), where the transport can.

@@ -28,6 +28,8 @@ export interface PushOptions {
   listLatencyMs?: number;
   /** The account's request rate (what a GET by id costs in waiting; 0: unlimited). */
   ratePerSecond?: number;
+  /** The account's customers as last pulled: what a search by town would return, in share. */
+  known?: () => readonly Customer[] | null | undefined;
   /** Rounds per push, a guard against a loop that makes no progress (default 50). */
   maxRounds?: number;
   /**
@@ -58,6 +60,15 @@ export async function push(ctx: PushContext, options: PushOptions = {}): Promise
     listThreshold,
     latencyMs: options.listLatencyMs ?? 0,
     ratePerSecond: options.ratePerSecond ?? 3,
+    ...(options.known && { known: options.known }),
+    queuedTowns: () =>
+      ctx.outbox
+        .list()
+        .flatMap((op) =>
+          op.kind === 'updateCustomer' && op.state !== 'needs-attention' && op.base
+            ? [op.base.city]
+            : [],
+        ),
   });
   try {
     for (let round = 0; round < (options.maxRounds ?? 50); round++) {
@@ -203,7 +214,8 @@ async function sendOne(
 ): Promise<boolean> {
   try {
     // An update merges against the server record: found before the op is claimed.
-    const server = op.kind === 'updateCustomer' ? await bases.record(op.target, left) : undefined;
+    const server =
+      op.kind === 'updateCustomer' ? await bases.record(op.target, left, op.base?.city) : undefined;
     // From here the op is what goes: an edit queued meanwhile coalesced into it (an update
     // may even have become a delete), a later one queues behind it.
     const sent = await claim(ctx, op.opId);
