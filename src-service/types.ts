@@ -66,6 +66,11 @@ export interface PhpHabits {
   noHits: 'array' | 'object' | 'null' | 'false' | '404';
   /** Body of a 500/502: JSON, or PHP's HTML fatal error. */
   serverError: 'json' | 'php-html';
+  /**
+   * The customers list repeats a row, as a JOIN with two matching rows does: 'first-again' lists
+   * the first customer a second time, at the end (the same record: one customer, two entries).
+   */
+  repeatedRow: 'none' | 'first-again';
 }
 
 export const DEFAULT_PHP_HABITS: PhpHabits = {
@@ -83,6 +88,7 @@ export const DEFAULT_PHP_HABITS: PhpHabits = {
   missingCustomer: '404',
   noHits: 'array',
   serverError: 'json',
+  repeatedRow: 'none',
 };
 
 export const DEFAULT_VARIANTS: Variants = {

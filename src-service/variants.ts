@@ -28,6 +28,7 @@ export const VARIANT_CHOICES: { [K in keyof Variants]: readonly Variants[K][] } 
   missingCustomer: ['404', 'null', 'false', 'empty-array', 'empty-body'],
   noHits: ['array', 'object', 'null', 'false', '404'],
   serverError: ['json', 'php-html'],
+  repeatedRow: ['none', 'first-again'],
 };
 
 /**

@@ -181,6 +181,15 @@ describe('the shapes of values', () => {
     expect((await client.listCustomers()).find((c) => c.name === 'Numbered')).toEqual(created);
     await client.deleteCustomer(created.id);
   });
+
+  it('a list that repeats a row (a JOIN) is read as sent: the sync keeps each id once', async () => {
+    habit({ repeatedRow: 'first-again' });
+    const held = service.store.customers(REP.username);
+    const listed = await clientFor(service.url).listCustomers();
+    // Not refused: the pull keys customers by id, the last copy winning (the cache does the same:
+    // test/renderer/e2e-repeated-row.e2e.test.ts).
+    expect(listed.map(byValue)).toEqual([...held, held[0]!].map(byValue));
+  });
 });
 
 describe('statuses and answers that say nothing or say no', () => {

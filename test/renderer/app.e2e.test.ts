@@ -296,3 +296,30 @@ describe('renderer with 100k customers', () => {
     await waitRows(page, 'Customers', N);
   });
 });
+
+describe('renderer given a snapshot that lists one id twice', () => {
+  it('saves it and lists each customer once, the last copy, ending at "synced" (not "Saving")', async () => {
+    // A context of its own: an empty cache, so main sends its snapshot (4,001 customers).
+    const own = await browser.newContext();
+    try {
+      await serveDir(own, out.path);
+      const p = await own.newPage();
+      p.on('pageerror', (e) => console.error('page error:', e));
+      await p.setViewportSize({ width: 1280, height: 800 });
+      await p.goto(`${ORIGIN}/app.html?n=4000&seed=2&dup=10`);
+      await p.waitForSelector('html[data-ready]', { state: 'attached' });
+      // Bounded: a save that never ends fails here rather than hanging.
+      const rows = () => p.getAttribute('[aria-label="Customers"]', 'data-rows');
+      await expect.poll(rows, { timeout: 60_000 }).toBe('4000');
+      await expect
+        .poll(() => p.getAttribute('.sync-status', 'data-sync'), { timeout: 60_000 })
+        .toBe('synced');
+      expect(await p.textContent('.sync-status')).not.toContain('Saving');
+      await p.fill('input[aria-label="Search customers"]', 'Last copy');
+      await waitRows(p, 'Customers', 1);
+      expect(await p.getAttribute(`${ROWS} [data-id]`, 'data-id')).toBe('c10');
+    } finally {
+      await own.close();
+    }
+  });
+});

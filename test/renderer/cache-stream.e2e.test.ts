@@ -150,3 +150,72 @@ describe('A snapshot saved as its pieces arrive', () => {
     expect(r.seen.filter((s) => !whole(s))).toEqual([]);
   });
 });
+
+describe('A stream whose save meets a duplicate id or an exception', () => {
+  /** Starts a scenario and polls for its outcome: a save that never ends fails, bounded. */
+  async function outcome<T>(name: string): Promise<T> {
+    await call('start', name);
+    await expect
+      .poll(() => call<{ value?: T; error?: string } | null>('outcome', name), { timeout: 60_000 })
+      .not.toBeNull();
+    const done = (await call<{ value?: T; error?: string }>('outcome', name))!;
+    expect(done.error).toBeUndefined();
+    return done.value!;
+  }
+
+  it('saves a 4,001-customer snapshot that lists one id twice, its last copy winning, in the cache and the page', async () => {
+    const r = await outcome<{
+      pieces: number;
+      saved: boolean | null;
+      count: number | null;
+      lost: number;
+      progressEnd: number | undefined;
+      last: Seen | null;
+      c10: string | undefined;
+      kept: number | null;
+      keptC10: string[] | undefined;
+    }>('duplicateId');
+    expect(r.pieces).toBe(5); // three of customers (the copy of c10 alone in the third)
+    expect(r).toMatchObject({ saved: true, lost: 0, progressEnd: 4_001 });
+    // 4,000 ids under A's ops (c2 deleted, one created); c1 keeps its queued rename.
+    expect(r.count).toBe(4_000);
+    expect(r.last).toEqual({ count: 4_000, prefixes: ['D:'], c1: 'Local', pending: 3 });
+    expect(r.c10).toBe('D: last copy');
+    // The page's kept copy (what the list adopts) holds each id once too, the same copy.
+    expect(r.kept).toBe(4_000);
+    expect(r.keptC10).toEqual(['D: last copy']);
+  });
+
+  it('saves a delta that lists one id twice across two pieces, its last copy winning', async () => {
+    const r = await outcome<{
+      saved: boolean | null;
+      count: number | null;
+      lost: number;
+      c5: string;
+    }>('duplicateInDelta');
+    expect(r).toEqual({ saved: true, count: 2_000, lost: 0, c5: 'E: last copy' });
+  });
+
+  it('ends a stream whose save throws inside its transaction: reported unsaved, the cache as it was, the road goes on', async () => {
+    const r = await outcome<{
+      during: number;
+      streams: Array<{ saved: boolean | null; count: number | null }>;
+      lost: number[];
+      ends: number[];
+      mirror: number | null;
+      last: Seen | null;
+    }>('failedSaves');
+    // The first save ended before its last pieces came (A as it was), and still reported.
+    expect(r.during).toBe(2_000);
+    // Each stream's end is reported unsaved, and the road lost there (the page then recovers).
+    expect(r.streams).toEqual([
+      { saved: false, count: null },
+      { saved: false, count: null },
+      { saved: false, count: null },
+    ]);
+    expect(r.lost).toEqual(r.ends);
+    // The mirror behind them applied, over A as it was.
+    expect(r.mirror).toBe(2_000);
+    expect(r.last).toEqual({ count: 2_000, prefixes: ['A:'], c1: 'Local', pending: 1 });
+  });
+});

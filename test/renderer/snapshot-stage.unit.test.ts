@@ -50,6 +50,28 @@ describe('SnapshotStage', () => {
     expect(stage.take('s1')).toBeNull();
   });
 
+  it('gives out an id listed twice once, its last copy, as the cache saves it', () => {
+    const payload = snapshot('a', 3_000, 2);
+    const copy = (id: string, name: string) => ({
+      ...payload.customers.find((c) => c.id === id)!,
+      name,
+    });
+    // c7 twice in its own piece and again four pieces later; c2500 in its piece and the last.
+    payload.customers.splice(100, 0, copy('c7', 'second'));
+    payload.customers.push(copy('c7', 'third'), copy('c2500', 'last'));
+    const stage = new SnapshotStage();
+    feed(stage, pieces('dup', payload));
+    const rows = stage.peek('dup')!;
+    expect(ids(rows)).toEqual(
+      makeCustomers(3_000, 2)
+        .map((c) => c.id)
+        .sort(),
+    );
+    expect(rows.find((r) => r.id === 'c7')!.name).toBe('third');
+    expect(rows.find((r) => r.id === 'c2500')!.name).toBe('last');
+    expect(stage.take('dup')).toBe(rows);
+  });
+
   it('keeps nothing of a stream with a piece missing, out of order, dropped or without its text', () => {
     const stage = new SnapshotStage();
     const gap = pieces('gap', snapshot('a', 3_000, 1));

@@ -102,9 +102,11 @@ export class CustomerCache {
     if (payload.accountKey !== this.accountKey) return false;
     await this.db.transaction('rw', this.tables, async () => {
       await this.clearServerData();
-      await putInChunks((rows) => this.db.customers.bulkAdd(rows), payload.customers, progress);
-      await this.db.routes.bulkAdd(payload.routes);
-      await this.db.territories.bulkAdd(payload.territories);
+      // Puts into the cleared tables: an id listed twice is saved once, its last copy winning,
+      // as main keeps the pull by id (pull.ts) and a streamed snapshot saves it (piece-save.ts).
+      await putInChunks((rows) => this.db.customers.bulkPut(rows), payload.customers, progress);
+      await this.db.routes.bulkPut(payload.routes);
+      await this.db.territories.bulkPut(payload.territories);
       await this.db.user.put({ key: 'user', value: payload.user });
       await this.writeMeta(payload.pulledAt);
       await applyOverlay(this.db);

@@ -38,6 +38,26 @@ const HOOK_EVERY = 250;
 const TABLES = new Set(['customers', 'routes', 'territories']);
 
 /**
+ * Dexie.waitFor, but also settling (rejected) when the transaction ends first. Dexie hands the
+ * waited promise's outcome back only from a success callback of its keep-alive requests, which
+ * stop once the transaction aborts (a failed add, an exception in a pump, the backend): the wait
+ * then never settles, and neither the commit nor the failure report of the save is reached.
+ */
+function waitInside<T>(promise: Promise<T>, gapMs?: number): Promise<T> {
+  const trans = Dexie.currentTransaction;
+  const idb = trans?.idbtrans;
+  if (!trans || !idb) return Promise.reject(new Error('a piece is awaited inside its transaction'));
+  if (!trans.active) return Promise.reject(idb.error ?? new Error('the save was aborted'));
+  let off = () => {};
+  const ended = new Promise<never>((_, reject) => {
+    const aborted = () => reject(idb.error ?? new Error('the save was aborted'));
+    idb.addEventListener('abort', aborted);
+    off = () => idb.removeEventListener('abort', aborted);
+  });
+  return Promise.race([Dexie.waitFor(promise, gapMs), ended]).finally(off);
+}
+
+/**
  * Writes the pieces of one event, `first` and then every `next` one up to the last, inside the
  * caller's transaction: a snapshot's records are added (its tables were cleared), a delta's
  * upserted put and deleted removed. Resolves once every write succeeded; rejects (aborting the
@@ -64,12 +84,8 @@ export async function writePieces(
     const table = db.table(key) as Table<unknown, string>;
     const items = piece.items;
     // Not awaited: the next piece's puts queue behind these, so IndexedDB never waits on us.
-    const write =
-      sub === 'deleted'
-        ? table.bulkDelete(items as string[])
-        : snapshot
-          ? table.bulkAdd(items)
-          : table.bulkPut(items);
+    // An id twice in a delta's upserted is put twice, in order: its last copy wins, as in main.
+    const write = sub === 'deleted' ? table.bulkDelete(items as string[]) : table.bulkPut(items);
     writes.push(
       write.then(
         () => {
@@ -82,7 +98,7 @@ export async function writePieces(
     );
     if (piece.index + 1 >= piece.count) break;
     const coming = next();
-    piece = coming instanceof Promise ? await Dexie.waitFor(coming, gapMs) : coming;
+    piece = coming instanceof Promise ? await waitInside(coming, gapMs) : coming;
   }
   await Promise.all(writes);
   if (failed.length > 0) throw failed[0];
@@ -120,6 +136,7 @@ async function writeSnapshot(
     finish = resolve;
     fail = reject;
   });
+  finished.catch(() => {}); // awaited below, maybe only after it failed
   const stop = (error: unknown) => {
     failed ??= error;
     fail(failed);
@@ -138,7 +155,9 @@ async function writeSnapshot(
     const customers = key === 'customers' ? items.length : 0;
     if (items.length === 0) return pieceDone(0);
     for (let i = 0; i < items.length; i++) {
-      const request = store.add(items[i]);
+      // put, not add: an id the service listed twice is saved once, its last copy winning, as
+      // main keeps and diffs the pull by id, in a Map (pull.ts); an add would abort the save.
+      const request = store.put(items[i]);
       const last = i === items.length - 1;
       if (last || (i + 1) % HOOK_EVERY === 0)
         request.onsuccess = () => {
@@ -164,11 +183,12 @@ async function writeSnapshot(
   pump();
   while (issued < first.count) {
     if (failed) throw failed;
-    await Dexie.waitFor(source.arrival(), gapMs);
+    // A failed put ends the wait too (its transaction aborts).
+    await waitInside(Promise.race([source.arrival(), finished]), gapMs);
     pump();
   }
   if (failed) throw failed;
-  await Dexie.waitFor(finished);
+  await waitInside(finished);
 }
 
 /**

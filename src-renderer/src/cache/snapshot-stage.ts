@@ -30,7 +30,23 @@ type Staged = {
   whole: boolean;
   /** Sorted runs of records, longest first; two runs merge when the newer grows as long. */
   runs: CustomerRow[][];
+  /** The runs are one, each id once (peek). */
+  merged: boolean;
 };
+
+/**
+ * Rows in id order with each id once: its last copy, as the cache saves a snapshot that lists an
+ * id twice (piece-save.ts). The sort and the merges are stable, so equal ids keep their order.
+ */
+function lastById(rows: CustomerRow[]): CustomerRow[] {
+  let i = 1;
+  while (i < rows.length && rows[i]!.id !== rows[i - 1]!.id) i++;
+  if (i >= rows.length) return rows;
+  const out = rows.slice(0, i - 1);
+  for (; i < rows.length; i++) if (rows[i]!.id !== rows[i - 1]!.id) out.push(rows[i - 1]!);
+  out.push(rows.at(-1)!);
+  return out;
+}
 
 /** Told when a stream is staged whole, and when a stream staged (whole or not) is let go unadopted. */
 export interface StageListener {
@@ -64,7 +80,14 @@ export class SnapshotStage {
     if (meta.index === 0) {
       for (const [stream, other] of this.#streams)
         if (other.accountKey === meta.accountKey) this.#forget(stream);
-      staged = { accountKey: meta.accountKey, count: meta.count, seen: 0, whole: true, runs: [] };
+      staged = {
+        accountKey: meta.accountKey,
+        count: meta.count,
+        seen: 0,
+        whole: true,
+        runs: [],
+        merged: false,
+      };
       this.#streams.set(meta.stream, staged);
     }
     if (!staged) return;
@@ -139,8 +162,14 @@ export class SnapshotStage {
   peek(stream: string): CustomerRow[] | null {
     const staged = this.#streams.get(stream);
     if (!staged || !this.has(stream)) return null;
-    if (staged.runs.length !== 1)
-      staged.runs = [staged.runs.reduceRight<CustomerRow[]>((all, run) => mergeById(run, all), [])];
+    if (!staged.merged) {
+      const all =
+        staged.runs.length === 1
+          ? staged.runs[0]!
+          : staged.runs.reduceRight<CustomerRow[]>((all, run) => mergeById(run, all), []);
+      staged.runs = [lastById(all)];
+      staged.merged = true;
+    }
     return staged.runs[0]!;
   }
 

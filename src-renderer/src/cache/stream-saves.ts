@@ -193,8 +193,10 @@ export class StreamSaves {
       )
       .catch((error: unknown) => {
         console.error(`fieldmap: a data stream was not saved: ${String(error)}`, error);
+        // The save stays registered: its later pieces go to its failed inbox (a joiner that
+        // no longer holds the stream would drop them unreported), and its last piece reports the
+        // stream unsaved (cache-writer.ts), so the page recovers.
         inbox.fail(error instanceof Error ? error : new Error(String(error)));
-        if (this.#saving.get(first.stream) === save) this.#saving.delete(first.stream);
         return false;
       })
       .finally(opened);

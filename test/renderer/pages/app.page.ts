@@ -1,7 +1,8 @@
 // The app's renderer with a stand-in window.fieldmap. A stand-in, because this page tests the
 // renderer alone at 100k customers (the e2e harness drives the real main services instead).
 // URL parameters: n (customers in the snapshot main "holds"), seed, xss (customer c0 gets an
-// HTML-looking name). Every invoke is recorded in `fake.calls`; `fake.emit` sends an event, the
+// HTML-looking name), dup (the id of customer `dup` listed again at the end, as the PHP service
+// may list one, the copy named "Last copy"). Every invoke is recorded in `fake.calls`; `fake.emit` sends an event, the
 // road's (src-shared/data-road.ts) on the road, through the page, as main does before the cache
 // worker listens on its own channel.
 import { mount } from 'svelte';
@@ -65,6 +66,8 @@ function snapshot(): EventOf<'data:snapshot'> {
     customers[0].company = `${XSS} & <b>Co</b>`;
     customers[0].groups = [XSS];
   }
+  const dup = customers[Number(params.get('dup') ?? NaN)];
+  if (dup) customers.push({ ...dup, name: 'Last copy' });
   return {
     accountKey: account.accountKey,
     pulledAt: 1_700_000_000_000,

@@ -8,9 +8,13 @@ import { Road, roadEmitter, type RoadMessage } from '../../../src-shared/data-ro
 import { serveCacheWriter, type WriterPort } from '../../../src-renderer/src/cache/cache-writer';
 import { CacheWriter } from '../../../src-renderer/src/cache/cache-writer-page';
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
+import { SnapshotStage } from '../../../src-renderer/src/cache/snapshot-stage';
 import { snapshotOf } from './cache.page';
 import { eventually } from './fixtures';
 import { RoadFeed } from './road-feed';
+
+/** What scenarios started with `start` came to (a value, or an error's text). */
+const outcomes = new Map<string, { value?: unknown; error?: string }>();
 
 /** One state a liveQuery saw: its size, the name prefixes of records no op touched, c1's name. */
 type Seen = { count: number; prefixes: string[]; c1: string | null; pending: number };
@@ -298,12 +302,12 @@ export const streamScenarios = {
     const pieces = road.pieces('data:snapshot', snapshotOf(key, 6_000, 3, 'P:'), 2_000);
     const text = (i: number) => JSON.stringify(pieces[i]);
     const store = IDBObjectStore.prototype;
-    const add = store.add;
+    const put = store.put;
     let calls = 0;
     let succeeded = 0;
     const firstAddAt: number[] = [];
-    store.add = function (this: IDBObjectStore, ...args: Parameters<typeof add>) {
-      const request = add.apply(this, args);
+    store.put = function (this: IDBObjectStore, ...args: Parameters<typeof put>) {
+      const request = put.apply(this, args);
       if (this.name !== 'customers') return request;
       const index = calls++;
       if (index % 2_000 === 0) firstAddAt.push(succeeded);
@@ -321,11 +325,158 @@ export const streamScenarios = {
       const { count } = await road.applied(pieces.at(-1)!.seq);
       return { pieces: pieces.length, count, firstAddAt, stored: await cache.db.customers.count() };
     } finally {
-      store.add = add;
+      store.put = put;
       await writer.close(key);
       cache.close();
       await cache.destroy();
     }
+  },
+
+  /**
+   * A snapshot that lists one id twice (c10, its last copy renamed) over A under three ops, sent
+   * as text as main's data port sends it, the page keeping its copy as DataInbox does: saved,
+   * the last copy winning, in the cache and in the page's kept copy alike.
+   */
+  async duplicateId() {
+    const writer = pageWriter({ pieceGapMs: 600_000 });
+    const { key, road, cache, until, done } = await watched(writer);
+    const stage = new SnapshotStage();
+    writer.listen((r) => void (r.kind === 'piece' && stage.add(r.meta, r.json)));
+    const progress: number[] = [];
+    writer.listen((r) => void (r.kind === 'saving' && progress.push(r.done)));
+    try {
+      const snapshot = snapshotOf(key, 4_000, 2, 'D:');
+      snapshot.customers.push({ ...snapshot.customers[10]!, name: 'D: last copy' });
+      const messages = road.pieces('data:snapshot', snapshot);
+      const first = messages[0]!;
+      const stream = 'piece' in first ? first.piece.stream : '';
+      const report = await road.apply(messages, 'text');
+      const last = await until((s) => s.prefixes.join() === 'D:');
+      const kept = stage.peek(stream);
+      return {
+        pieces: messages.length,
+        saved: 'saved' in report ? report.saved : null,
+        count: report.count,
+        lost: road.reports.filter((r) => r.kind === 'lost').length,
+        progressEnd: progress.at(-1),
+        last,
+        c10: (await cache.db.customers.get('c10'))?.name,
+        kept: kept?.length ?? null,
+        keptC10: kept?.filter((c) => c.id === 'c10').map((c) => c.name),
+      };
+    } finally {
+      await done();
+    }
+  },
+
+  /**
+   * A delta whose upserted lists c5 twice, in two pieces (its last copy renamed): saved, the
+   * last copy winning.
+   */
+  async duplicateInDelta() {
+    const writer = pageWriter({ pieceGapMs: 600_000 });
+    const { key, road, cache, done } = await watched(writer);
+    try {
+      const upserted = snapshotOf(key, 1_500, 3, 'E:').customers;
+      upserted.push({ ...upserted[5]!, name: 'E: last copy' });
+      const none = { upserted: [], deleted: [] };
+      const delta = {
+        accountKey: key,
+        pulledAt: 1_700_000_000_100,
+        user: null,
+        customers: { upserted, deleted: [] },
+        routes: none,
+        territories: none,
+      };
+      const report = await road.apply(road.pieces('data:delta', delta, 1_000));
+      return {
+        saved: 'saved' in report ? report.saved : null,
+        count: report.count,
+        lost: road.reports.filter((r) => r.kind === 'lost').length,
+        c5: (await cache.db.customers.get('c5'))?.name,
+      };
+    } finally {
+      await done();
+    }
+  },
+
+  /**
+   * A snapshot, then a delta, each with a record without an id in its second piece (the put of
+   * it throws inside the stream's open transaction; the snapshot's later pieces come after);
+   * then a snapshot one of whose puts fails in
+   * the backend, later (injected: it is made an add of a key already written); then an outbox
+   * mirror behind them.
+   */
+  async failedSaves() {
+    const writer = pageWriter({ pieceGapMs: 600_000 });
+    const { key, road, cache, until, done } = await watched(writer);
+    const store = IDBObjectStore.prototype;
+    const { put, add } = store;
+    const inject = (write: typeof put) =>
+      function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+        if ((value as { name?: unknown }).name === 'INJECTED')
+          return add.call(this, { ...(value as object), id: 'c0' });
+        return write.call(this, value, key);
+      };
+    store.put = inject(put);
+    store.add = inject(add);
+    try {
+      const snapshot = snapshotOf(key, 6_000, 2, 'F:');
+      const { id: _id, ...noId } = snapshot.customers[3_000]!;
+      snapshot.customers[3_000] = noId as (typeof snapshot.customers)[number];
+      // The rest of the first stream is sent once its transaction ended (a read of the
+      // customers waits for it): pieces that come after the save failed.
+      const pieces = road.pieces('data:snapshot', snapshot);
+      road.send(pieces.slice(0, 2));
+      await writer.idle(); // the worker took them and opened the save's transaction
+      const during = await cache.db.customers.count();
+      const first = await road.apply(pieces.slice(2));
+      const upserted = snapshotOf(key, 3_000, 3, 'G:').customers;
+      upserted[1_500] = noId as (typeof upserted)[number];
+      const none = { upserted: [], deleted: [] };
+      const delta = {
+        accountKey: key,
+        pulledAt: 1_700_000_000_100,
+        user: null,
+        customers: { upserted, deleted: [] },
+        routes: none,
+        territories: none,
+      };
+      const second = await road.apply(road.pieces('data:delta', delta, 1_000));
+      const failing = snapshotOf(key, 6_000, 4, 'H:');
+      failing.customers[5_000]!.name = 'INJECTED';
+      const third = await road.apply(road.pieces('data:snapshot', failing));
+      const mirror = await road.outbox({ accountKey: key, ops: ops(key).slice(0, 1) });
+      const last = await until((s) => s.pending === 1);
+      const streams = [first, second, third].map((r) => ({
+        saved: 'saved' in r ? r.saved : null,
+        count: r.count,
+      }));
+      const lost = road.reports.filter((r) => r.kind === 'lost').map((r) => r.seq);
+      return { during, streams, lost, ends: [first.seq, second.seq, third.seq], mirror, last };
+    } finally {
+      store.put = put;
+      store.add = add;
+      await done();
+    }
+  },
+
+  /**
+   * Starts a scenario without waiting for it: the test polls `outcome` with a bound, so a
+   * save that never ends fails the test instead of hanging it.
+   */
+  start(name: 'duplicateId' | 'duplicateInDelta' | 'failedSaves') {
+    outcomes.delete(name);
+    streamScenarios[name]().then(
+      (value) => outcomes.set(name, { value }),
+      (error: unknown) => outcomes.set(name, { error: String(error) }),
+    );
+    return true;
+  },
+
+  /** What a started scenario came to, or null while it runs. */
+  outcome(name: string) {
+    return outcomes.get(name) ?? null;
   },
 };
 
