@@ -80,7 +80,7 @@ describe('SnapshotKeeper across a restart', () => {
     const before = new SnapshotKeeper('acct', { fs, file });
     const first = records(3_000);
     expect('snapshot' in (await before.take(pulled(first), 10))).toBe(true);
-    await before.save();
+    await before.save(4_200);
     // A hash per record, not its JSON: a few dozen bytes each.
     expect((await readFile(file)).length).toBeLessThan(3_000 * 60);
 
@@ -88,6 +88,8 @@ describe('SnapshotKeeper across a restart', () => {
     await after.load();
     expect(after.canDiff).toBe(true);
     expect(after.snapshot).toBeNull();
+    // How long that pull's list took: the first push weighs a list against GETs by it.
+    expect(after.savedListMs).toBe(4_200);
     // Meanwhile the rep's create was acknowledged (the cache has it; the saved prints do not).
     const created = customerRecord({ id: 'made', name: 'Made' });
     after.acknowledge({ upserted: [created], deleted: [] });

@@ -119,6 +119,7 @@ export class SyncEngine implements SyncEnginePort {
       const ledger = await SyncLedger.open(options.stateDir, fs);
       const conflicts = await ConflictLog.open(options.stateDir, options.accountKey, fs);
       await snapshot.load();
+      this.#listMs ||= snapshot.savedListMs;
       this.#conflictLog = conflicts;
       return { ledger, conflicts };
     })();
@@ -322,7 +323,7 @@ export class SyncEngine implements SyncEnginePort {
       this.#again = false;
       this.#setState({ kind: 'synced', at: now });
       // After "synced": a first snapshot's prints are taken here, not before the cache has it.
-      this.#saving = this.#snapshot.save();
+      this.#saving = this.#snapshot.save(this.#listMs);
       let delay = this.#o.periodMs;
       if (pushed.retryLater.size > 0) delay = this.#retry.next();
       else this.#retry.reset();

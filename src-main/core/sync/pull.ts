@@ -127,13 +127,15 @@ type PrintsFile = {
   customers: Array<[string, string]>;
   routes: Array<[string, string]>;
   territories: Array<[string, string]>;
+  /** How long that pull's customers GET took (what the first push after a restart expects). */
+  listMs?: number;
 };
 
 /** The saved prints, or null when the file is missing, damaged or another account's. */
 function printsFrom(
   value: unknown,
   accountKey: string,
-): { prints: Prints; pulledAt: number } | null {
+): { prints: Prints; pulledAt: number; listMs: number } | null {
   const file = value as Partial<PrintsFile> | null;
   if (
     typeof file !== 'object' ||
@@ -158,7 +160,12 @@ function printsFrom(
   const routes = table(file.routes);
   const territories = table(file.territories);
   if (!customers || !routes || !territories) return null;
-  return { prints: { user: file.user, customers, routes, territories }, pulledAt: file.pulledAt };
+  const listMs = typeof file.listMs === 'number' && file.listMs >= 0 ? file.listMs : 0;
+  return {
+    prints: { user: file.user, customers, routes, territories },
+    pulledAt: file.pulledAt,
+    listMs,
+  };
 }
 
 /**
@@ -176,6 +183,8 @@ export class SnapshotKeeper {
   #prints: Prints | null = null;
   /** The pull the prints describe when they were read from the store (nothing kept in memory). */
   #loadedAt: number | null = null;
+  /** How long the saved pull's customers GET took, as read back (0: unknown). */
+  #loadedListMs = 0;
   /** Bumped by every take: a save of older prints is not written over newer ones. */
   #version = 0;
 
@@ -194,6 +203,14 @@ export class SnapshotKeeper {
   }
 
   /**
+   * How long the saved pull's customers GET took (0: unknown): after a restart, what the first
+   * push expects a list to take, so a few updates go with a GET each, not a whole list.
+   */
+  get savedListMs(): number {
+    return this.#loadedListMs;
+  }
+
+  /**
    * Reads the saved prints back (at start, before the first pull). A missing, damaged or foreign
    * file is ignored: the first pull then sends the whole snapshot, as it always did.
    */
@@ -207,6 +224,7 @@ export class SnapshotKeeper {
       if (!read || this.canDiff) return;
       this.#prints = read.prints;
       this.#loadedAt = read.pulledAt;
+      this.#loadedListMs = read.listMs;
     } catch (error) {
       console.warn("fieldmap: the last pull's prints could not be read back", error);
     }
@@ -216,7 +234,7 @@ export class SnapshotKeeper {
    * Saves the prints of the last pull (taking them first after a snapshot, in slices). A failure
    * costs only speed: the first pull after a restart then sends the whole snapshot.
    */
-  async save(): Promise<void> {
+  async save(listMs = 0): Promise<void> {
     const store = this.#store;
     const last = this.#last;
     if (!store || !last) return;
@@ -232,6 +250,7 @@ export class SnapshotKeeper {
       customers: [...prints.customers],
       routes: [...prints.routes],
       territories: [...prints.territories],
+      listMs,
     };
     try {
       await store.fs.writeJson(store.file, file);
