@@ -383,6 +383,8 @@ export const streamScenarios = {
       const delta = {
         accountKey: key,
         pulledAt: 1_700_000_000_100,
+        base: null,
+        present: null,
         user: null,
         customers: { upserted, deleted: [] },
         routes: none,
@@ -437,6 +439,8 @@ export const streamScenarios = {
       const delta = {
         accountKey: key,
         pulledAt: 1_700_000_000_100,
+        base: null,
+        present: null,
         user: null,
         customers: { upserted, deleted: [] },
         routes: none,
