@@ -100,6 +100,37 @@ describe('SyncEngine after a queued change', () => {
     expect(harness.outbox.list()).toEqual([]);
   });
 
+  it('pulls once when the network comes back twice: main\'s nudge and the page\'s "Sync now"', async () => {
+    const clock = new FakeClock();
+    h = await Harness.start({ engine: { periodMs: 10 * 60_000, clock } });
+    h.engine.start();
+    await until(
+      () => h!.engine.state.kind === 'synced' && h!.of('data:snapshot').length === 1,
+      'first sync',
+    );
+    const [target] = h.serverCustomers();
+    await h.outbox.enqueue({
+      kind: 'updateCustomer',
+      target: target!.id,
+      payload: { city: 'Sent Once' },
+      base: h.base(target!.id),
+    });
+    const pull = h.service.hold('GET', /^\/api\/v1\/customers$/);
+    h.service.resetStats();
+    // Back online: main hears it and syncs; the page hears it too and asks for a sync.
+    h.engine.nudge('online');
+    await pull.arrived;
+    const asked = h.engine.syncNow();
+    pull.release();
+    await asked;
+    await until(() => h!.engine.state.kind === 'synced', 'synced');
+    await settle();
+    expect(h.service.store.customer(USER, target!.id)?.city).toBe('Sent Once');
+    // One push (GET by id and PUT) and one pull (four GETs): no second pull.
+    expect(h.service.stats().requests).toBeLessThanOrEqual(6);
+    expect(h.of('sync:state').at(-1)?.kind).toBe('synced');
+  });
+
   it('does not hammer an unreachable service: a change waits for the probe', async () => {
     const clock = new FakeClock();
     h = await Harness.start({

@@ -318,8 +318,10 @@ export class SyncEngine implements SyncEnginePort {
         if (!streamed || resend) this.#o.emit('data:snapshot', out.snapshot);
       } else this.#o.emit('data:delta', out.delta);
       this.#probe.reset();
-      // Changes queued during this sync go in a second one at once: not "synced" yet.
-      if (this.#again && this.#started) return this.#state;
+      // Changes queued during this sync go in a second one at once: not "synced" yet. A nudge or
+      // a "Sync now" that this sync's push already answered runs nothing more: a second pull
+      // (a whole account's list) for a network that came back twice, page and main each saying so.
+      if (this.#again && this.#started && this.#queuedLeft()) return this.#state;
       this.#again = false;
       this.#setState({ kind: 'synced', at: now });
       // After "synced": a first snapshot's prints are taken here, not before the cache has it.
@@ -334,6 +336,11 @@ export class SyncEngine implements SyncEnginePort {
       this.#failed(e);
     }
     return this.#state;
+  }
+
+  /** Changes still waiting to be sent (not one left for the rep to decide). */
+  #queuedLeft(): boolean {
+    return this.#o.outbox.list().some((op) => op.state === 'pending');
   }
 
   #failed(e: unknown): void {
