@@ -340,8 +340,19 @@ async function syncedWith(
 ): Promise<number> {
   const t0 = Date.now();
   const onService = new Set<string>();
+  let said = '';
   for (;;) {
     const sync = await app.page.getAttribute('[data-sync]', 'data-sync').catch(() => null);
+    // FIELDMAP_SCALE_DEBUG=1: the status bar's words on the way, with ms since the start.
+    if (process.env['FIELDMAP_SCALE_DEBUG']) {
+      const text = await app.page
+        .locator('footer, .sync-status')
+        .first()
+        .innerText()
+        .catch(() => '');
+      if (text !== said) console.error(`${Date.now() - t0} ms: ${text.replace(/\s+/g, ' ')}`);
+      said = text;
+    }
     if (sync === 'synced') {
       const queued = new Set((await app.call<Op[]>('listOps')).map((op) => op.target));
       if (edits.every((e) => !queued.has(e.id))) {
