@@ -243,6 +243,20 @@ describe('window.fieldmap in the runner', () => {
     })`);
     const before = await app.call<{ accountKey: string } | null>('currentAccount');
     await app.restart();
+    // What the status bar said from the page's start until main's first word: never a sign-out
+    // (the saved sign-in is being opened). Page code as a string, as above.
+    const said = (await app.page.evaluate(`new Promise((done) => {
+      const seen = [];
+      const look = () => {
+        const status = document.querySelector('.sync-status');
+        const words = status?.querySelector('.text')?.textContent ?? '';
+        if (seen.at(-1) !== words) seen.push(words);
+        if (status && status.getAttribute('data-sync') !== 'signed-out') done(seen);
+        else requestAnimationFrame(look);
+      };
+      look();
+    })`)) as string[];
+    expect(said).not.toContain('Not signed in');
     expect(await app.call('currentAccount')).toEqual(before);
     const value = await app.page.evaluate(`new Promise((done, fail) => {
       const open = indexedDB.open('harness-probe', 1);

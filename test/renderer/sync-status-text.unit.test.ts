@@ -15,6 +15,14 @@ describe('status during a large first sync', () => {
     expect(view.progress).toEqual({ done: 1, total: 4 });
   });
 
+  it('says the app is opening, not "Not signed in", before main has said who is signed in', () => {
+    const signedOut = { kind: 'signed-out' } as const;
+    const opening = syncStatusView(signedOut, none, { ...env, opening: true });
+    expect(opening).toMatchObject({ text: 'Opening…', tone: 'busy', tryNow: false });
+    // Main's word that no one is signed in.
+    expect(syncStatusView(signedOut, none, env).text).toBe('Not signed in');
+  });
+
   it('counts progress in twentieths of the total, never above what is done, and ends at the total', () => {
     // 100k in pieces of 2,000: 21 distinct counts (0, 5,000 … 95,000 and the total) instead of 50,
     // each one a frame of the window.

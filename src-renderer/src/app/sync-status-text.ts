@@ -69,7 +69,14 @@ export function localWorkText(work: LocalWork): string {
 export function syncStatusView(
   sync: SyncState,
   q: QueueCounts,
-  env: { online: boolean; now: number; lastSync: number | null; local?: LocalWork | null },
+  env: {
+    online: boolean;
+    now: number;
+    lastSync: number | null;
+    local?: LocalWork | null;
+    /** Main has not said yet whether an account is signed in (the app is starting). */
+    opening?: boolean;
+  },
 ): SyncStatusView {
   const local = env.local ?? null;
   // Main's data not yet in the list: that phase, never "Synced" nor main's "Syncing".
@@ -94,7 +101,7 @@ export function syncStatusView(
 function mainStateView(
   sync: SyncState,
   q: QueueCounts,
-  env: { online: boolean; now: number; lastSync: number | null },
+  env: { online: boolean; now: number; lastSync: number | null; opening?: boolean },
 ): Omit<SyncStatusView, 'kind' | 'progress'> {
   const kept = q.queued > 0 ? text.syncStatus.kept(queuedText(q)) : text.syncStatus.keptLater;
   const waitingFor = (
@@ -110,6 +117,9 @@ function mainStateView(
   };
   switch (sync.kind) {
     case 'signed-out':
+      // Before main's first word a restart is not a sign-out: the saved sign-in is being opened.
+      if (env.opening)
+        return { text: text.syncStatus.opening, tone: 'busy', nextTryAt: null, tryNow: false };
       return {
         text:
           env.lastSync === null

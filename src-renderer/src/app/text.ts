@@ -74,6 +74,7 @@ export const text = {
     stayQueued: ' — changes stay queued',
     nextTry: (wait: string) => ` · next try in ${wait}`,
     signedOut: 'Not signed in',
+    opening: 'Opening…',
     lastSynced: (ms: number) => `Last synced ${format.dateTime(ms)}`,
     unreachable: (kept: string) => `Service not reachable${kept}`,
     offline: (kept: string) => `Offline${kept}`,
