@@ -9,6 +9,7 @@ import { canonicalise } from './merge';
 import type { RequestPriority, ServiceApi } from '../ports';
 import { diffRecords, fingerprintInSlices, printOf } from './snapshot-diff';
 import type { DurableFs } from '../durable-fs';
+import * as v from 'valibot';
 
 export interface Pulled {
   user: UserMeta;
@@ -119,52 +120,38 @@ export interface PrintsStore {
 /** Largest prints file read back (~45 bytes a record): anything larger is not ours. */
 const PRINTS_FILE_MAX_BYTES = 64 * 1024 * 1024;
 const PRINTS_VERSION = 1;
-type PrintsFile = {
-  version: number;
-  accountKey: string;
-  pulledAt: number;
-  user: string;
-  customers: Array<[string, string]>;
-  routes: Array<[string, string]>;
-  territories: Array<[string, string]>;
+const PrintPairs = v.array(v.tuple([v.string(), v.string()]));
+/** The saved prints: [id, print] pairs per kind, of the pull at `pulledAt`. */
+const PrintsFileSchema = v.object({
+  version: v.literal(PRINTS_VERSION),
+  accountKey: v.string(),
+  pulledAt: v.number(),
+  user: v.string(),
+  customers: PrintPairs,
+  routes: PrintPairs,
+  territories: PrintPairs,
   /** How long that pull's customers GET took (what the first push after a restart expects). */
-  listMs?: number;
-};
+  listMs: v.optional(v.number(), 0),
+});
+type PrintsFile = v.InferOutput<typeof PrintsFileSchema>;
 
 /** The saved prints, or null when the file is missing, damaged or another account's. */
 function printsFrom(
   value: unknown,
   accountKey: string,
 ): { prints: Prints; pulledAt: number; listMs: number } | null {
-  const file = value as Partial<PrintsFile> | null;
-  if (
-    typeof file !== 'object' ||
-    file === null ||
-    file.version !== PRINTS_VERSION ||
-    file.accountKey !== accountKey ||
-    typeof file.pulledAt !== 'number' ||
-    typeof file.user !== 'string'
-  )
-    return null;
-  const table = (pairs: unknown): Map<string, string> | null => {
-    if (!Array.isArray(pairs)) return null;
-    const out = new Map<string, string>();
-    for (const pair of pairs) {
-      if (!Array.isArray(pair) || typeof pair[0] !== 'string' || typeof pair[1] !== 'string')
-        return null;
-      out.set(pair[0], pair[1]);
-    }
-    return out;
-  };
-  const customers = table(file.customers);
-  const routes = table(file.routes);
-  const territories = table(file.territories);
-  if (!customers || !routes || !territories) return null;
-  const listMs = typeof file.listMs === 'number' && file.listMs >= 0 ? file.listMs : 0;
+  const read = v.safeParse(PrintsFileSchema, value);
+  if (!read.success || read.output.accountKey !== accountKey) return null;
+  const file = read.output;
   return {
-    prints: { user: file.user, customers, routes, territories },
+    prints: {
+      user: file.user,
+      customers: new Map(file.customers),
+      routes: new Map(file.routes),
+      territories: new Map(file.territories),
+    },
     pulledAt: file.pulledAt,
-    listMs,
+    listMs: file.listMs >= 0 ? file.listMs : 0,
   };
 }
 
