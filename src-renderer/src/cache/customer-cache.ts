@@ -115,20 +115,20 @@ export class CustomerCache {
   }
 
   /**
-   * A delta is the difference from one pull (`base`): over any other it would leave records
-   * as they were. Throws, so the transaction aborts and the cache keeps what it holds; the
-   * worker reports the stream unsaved and the page opens a new road, on which main sends the
-   * snapshot.
+   * What a delta does before its records, in its transaction. A delta is the difference from one
+   * pull (`base`): over any other it would leave records as they were, so it throws and the
+   * transaction aborts, the cache keeping what it holds (the worker reports the stream unsaved
+   * and the page opens a new road, on which main sends the snapshot). Then the overlay is undone,
+   * and the server records the service no longer has are dropped (`present`: a delta from the
+   * prints main read back after a restart).
    */
-  private async checkBase(base: unknown): Promise<void> {
-    if (typeof base !== 'number') return;
-    const held = await this.lastSync();
-    if (held !== base)
-      throw new Error(`a delta from the pull of ${base} reached a cache holding ${String(held)}`);
-  }
-
-  /** After a delta from prints main read back: the server records the service no longer has. */
-  private async dropAbsent(present: Delta['present'] | undefined): Promise<void> {
+  private async beginDelta(base: unknown, present: Delta['present'] | undefined): Promise<void> {
+    if (typeof base === 'number') {
+      const held = await this.lastSync();
+      if (held !== base)
+        throw new Error(`a delta from the pull of ${base} reached a cache holding ${String(held)}`);
+    }
+    await undoOverlay(this.db);
     if (!present) return;
     for (const key of ['customers', 'routes', 'territories'] as const) {
       const table = this.db.table(key) as Table<unknown, string>;
@@ -145,9 +145,7 @@ export class CustomerCache {
   async applyDelta(payload: Delta, progress?: SaveProgress): Promise<boolean> {
     if (payload.accountKey !== this.accountKey) return false;
     await this.db.transaction('rw', this.tables, async () => {
-      await this.checkBase(payload.base);
-      await undoOverlay(this.db);
-      await this.dropAbsent(payload.present);
+      await this.beginDelta(payload.base, payload.present);
       const { customers, routes, territories } = payload;
       await this.db.customers.bulkDelete(customers.deleted);
       const deleted = customers.deleted.length;
@@ -190,11 +188,7 @@ export class CustomerCache {
       // The transaction exists: a write started after this call waits for its commit.
       onOpen?.();
       if (snapshot) await this.clearServerData();
-      else {
-        await this.checkBase(head['base']);
-        await undoOverlay(this.db);
-        await this.dropAbsent(head['present'] as Delta['present'] | undefined);
-      }
+      else await this.beginDelta(head['base'], head['present'] as Delta['present'] | undefined);
       await writePieces(this.db, snapshot, first, pieces, progress, gapMs);
       const user = head['user'] as UserMeta | undefined;
       if (user) await this.db.user.put({ key: 'user', value: user });
