@@ -59,7 +59,7 @@ function waitInside<T>(promise: Promise<T>, gapMs?: number): Promise<T> {
 
 /**
  * Writes the pieces of one event, `first` and then every `next` one up to the last, inside the
- * caller's transaction: a snapshot's records are added (its tables were cleared), a delta's
+ * caller's transaction: a snapshot's records are put into its cleared tables, a delta's
  * upserted put and deleted removed. Resolves once every write succeeded; rejects (aborting the
  * transaction) on a failed write, a piece out of place or one that missed its deadline.
  */
@@ -105,7 +105,7 @@ export async function writePieces(
 }
 
 /**
- * A snapshot's pieces, added to their cleared tables with IndexedDB's own requests, so that the
+ * A snapshot's pieces, put into their cleared tables with IndexedDB's own requests, so that the
  * worker's serialisation of a piece overlaps the backend's writes of the pieces before it.
  * Measured at 100k (issue 13): with Dexie's bulkAdd per piece and Dexie.waitFor between pieces,
  * a piece that arrived while the backend was still writing was only added once the waitFor's
