@@ -25,6 +25,24 @@ export function snapshotOf(accountKey: string, n: number, seed: number, prefix =
   };
 }
 
+/** A delta of customers upserted only, named after no base pull (applied over whatever is held). */
+export function customersDeltaOf(
+  accountKey: string,
+  upserted: Snapshot['customers'],
+): EventOf<'data:delta'> {
+  const none = { upserted: [], deleted: [] };
+  return {
+    accountKey,
+    pulledAt: 1_700_000_000_100,
+    base: null,
+    present: null,
+    user: null,
+    customers: { upserted, deleted: [] },
+    routes: none,
+    territories: none,
+  };
+}
+
 const TEMP = 'tmp_00000000-0000-4000-8000-000000000001';
 const TEMP_ROUTE = 'tmp_00000000-0000-4000-8000-000000000002';
 

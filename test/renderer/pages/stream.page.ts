@@ -9,7 +9,7 @@ import { serveCacheWriter, type WriterPort } from '../../../src-renderer/src/cac
 import { CacheWriter } from '../../../src-renderer/src/cache/cache-writer-page';
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
 import { SnapshotStage } from '../../../src-renderer/src/cache/snapshot-stage';
-import { snapshotOf } from './cache.page';
+import { customersDeltaOf, snapshotOf } from './cache.page';
 import { eventually } from './fixtures';
 import { RoadFeed } from './road-feed';
 
@@ -379,17 +379,7 @@ export const streamScenarios = {
     try {
       const upserted = snapshotOf(key, 1_500, 3, 'E:').customers;
       upserted.push({ ...upserted[5]!, name: 'E: last copy' });
-      const none = { upserted: [], deleted: [] };
-      const delta = {
-        accountKey: key,
-        pulledAt: 1_700_000_000_100,
-        base: null,
-        present: null,
-        user: null,
-        customers: { upserted, deleted: [] },
-        routes: none,
-        territories: none,
-      };
+      const delta = customersDeltaOf(key, upserted);
       const report = await road.apply(road.pieces('data:delta', delta, 1_000));
       return {
         saved: 'saved' in report ? report.saved : null,
@@ -435,17 +425,7 @@ export const streamScenarios = {
       const first = await road.apply(pieces.slice(2));
       const upserted = snapshotOf(key, 3_000, 3, 'G:').customers;
       upserted[1_500] = noId as (typeof upserted)[number];
-      const none = { upserted: [], deleted: [] };
-      const delta = {
-        accountKey: key,
-        pulledAt: 1_700_000_000_100,
-        base: null,
-        present: null,
-        user: null,
-        customers: { upserted, deleted: [] },
-        routes: none,
-        territories: none,
-      };
+      const delta = customersDeltaOf(key, upserted);
       const second = await road.apply(road.pieces('data:delta', delta, 1_000));
       const failing = snapshotOf(key, 6_000, 4, 'H:');
       failing.customers[5_000]!.name = 'INJECTED';
