@@ -19,7 +19,8 @@ afterEach(async () => {
 
 /** Waits for real I/O (HTTP on loopback, files) to reach a state; the bound only ends a hang. */
 describe('SyncEngine after a queued change', () => {
-  it('pushes a change queued while idle, after the debounce, without an explicit sync', async () => {
+  /** A started engine on a FakeClock, past its first sync, with one update of a customer queued. */
+  async function syncedWithQueued(payload: { notes: string } | { city: string }) {
     const clock = new FakeClock();
     h = await Harness.start({ engine: { periodMs: 10 * 60_000, clock } });
     h.engine.start();
@@ -31,20 +32,25 @@ describe('SyncEngine after a queued change', () => {
     await h.outbox.enqueue({
       kind: 'updateCustomer',
       target: target!.id,
-      payload: { notes: 'pushed by itself' },
+      payload,
       base: h.base(target!.id),
     });
-    h.engine.nudge('change');
+    return { harness: h, clock, target: target! };
+  }
+
+  it('pushes a change queued while idle, after the debounce, without an explicit sync', async () => {
+    const { harness, clock, target } = await syncedWithQueued({ notes: 'pushed by itself' });
+    harness.engine.nudge('change');
     await settle();
     // Several quick edits share one sync: none starts before the debounce.
-    expect(h.engine.state.kind).toBe('synced');
-    expect(h.outbox.list()).toHaveLength(1);
+    expect(harness.engine.state.kind).toBe('synced');
+    expect(harness.outbox.list()).toHaveLength(1);
     await clock.advance(DEBOUNCE_PASSED_MS);
     await until(
-      () => h!.service.store.customer(USER, target!.id)?.notes === 'pushed by itself',
+      () => harness.service.store.customer(USER, target.id)?.notes === 'pushed by itself',
       'pushed',
     );
-    await until(() => h!.outbox.list().length === 0, 'outbox empty');
+    await until(() => harness.outbox.list().length === 0, 'outbox empty');
   });
 
   /**
@@ -101,34 +107,21 @@ describe('SyncEngine after a queued change', () => {
   });
 
   it('pulls once when the network comes back twice: main\'s nudge and the page\'s "Sync now"', async () => {
-    const clock = new FakeClock();
-    h = await Harness.start({ engine: { periodMs: 10 * 60_000, clock } });
-    h.engine.start();
-    await until(
-      () => h!.engine.state.kind === 'synced' && h!.of('data:snapshot').length === 1,
-      'first sync',
-    );
-    const [target] = h.serverCustomers();
-    await h.outbox.enqueue({
-      kind: 'updateCustomer',
-      target: target!.id,
-      payload: { city: 'Sent Once' },
-      base: h.base(target!.id),
-    });
-    const pull = h.service.hold('GET', /^\/api\/v1\/customers$/);
-    h.service.resetStats();
+    const { harness, target } = await syncedWithQueued({ city: 'Sent Once' });
+    const pull = harness.service.hold('GET', /^\/api\/v1\/customers$/);
+    harness.service.resetStats();
     // Back online: main hears it and syncs; the page hears it too and asks for a sync.
-    h.engine.nudge('online');
+    harness.engine.nudge('online');
     await pull.arrived;
-    const asked = h.engine.syncNow();
+    const asked = harness.engine.syncNow();
     pull.release();
     await asked;
-    await until(() => h!.engine.state.kind === 'synced', 'synced');
+    await until(() => harness.engine.state.kind === 'synced', 'synced');
     await settle();
-    expect(h.service.store.customer(USER, target!.id)?.city).toBe('Sent Once');
+    expect(harness.service.store.customer(USER, target.id)?.city).toBe('Sent Once');
     // One push (GET by id and PUT) and one pull (four GETs): no second pull.
-    expect(h.service.stats().requests).toBeLessThanOrEqual(6);
-    expect(h.of('sync:state').at(-1)?.kind).toBe('synced');
+    expect(harness.service.stats().requests).toBeLessThanOrEqual(6);
+    expect(harness.of('sync:state').at(-1)?.kind).toBe('synced');
   });
 
   it('does not hammer an unreachable service: a change waits for the probe', async () => {
