@@ -192,7 +192,7 @@ function doubleBridge(p: readonly number[], random: () => number): number[] {
 
 /**
  * Orders `stops` to minimise the open trip from the anchor (see the file header). The result is
- * never longer than the order given. About 150 ms for 100 stops (npm run bench: route-opt).
+ * never longer than the order given (its time: npm run bench, route-opt).
  */
 export function optimizeRoute(
   stops: readonly RouteStop[],

@@ -1,7 +1,7 @@
-// A JSON array read in slices, so that a large list body (100k customers are ~76 MB of JSON)
-// does not hold main's event loop for seconds: one JSON.parse of the whole text was ~1.3 s and
-// the validation after it ~1.1 s at 100k here, during which every IPC call of the window (an
-// edit's enqueue, its ack, the outbox event that shows the edit) waited. Here the text is split
+// A JSON array read in slices, so that a large list body does not hold main's event loop for
+// seconds: one JSON.parse of the whole text and the validation after it are each one long task,
+// during which every IPC call of the window (an edit's enqueue, its ack, the outbox event that
+// shows the edit) would wait. Here the text is split
 // at the array's top-level commas into groups of `per` elements, each group parsed on its own
 // (`[` + group + `]`) and handed to the caller, which may yield between groups.
 //
@@ -92,8 +92,8 @@ function arrayLayout(text: string, per: number): ArrayLayout {
 }
 
 /**
- * `arrayLayout`, letting `pause` run after each group is scanned: the scan of a 100k list (76
- * MB) is ~0.2-0.3 s, one task of main's otherwise.
+ * `arrayLayout`, letting `pause` run after each group is scanned: the scan of a large list is
+ * one long task of main's otherwise.
  */
 export async function arrayLayoutInSlices(
   text: string,

@@ -8,8 +8,8 @@
 // response. So a slot counts as busy while its request is in flight and for `windowMs +
 // marginMs` after its response: the only bound that stays safe whatever the latency or its
 // jitter (anchoring at the grant would need a margin larger than any latency spike). The margin
-// then only absorbs millisecond rounding and clock-rate drift. On loopback a window costs
-// ~1.02 s; on a slow link the latency is paid once per window.
+// then only absorbs millisecond rounding and clock-rate drift. On loopback a window costs little
+// more than `windowMs`; on a slow link the latency is paid once per window.
 import { systemClock, type Clock, type RequestPriority } from '../ports';
 
 export interface RateLimiterOptions {

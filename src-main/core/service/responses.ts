@@ -64,12 +64,12 @@ function bodyText(bytes: Uint8Array, contentType: string | null): string {
 /** Lets whatever else waits on main's event loop (IPC, timers, I/O) run. */
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Bytes decoded before main's event loop is let go (~10-15 ms of work here). */
+/** Bytes decoded before main's event loop is let go (a short task's worth of work). */
 export const TEXT_SLICE = 4 * 1024 * 1024;
 
 /**
  * `bodyText` decoded TEXT_SLICE bytes at a time, main's event loop let go between: one decode of
- * a 100k list (76 MB) was a ~0.27 s task of main. The same text as decodeBody: a sequence cut
+ * a large list is one long task of main's. The same text as decodeBody: a sequence cut
  * between slices is carried over, a leading BOM dropped, bytes that are not UTF-8 decoded again
  * by their label or refused.
  */

@@ -1,7 +1,7 @@
 // Where an update finds the service's record it merges against: a read of this push started at
 // most MAX_BASE_AGE_MS ago, or else a GET of that one record. A read is a customers list (one
-// request however many updates it serves, but at 100k seconds of the service's and main's time,
-// during which the changes crawl) or a search by a town the queued updates share (their bases'
+// request however many updates it serves, but for a large account a long wait on the service
+// and on main, during which the changes crawl) or a search by a town the queued updates share (their bases'
 // city): the same fresh records for those customers at a fraction of a large list's cost. A read
 // is fetched only when it costs less than the GETs by id it saves; a record a search did not
 // return is read by id (absent from a search proves nothing). Slow lists are bridged with GETs.

@@ -29,7 +29,7 @@ export interface PullStream {
  * GETs the account's data. Nothing is returned (so nothing is kept) unless all four pass.
  * With `stream` (a first pull, on a transport that streams) the snapshot is sent WHILE the
  * customers are parsed and validated, a slice at a time, instead of after: the renderer's
- * save overlaps main's reading (~2.4 s at 100k here, one core each). The customers' body is
+ * save overlaps main's reading (one core each). The customers' body is
  * read whole first, then routes and territories (the GETs keep their order), so the stream's
  * counts are known when it opens; a slice that fails validation aborts the stream (the
  * renderer rolls its save back and keeps its cache) and the pull fails as before.

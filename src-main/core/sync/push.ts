@@ -151,8 +151,8 @@ async function pushRound(
 /**
  * Customers whose changes go at once: each one's in order, different ones independent. One at a
  * time, a change's own work (its merge, the journal's fsync, the page told) came on top of the
- * service's 333 ms, and at 100k, while a list was read, a change went about once a second. The
- * account's limiter keeps the service's rate.
+ * service's own pace, and while a large list was read the changes went at a fraction of the
+ * rate. The account's limiter keeps the service's rate.
  */
 const TARGETS_AT_ONCE = 3;
 

@@ -21,12 +21,12 @@ export function fingerprint<T extends { id: string }>(records: T[]): Map<string,
   return out;
 }
 
-/** Records fingerprinted before main's event loop is let go (~25 ms of work here). */
+/** Records fingerprinted before main's event loop is let go (a short task's worth of work). */
 const PRINT_SLICE = 2_000;
 
 /**
- * `fingerprint`, yielding main's event loop every PRINT_SLICE records: at 100k customers the
- * whole map is over a second of JSON.stringify, which held every IPC call of the window.
+ * `fingerprint`, yielding main's event loop every PRINT_SLICE records: a large account's whole
+ * map is a long task of hashing, which would hold every IPC call of the window.
  */
 export async function fingerprintInSlices<T extends { id: string }>(
   records: T[],

@@ -39,9 +39,8 @@ function queuedText(q: QueueCounts): string {
 
 /**
  * Progress moves in steps of a twentieth of the total (and at its end). Each change of the status
- * bar is a frame, and at 100k a count per 2,000-customer piece was ~100 frames over a first sync:
- * ~1.2 s of the GPU process's time under software GL (SwiftShader), on the two cores the save
- * itself needs (measured with the status bar hidden).
+ * bar is a frame, and a count per 2,000-customer piece is a frame per piece over a first sync:
+ * under software GL, GPU-process time on the cores the save itself needs.
  */
 const PROGRESS_STEPS = 20;
 

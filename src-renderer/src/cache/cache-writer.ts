@@ -1,6 +1,6 @@
 // The cache's writes run in a dedicated module worker (cache-writer.worker.ts), off the UI thread,
-// and this worker is the cache's only writer. Measured at 100k customers (docs/perf-log.md):
-// writing a snapshot from the page cost seconds of UI-thread time in IndexedDB's serialisation.
+// and this worker is the cache's only writer: writing a large snapshot from the page costs
+// seconds of UI-thread time in IndexedDB's serialisation.
 // Main's road (src-shared/data-road.ts) ends here: the session, sync state, outbox mirror, resolved
 // ids and data pieces come by main's data port or through the page, are put back in main's order
 // (road-reader.ts), and are applied one after another, each in one transaction, so the overlay's

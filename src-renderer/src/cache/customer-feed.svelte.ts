@@ -1,7 +1,7 @@
 // The cache's customers as rune state for the UI thread, kept in step with the cache without
-// re-reading all of it on every write. Measured at 100k (docs/architecture.md, data flow of a
-// sync): one getAll of every customer is a 0.4-0.6 s task of deserialisation on the UI thread, and
-// a liveQuery ran it again after each edit, visit or resolved id.
+// re-reading all of it on every write: one getAll of a large account is a long task of
+// deserialisation on the UI thread, and a liveQuery would run it again after each edit, visit or
+// resolved id.
 // - A write that replaced the table (a snapshot) is read back in pieces of READ_PIECE customers,
 //   all in ONE read-only transaction: each piece is its own short task, and the reader still sees
 //   one committed state (never half of a snapshot: a write waits for the reading transaction).
@@ -26,7 +26,7 @@ export interface FeedStage {
   quiet: () => boolean;
 }
 
-/** Customers per read of a full read-back: ~25 ms of deserialisation each at 100k. */
+/** Customers per read of a full read-back: each read a short task of deserialisation. */
 export const READ_PIECE = 5_000;
 /** Above this many changed keys one full read-back is cheaper than reading each key. */
 const MAX_PATCH = 20_000;
@@ -242,9 +242,9 @@ export class CustomerFeed<V extends CustomerRow> {
   }
 
   /**
-   * A kept snapshot whose pieces all came, shown before its save commits (measured at 100k: the
-   * list's keys and the map's pins were built after the commit, ~3 s, while the save's last ~2 s
-   * left a core idle). Only over an empty list while the rep has no queued change, so that what
+   * A kept snapshot whose pieces all came, shown before its save commits (else the list's keys
+   * and the map's pins are built after the commit, while the save's last seconds leave a core
+   * idle). Only over an empty list while the rep has no queued change, so that what
    * is shown is what the commit will hold (the overlay is empty; the cache itself cannot be asked:
    * the save's transaction holds its tables until the commit). The status still reads "Saving…"
    * until then. The commit is adopted without building anything again (#readAll); a failed save

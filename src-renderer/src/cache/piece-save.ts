@@ -1,5 +1,5 @@
 // Saving a large snapshot or delta while its pieces arrive (src-shared/data-pieces.ts), instead of
-// after the last one. The rule, chosen by measurement at 100k customers (issue 13):
+// after the last one. The rule (chosen by measurement at 100k customers: docs/perf-log.md):
 // - ONE IndexedDB read-write transaction per event, opened at piece 0 and committed after the
 //   last piece, whatever the cache held before (an empty cache on a first sync, or one being
 //   replaced). A liveQuery or the page's read-back never sees part of an event; the records of
@@ -107,11 +107,10 @@ export async function writePieces(
 /**
  * A snapshot's pieces, put into their cleared tables with IndexedDB's own requests, so that the
  * worker's serialisation of a piece overlaps the backend's writes of the pieces before it.
- * Measured at 100k (issue 13): with Dexie's bulkAdd per piece and Dexie.waitFor between pieces,
- * a piece that arrived while the backend was still writing was only added once the waitFor's
- * keep-alive request, queued BEHIND every pending put, came back: the worker serialised while
- * the backend idled and the backend wrote while the worker idled, and the save ended 2-3 s after
- * the last piece (14.5 s of saving against a raw put of the same records in 10.7 s). Here every
+ * With Dexie's bulkAdd per piece and Dexie.waitFor between pieces, a piece that arrived while
+ * the backend was still writing was only added once the waitFor's keep-alive request, queued
+ * BEHIND every pending put, came back: the worker serialised while the backend idled and the
+ * backend wrote while the worker idled, and the save ended long after the last piece. Here every
  * HOOK_EVERY-th put's success (a moment the transaction is active) adds whatever pieces arrived
  * meanwhile; Dexie.waitFor only keeps the transaction alive while nothing is pending. Only a
  * snapshot goes this way: its tables were cleared through Dexie, which already tells every

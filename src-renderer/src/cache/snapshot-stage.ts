@@ -1,12 +1,11 @@
 // The records of a snapshot main is sending, kept on the page while the cache worker saves them,
 // so that the list need not read the whole table back once the save commits.
-// Measured at 100k customers (issue 13, this runner, load ~3): after the worker's commit the
-// CustomerFeed's read-back of every customer took 2.3-2.4 s, almost all of it waiting on
-// IndexedDB's backend (the page's own work in it, deserialising, was ~0.46 s), and the rep looked
-// at "Showing 100,000 customers…" all that time. The worker hands on each customers piece's JSON
+// After the worker's commit, the CustomerFeed's read-back of every customer of a large account
+// takes seconds, almost all of them waiting on IndexedDB's backend, and the rep would look at
+// "Showing 100,000 customers…" all that time. The worker hands on each customers piece's JSON
 // text as it takes the piece (a string, copied: no structured clone of 2,000 records on either
-// thread); the page parses it while the save runs (~15 ms a piece, on a first sync the UI thread
-// is otherwise idle then; the first pull of each app start sends a snapshot too, so the page
+// thread); the page parses it while the save runs (a short task a piece, while on a first sync
+// the UI thread is otherwise idle; the first pull of each app start sends a snapshot too, so the page
 // also holds a second copy of the customers while that one is saved)
 // and keeps the records in the cache's primary-key order (each piece sorted, then merged with the
 // runs before it, like a binary counter: no task sorts 100k at once).

@@ -1,10 +1,9 @@
-// The map's redraws yield to the list while the rep works its filters and sorts. Measured at
-// 100k in the scale bench (Chromium, software GL: every frame is drawn on the CPU): a list
-// input's next frame took 100-430 ms whenever a map redraw fell between the input and that
-// frame (the GPU process's SwapBuffers of a map frame is 150-400 ms there, and the page gets
-// no new frame until it is done), and 15-35 ms when none did; the list's own work was 5-40 ms.
-// A gate released after a fixed pause still let a redraw start in the pause while the map's
-// worker re-clustered, and the next input met its frame (p95 134 ms, load 3-8). So after a
+// The map's redraws yield to the list while the rep works its filters and sorts. At 100k a list
+// input's next frame came several times later whenever a map redraw fell between the input and
+// that frame (the page gets no new frame until the GPU process has swapped the map's, and under
+// software GL that is long), against the list's own work of a few frames at most. A gate
+// released after a fixed pause still let a redraw start in the pause while the map's worker
+// re-clustered, and the next input met its frame (docs/perf-log.md has the numbers). So after a
 // list input (a filter, a sort) MapLibre's repaints wait until input has paused for
 // REDRAW_PAUSE_MS and the map's source holds the filtered set (pin-filter.ts reports its work;
 // drawing before that only redraws the old pins), then the map draws once. The filtered set

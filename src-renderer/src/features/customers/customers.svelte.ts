@@ -32,9 +32,9 @@ function toViews(rows: CustomerRow[]): CustomerView[] {
 
 /**
  * Longest wait for the sort worker's order before the UI thread sorts (see #showSort): only for a
- * worker that neither answers nor fails. In the scale bench on a slow hour the worker answered
- * more than 3 s after a sort click (it gets its columns once the page is free), and a 3 s bound
- * put a 0.3 s UI-thread sort into a later step.
+ * worker that neither answers nor fails. On a busy laptop the worker answers seconds after a
+ * sort click (it gets its columns once the page is free), and a tight bound would put a long
+ * UI-thread sort into a later step.
  */
 const SORT_WAIT_MS = 10_000;
 
@@ -317,8 +317,8 @@ export class CustomersState {
   /**
    * Shows a sort at once when its order is known, or when no sort worker is computing this data
    * version's orders. While the worker is (right after a sync or a large change), the list waits
-   * for its answer (see SORT_WAIT_MS) instead of sorting 100k on the UI thread: traced at
-   * 100k, a sort clicked then was a 0.45-0.5 s task that froze the window. The button answers at
+   * for its answer (see SORT_WAIT_MS) instead of sorting 100k on the UI thread: a sort clicked
+   * then would be a long task that freezes the window. The button answers at
    * once and the list says it is sorting until the order shows.
    */
   #showSort(key: SortKey, direction: SortDirection): void {

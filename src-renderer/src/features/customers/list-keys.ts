@@ -42,7 +42,7 @@ const DAY_MS = 86_400_000;
 /**
  * A small number per colour name, shared by every data version (names are few: the palette and
  * an account's own): the colour filter compares numbers in a typed array instead of reading the
- * `color` of 100k records (about 45 ms at 100k in Chromium, against about 1 ms).
+ * `color` of every record (a long task at 100k; the typed compare is a short one).
  */
 const COLOR_CODES = new Map<string, number>();
 
@@ -109,8 +109,8 @@ export class ListKeys implements SortColumns {
   /**
    * 1 for each record whose haystack holds the needle, per needle searched (the last
    * KEPT_SEARCHES). A new data version carries them like the other columns and tests only the
-   * changed records: an edit saved while a search is typed re-filtered 100k haystacks (45-230 ms
-   * of the UI thread at 100k, measured in the scale bench's edit step), now a copy.
+   * changed records: an edit saved while a search is typed would re-filter every haystack of
+   * the account on the UI thread; this is a copy.
    */
   #hits = new Map<string, Uint8Array>();
 
@@ -278,8 +278,8 @@ export class ListKeys implements SortColumns {
    * The previous version's orders, repaired for the changed records (few of them only). After an
    * edit in place (no record added, removed or moved) that left a sort's key of every changed
    * record as it was, that sort's orders are the previous ones, shared (orders are never
-   * written after they are made): a colour change repaired every cached order, ~5-6 ms each at
-   * 100k, in the UI thread's work between Save and the pin.
+   * written after they are made): a colour change would repair every cached order, each a pass
+   * over the account, in the UI thread's work between Save and the pin.
    */
   #carry(previous: ListKeys, kept: Int32Array, fresh: readonly number[]): void {
     if (fresh.length > MAX_REPAIRS) return;

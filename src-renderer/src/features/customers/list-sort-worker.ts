@@ -1,5 +1,5 @@
-// The list's sort orders computed off the UI thread, once per data version (measured at 100k in
-// Chromium: a first sort by a text column was a 60-150 ms task of the UI thread). The page sends
+// The list's sort orders computed off the UI thread, once per data version (a first sort of a
+// large account by a text column is a long task of the UI thread otherwise). The page sends
 // the sort columns of a ListKeys (each text column as one joined string and its ends, which
 // clone as a block, and last visit as a transferred copy); the worker answers every order, both
 // directions, with list-orders.ts: the functions the UI thread falls back to, so the orders are

@@ -33,8 +33,8 @@ import type { CustomerRow } from '../../cache/schema';
 /**
  * Ops per batch of a bulk action: the most one batch may hold. Each batch is journaled whole or
  * not at all, and the page stays responsive between batches. Every batch makes main send the
- * whole queue back ('outbox:changed'), so fewer, larger batches cost far less for thousands:
- * 5,000 deletes in batches of 250 took 92 s to queue in the browser runner, 73 s of it idle.
+ * whole queue back ('outbox:changed'), so fewer, larger batches cost far less for thousands
+ * (small batches left the queueing mostly idle, waiting on each round trip).
  */
 export const BULK_BATCH = OUTBOX_BATCH_MAX;
 
@@ -135,8 +135,8 @@ export class ChangeWriter {
 
   /**
    * Bulk ops that carry each customer's server record as their base, read a batch at a time
-   * when the batch's turn comes: one read of 5,000 records held the UI thread twice, ~225 ms to
-   * set up its requests and as long to take their results (traced in the browser runner).
+   * when the batch's turn comes: one read of every record would hold the UI thread twice, to set
+   * up its requests and to take their results.
    */
   #enqueueBased(
     ids: readonly string[],

@@ -3,7 +3,7 @@
 // customers within a radius of a point and gets back their indices and distances, nearest first.
 // The page sends positions as two Float64Array columns, transferred (not 100k objects cloned),
 // once per data version and only when a search needs them; the worker rebuilds its tree from
-// them (about 80 ms at 100k, on the worker). One side runs in the worker (serveNearby), the
+// them (a long task at 100k, but the worker's). One side runs in the worker (serveNearby), the
 // other in the page (NearbyClient); both talk over any MessagePort-like pair.
 import type { LngLat } from '../../../../src-shared';
 import { NearbyIndex } from '../../../../src-shared/nearby';

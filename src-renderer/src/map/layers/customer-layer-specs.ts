@@ -107,8 +107,8 @@ const namePaint = {
  * data-driven, so the same form reuses the programs those layers already linked, and the first
  * edit after a sync links none (edit-one-pin.test.ts counts them). With a constant opacity the
  * recent pins had a program of their own, linked in the frame of the first edit: a synchronous
- * wait of the UI thread on the GPU process, 1-15 ms when it is idle, hundreds of ms when
- * software GL is still drawing earlier frames (docs/architecture.md).
+ * wait of the UI thread on the GPU process, short when it is idle, long while software GL is
+ * still drawing earlier frames.
  */
 export function recentLayerSpecs(
   labels: LabelOptions,

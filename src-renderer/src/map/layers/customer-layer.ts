@@ -333,7 +333,7 @@ export class CustomerLayer implements PinTable {
   /**
    * The record of a mapped customer. A scan, but for the record found last: the open popup asks
    * for its customer again on every change of the customers (each edit, each pull's delta), and a
-   * new data version mostly keeps each record where it was (a 100k scan is ~17 ms).
+   * new data version mostly keeps each record where it was (a scan of 100k is not free).
    */
   customer(customerId: string): CustomerView | undefined {
     if (this.positionOf(customerId) === undefined) return undefined;

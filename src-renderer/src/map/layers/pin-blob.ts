@@ -1,8 +1,7 @@
 // Large pin sets reach MapLibre as a blob: URL its worker reads and parses itself.
 //
-// Why (measured at 100k pins, scale bench, docs/architecture.md): `setData(object)` makes
-// MapLibre serialise every feature for postMessage on the UI thread, an 0.45-0.85 s long task
-// in the first sync and the cold start. Here the page writes the FeatureCollection's text in
+// Why: `setData(object)` makes MapLibre serialise every feature for postMessage on the UI
+// thread, one long task in the first sync and the cold start at 100k pins. Here the page writes the FeatureCollection's text in
 // slices of about SLICE_MS (JSON.stringify of CHUNK features, each chunk its own Blob, so no
 // slice copies the whole text), and `setData(url)` sends MapLibre's worker only the URL. The
 // worker fetches and parses it (maplibre.worker.ts reads blob: URLs there, instead of asking the

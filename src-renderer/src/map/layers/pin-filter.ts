@@ -1,32 +1,31 @@
 // The map's share of the one filter (search, colour, group, visit age, reminder due): which pins
 // the clustered source holds, so that clusters and their counts show exactly the list's set.
 //
-// Design (measured with `npm run bench -- scale`, filter_sort_100k_p95_ms; see
-// docs/architecture.md): a layer `filter` hides single pins but not the points inside clusters,
-// and feature-state cannot filter clusters either; a source `filter` is applied once when data
-// is loaded and drops what it rejects for good; setData of the filtered subset posts every shown
-// feature to MapLibre's worker, and that structured clone alone is 150-380 ms for 100k pins on
-// the UI thread. So the clustered source keeps its one feature array (built once per data
-// version) and a filter change sends only the difference with `updateData`: the ids that leave
-// (plain numbers: 100k of them clone in about 1 ms) and the features that come back, at most
-// ADD_CHUNK per message, so a reset from a narrow filter to 100k pins never makes a long task.
+// Design (the scale bench's filter keys; numbers in docs/perf-log.md): a layer `filter` hides
+// single pins but not the points inside clusters, and feature-state cannot filter clusters
+// either; a source `filter` is applied once when data is loaded and drops what it rejects for
+// good; setData of the filtered subset posts every shown feature to MapLibre's worker, and that
+// structured clone alone is a long task of the UI thread at 100k pins. So the clustered source
+// keeps its one feature array (built once per data version) and a filter change sends only the
+// difference with `updateData`: the ids that leave (plain numbers, cheap to clone) and the
+// features that come back, at most ADD_CHUNK per message, so a reset from a narrow filter to
+// 100k pins never makes a long task.
 // One diff is with the worker at a time (it re-clusters after each, off the UI thread): the
 // next is computed when it is done, against the filter of that moment. MapLibre would otherwise
-// merge diffs waiting behind a busy worker (a profile at 100k showed the merging and the one big
+// merge diffs waiting behind a busy worker (a profile showed the merging and the one big
 // serialisation of the merged diff as the UI thread's largest map cost). So the last state wins,
 // states overtaken while the worker was busy are never sent, and nothing is sent twice.
-// Measured at 100k (Chromium's profiler, the scale bench's account, load ~2.6 on 2 shared
-// cores): a colour, group or visit filter change costs the map 1-21 ms of the UI thread (the
-// bitmap of the shown ids, the scan, one diff). Bringing back more than ADD_CHUNK pins (a reset
-// from a narrow filter to 100k) took ten diffs, each re-clustered by the worker, 2-6 s: such a
-// change now reloads the source from a blob: URL of the wanted pins (pin-blob.ts, written in
+// A colour, group or visit filter change costs the map a short task (the bitmap of the shown
+// ids, the scan, one diff). Bringing back more than ADD_CHUNK pins (a reset from a narrow
+// filter to 100k) took a diff per chunk, each re-clustered by the worker, seconds in all: such a
+// change reloads the source from a blob: URL of the wanted pins (pin-blob.ts, written in
 // slices), one parse and one re-cluster in the worker.
 import type { GeoJSONSource } from 'maplibre-gl';
 import type { PinFeature } from './geojson';
 import { pinsBlobUrl } from './pin-blob';
 import { listInputGate, type RedrawGate } from '../redraw-gate';
 
-/** Most features sent back into the clustered source per message (about 10-40 ms to serialise). */
+/** Most features sent back into the clustered source per message (a short task to serialise). */
 export const ADD_CHUNK = 10_000;
 
 /** Performance mark after a filter pass whose target the source now holds (bench and tests). */
