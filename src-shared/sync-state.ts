@@ -19,7 +19,10 @@ export const SyncStateSchema = v.variant('kind', [
     /** Requests done and planned in this sync. */
     done: v.number(),
     total: v.number(),
-    /** Estimated milliseconds left, from queue length and the rate limit. */
+    /**
+     * Estimated milliseconds left when main sent it (0: not known): the requests left at the rate
+     * limit and the customers list's expected time (main's sync/progress.ts).
+     */
     etaMs: v.number(),
   }),
   v.object({ kind: v.literal('synced'), at: v.number() }),

@@ -3,6 +3,7 @@
 // trouble (offline, errors) still wins over the local phases.
 import { describe, expect, it } from 'vitest';
 import { queueCounts } from '../../src-shared';
+import { SessionState } from '../../src-renderer/src/app/session.svelte';
 import { progressStep, syncStatusView } from '../../src-renderer/src/app/sync-status-text';
 
 const none = queueCounts([]);
@@ -13,6 +14,38 @@ describe('status during a large first sync', () => {
     const view = syncStatusView({ kind: 'syncing', done: 1, total: 4, etaMs: 2_000 }, none, env);
     expect(view.text).toBe('Downloading customers… · about 2 s left');
     expect(view.progress).toEqual({ done: 1, total: 4 });
+  });
+
+  it('counts the time left down on the page’s clock from when it applied it, then drops it', () => {
+    let now = env.now;
+    const page = new SessionState(() => now);
+    const view = (queue = none) =>
+      syncStatusView(page.sync, queue, { ...env, now, syncAt: page.syncAt });
+    now += 60_000;
+    page.setSync({ kind: 'syncing', done: 1, total: 4, etaMs: 12_600 });
+    expect(view()).toMatchObject({
+      text: 'Downloading customers… · about 13 s left',
+      timeLeftMs: 12_600,
+    });
+    now += 5_000;
+    expect(view()).toMatchObject({
+      text: 'Downloading customers… · about 8 s left',
+      timeLeftMs: 7_600,
+    });
+    now += 7_599;
+    expect(view().text).toBe('Downloading customers… · about 1 s left');
+    // Run out while main still syncs: no time at all, not "about 1 s left".
+    now += 1;
+    expect(view()).toMatchObject({ text: 'Downloading customers…', timeLeftMs: null });
+    now += 30_000;
+    const sending = queueCounts([{ state: 'pending' }]);
+    expect(view(sending)).toMatchObject({ text: 'Sending 1 change', timeLeftMs: null });
+    // Main's next word starts a new countdown from when the page applied it.
+    page.setSync({ kind: 'syncing', done: 2, total: 4, etaMs: 700 });
+    expect(view().text).toBe('Downloading customers… · about 1 s left');
+    // No estimate from main (none known): no time.
+    page.setSync({ kind: 'syncing', done: 1, total: 4, etaMs: 0 });
+    expect(view()).toMatchObject({ text: 'Downloading customers…', timeLeftMs: null });
   });
 
   it('says the app is opening, not "Not signed in", before main has said who is signed in', () => {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { ServiceClient } from '../../src-main/core/service/client';
 import { startService, type RunningService } from '../../src-service/index';
+import { FakeClock } from '../support/clock';
 import { Harness, USER } from '../support/main';
 import { until } from '../support/until';
 
@@ -30,9 +31,16 @@ describe('SyncEngine', () => {
     expect(h.of('data:snapshot')).toHaveLength(1);
   });
 
-  it('reports progress with an ETA from the requests left and the rate', async () => {
-    h = await Harness.start({ clientRate: 50 });
-    await h.engine.syncNow();
+  it("reports progress with an ETA from the requests left, the rate and the list's time", async () => {
+    const clock = new FakeClock();
+    h = await Harness.start({ clientRate: 50, engine: { clock } });
+    // The first pull's list takes 100 ms on the engine's clock: what the next sync expects of it.
+    const list = h.service.hold('GET', /^\/api\/v1\/customers$/);
+    const first = h.engine.syncNow();
+    await list.arrived;
+    await clock.advance(100);
+    list.release();
+    await first;
     const customers = h.serverCustomers().slice(0, 5);
     for (const c of customers) {
       await h.outbox.enqueue({
@@ -46,9 +54,15 @@ describe('SyncEngine', () => {
     await h.engine.syncNow();
     const states = h.of('sync:state');
     const syncing = states.filter((s) => s.kind === 'syncing');
-    expect(syncing[0]).toEqual({ kind: 'syncing', done: 0, total: 10, etaMs: 200 });
-    for (const s of syncing)
-      if (s.kind === 'syncing') expect(s.etaMs).toBe(((s.total - s.done) * 1000) / 50);
+    // A slot of 20 ms per request left, and the pull's list its 100 ms until it came: the last
+    // three states follow the pull's list, routes and territories.
+    expect(syncing[0]).toEqual({ kind: 'syncing', done: 0, total: 10, etaMs: 280 });
+    syncing.forEach((s, i) => {
+      if (s.kind !== 'syncing') return;
+      const listAhead = i < syncing.length - 3;
+      const slots = (s.total - s.done - (listAhead ? 1 : 0)) * 20;
+      expect(s.etaMs).toBe(slots + (listAhead ? 100 : 0));
+    });
     const dones = syncing.map((s) => (s.kind === 'syncing' ? s.done : -1));
     expect(dones).toEqual([...dones].sort((x, y) => x - y));
     expect(dones.at(-1)).toBe(10);

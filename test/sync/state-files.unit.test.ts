@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictLog } from '../../src-main/core/sync/conflict-log';
 import { Backoff, stateAfterError } from '../../src-main/core/sync/connectivity';
 import { SyncLedger } from '../../src-main/core/sync/creates/ledger';
-import { SyncProgress } from '../../src-main/core/sync/progress';
 import type { DurableFs } from '../../src-main/core/durable-fs';
 import { fsFor, FS_PLATFORMS } from '../support/windows-fs';
 
@@ -144,12 +143,5 @@ describe('connectivity and progress', () => {
     expect([b.next(), b.next(), b.next(), b.next()]).toEqual([100, 200, 400, 500]);
     b.reset();
     expect(b.next()).toBe(100);
-  });
-  it('estimates the time left from requests left and the rate', () => {
-    const p = new SyncProgress(10, 2);
-    p.step(4);
-    expect(p.state).toEqual({ kind: 'syncing', done: 4, total: 10, etaMs: 3_000 });
-    p.step(8);
-    expect(p.state).toMatchObject({ done: 12, total: 12, etaMs: 0 });
   });
 });

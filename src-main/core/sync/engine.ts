@@ -62,6 +62,7 @@ export interface CustomersWatcher {
   acknowledged(change: Acknowledged): void;
 }
 
+/** The pull's GETs: user, customers, routes, territories (pull.ts), in that order. */
 const PULL_REQUESTS = 4;
 /** The last pull's prints, in the account's data dir (SnapshotKeeper). */
 const PRINTS_FILE = 'last-pull-prints.json';
@@ -94,8 +95,13 @@ export class SyncEngine implements SyncEnginePort {
   #conflictLog: ConflictLog | null = null;
   /** The last pull's prints being saved (SnapshotKeeper.save never rejects). */
   #saving: Promise<void> = Promise.resolve();
-  /** How long the last pull's customers GET took: what the next push expects a list to take. */
+  /**
+   * How long the last pull's customers GET took on the clock: what the next push expects a list
+   * to take, and the next sync's estimate of the time left.
+   */
   #listMs = 0;
+  /** The running (or last) sync's progress. */
+  #progress: SyncProgress | null = null;
 
   constructor(options: SyncEngineOptions) {
     this.#o = {
@@ -128,6 +134,8 @@ export class SyncEngine implements SyncEnginePort {
   }
 
   get state(): SyncState {
+    // Asked while syncing (a page that opens its road mid-list): the time left as of now.
+    if (this.#state.kind === 'syncing' && this.#progress) return this.#progress.state;
     return this.#state;
   }
 
@@ -260,7 +268,9 @@ export class SyncEngine implements SyncEnginePort {
     const progress = new SyncProgress(
       queued + (queued > 0 ? 1 : 0) + PULL_REQUESTS,
       this.#o.ratePerSecond,
+      { listMs: this.#listMs, now: () => this.#o.clock.now(), fromList: PULL_REQUESTS - 1 },
     );
+    this.#progress = progress;
     const step = () => {
       progress.step();
       this.#setState(progress.state);
@@ -302,7 +312,8 @@ export class SyncEngine implements SyncEnginePort {
       this.#resendAfterStream = false;
       let pulled: Awaited<ReturnType<typeof pullAll>>;
       try {
-        pulled = await pullAll(this.#o.api, priority, step, stream);
+        const steps = { step, listing: () => progress.listing() };
+        pulled = await pullAll(this.#o.api, priority, steps, this.#o.clock, stream);
       } finally {
         this.#streaming = false;
       }

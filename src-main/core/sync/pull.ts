@@ -6,7 +6,7 @@ import type { Acknowledged } from '../../../src-shared/outbox-types';
 import type { EventOf } from '../../../src-shared/ipc-contract';
 import type { OpenSnapshotStream } from '../../../src-shared/data-pieces';
 import { canonicalise } from './merge';
-import type { RequestPriority, ServiceApi } from '../ports';
+import type { Clock, RequestPriority, ServiceApi } from '../ports';
 import { diffRecords, fingerprintInSlices, printOf } from './snapshot-diff';
 import type { DurableFs } from '../durable-fs';
 import * as v from 'valibot';
@@ -25,6 +25,14 @@ export interface PullStream {
   pulledAt: number;
 }
 
+/** What a pull tells the sync's progress (SyncProgress). */
+export interface PullProgress {
+  /** One GET answered. */
+  step(): void;
+  /** The customers' GET is asked for now (its answer is the next step). */
+  listing(): void;
+}
+
 /**
  * GETs the account's data. Nothing is returned (so nothing is kept) unless all four pass.
  * With `stream` (a first pull, on a transport that streams) the snapshot is sent WHILE the
@@ -34,21 +42,26 @@ export interface PullStream {
  * counts are known when it opens; a slice that fails validation aborts the stream (the
  * renderer rolls its save back and keeps its cache) and the pull fails as before.
  * `streamed`: the snapshot went out this way (the caller must not send it again). `listMs`: how
- * long the customers' GET took (what the next push expects a list to take; bases.ts).
+ * long the customers' GET took on `clock` (what the next push expects a list to take, bases.ts,
+ * and the next sync's estimate of the time left, progress.ts).
  */
 export async function pullAll(
   api: ServiceApi,
   priority: RequestPriority,
-  step: () => void,
+  progress: PullProgress,
+  clock: Pick<Clock, 'now'>,
   stream?: PullStream,
 ): Promise<Pulled & { streamed: boolean; listMs: number }> {
   const options = { priority };
+  const step = () => progress.step();
   const user = await api.getUser(options);
   step();
-  const listStarted = performance.now();
+  const listStarted = clock.now();
+  progress.listing();
+  const tookMs = () => Math.max(0, clock.now() - listStarted);
   if (!stream || !api.readCustomers) {
     const customers = (await api.listCustomers(options)).map(normaliseCustomer);
-    const listMs = performance.now() - listStarted;
+    const listMs = tookMs();
     step();
     const routes = await api.listRoutes(options);
     step();
@@ -57,7 +70,7 @@ export async function pullAll(
     return { user, customers, routes, territories, streamed: false, listMs };
   }
   const reader = await api.readCustomers(options);
-  const listMs = performance.now() - listStarted;
+  const listMs = tookMs();
   step();
   const routes = await api.listRoutes(options);
   step();

@@ -32,7 +32,7 @@ import { Navigator } from '../features/navigate/navigator.svelte';
 const LAST_ACCOUNT_KEY = 'fieldmap:lastAccount';
 
 export class AppController {
-  readonly session = new SessionState();
+  readonly session: SessionState;
   readonly selection = new SelectionState();
   readonly panels = new Panels();
   readonly outbox: OutboxActions;
@@ -60,7 +60,10 @@ export class AppController {
   constructor(
     readonly api: FieldmapApi,
     private readonly storage: Storage = localStorage,
+    /** The page's clock: what the status bar counts the time left down by. */
+    now: () => number = () => Date.now(),
   ) {
+    this.session = new SessionState(now);
     this.#inbox = new DataInbox(api, {
       current: () => this.#data,
       holding: async () => {

@@ -2,7 +2,7 @@
 // count the Changes view and the import chip show) and whether this machine has a network.
 // Never "Synced" while a change is queued, nor while main's data is still on its way into the
 // cache and the list (a large first sync names its phases with counts); "Offline" only when the
-// machine is.
+// machine is. Main's time left counts down on the page's clock and is dropped once it ran out.
 import {
   changesText,
   connectionCauseText,
@@ -26,6 +26,19 @@ export interface SyncStatusView {
   tryNow: boolean;
   /** The progress bar of the phase shown, or null. */
   progress: { done: number; total: number } | null;
+  /** The time left shown (ms; it counts down as the page's clock moves), or null: none shown. */
+  timeLeftMs: number | null;
+}
+
+/**
+ * What is left of main's estimate at `now`, counted down from `syncAt` (when the page applied the
+ * state); null when main gave none or it has run out: a sync that outruns its estimate shows no
+ * time rather than "about 1 s left" for as long as it takes.
+ */
+export function timeLeftMs(sync: SyncState, syncAt: number, now: number): number | null {
+  if (sync.kind !== 'syncing' || sync.etaMs <= 0) return null;
+  const left = sync.etaMs - Math.max(0, now - syncAt);
+  return left > 0 ? left : null;
 }
 
 const capitalised = (said: string) => said.charAt(0).toUpperCase() + said.slice(1);
@@ -72,6 +85,8 @@ export function syncStatusView(
     online: boolean;
     now: number;
     lastSync: number | null;
+    /** When the page applied `sync`, on the clock of `now` (default: now). */
+    syncAt?: number;
     local?: LocalWork | null;
     /** Main has not said yet whether an account is signed in (the app is starting). */
     opening?: boolean;
@@ -87,27 +102,36 @@ export function syncStatusView(
       nextTryAt: null,
       tryNow: false,
       progress: local.total > 0 ? { done: local.done, total: local.total } : null,
+      timeLeftMs: null,
     };
   }
   const progress = sync.kind === 'syncing' && sync.total > 0 ? sync : null;
+  const left = timeLeftMs(sync, env.syncAt ?? env.now, env.now);
   return {
     kind: sync.kind,
     progress: progress && { done: progress.done, total: progress.total },
-    ...mainStateView(sync, q, env),
+    timeLeftMs: left,
+    ...mainStateView(sync, q, { ...env, timeLeftMs: left }),
   };
 }
 
 function mainStateView(
   sync: SyncState,
   q: QueueCounts,
-  env: { online: boolean; now: number; lastSync: number | null; opening?: boolean },
-): Omit<SyncStatusView, 'kind' | 'progress'> {
+  env: {
+    online: boolean;
+    now: number;
+    lastSync: number | null;
+    opening?: boolean;
+    timeLeftMs: number | null;
+  },
+): Omit<SyncStatusView, 'kind' | 'progress' | 'timeLeftMs'> {
   const kept = q.queued > 0 ? text.syncStatus.kept(queuedText(q)) : text.syncStatus.keptLater;
   const waitingFor = (
     said: string,
     tone: Tone,
     nextTryAt: number | null,
-  ): Omit<SyncStatusView, 'kind' | 'progress'> => {
+  ): Omit<SyncStatusView, 'kind' | 'progress' | 'timeLeftMs'> => {
     const next =
       nextTryAt !== null
         ? text.syncStatus.nextTry(format.wait(Math.max(0, nextTryAt - env.now) / 1000))
@@ -152,7 +176,8 @@ function mainStateView(
         tryNow: false,
       };
     case 'syncing': {
-      const eta = sync.etaMs > 0 ? text.syncStatus.eta(format.wait(sync.etaMs / 1000)) : '';
+      const left = env.timeLeftMs;
+      const eta = left !== null ? text.syncStatus.eta(format.wait(left / 1000)) : '';
       // A first sync (nothing cached yet) downloads the whole account.
       const what =
         q.waiting > 0

@@ -1,0 +1,173 @@
+// "Time left" in the status bar during a sync whose customers list is slow (a 100k account's is
+// one request of many seconds): main's estimate counts the list's time as last measured, and
+// what it still has while on its way (sync/progress.ts); the page counts that down on its clock
+// and shows no time once it ran out (app/sync-status-text.ts). The engine's test runs against
+// the reference service with the list held at its gate while the test's clock moves.
+import { afterEach, describe, expect, it } from 'vitest';
+import { SyncProgress } from '../../src-main/core/sync/progress';
+import { SessionState } from '../../src-renderer/src/app/session.svelte';
+import { syncStatusView } from '../../src-renderer/src/app/sync-status-text';
+import { queueCounts } from '../../src-shared/sync-state';
+import { FakeClock } from '../support/clock';
+import { Harness } from '../support/main';
+
+describe('SyncProgress: the time left', () => {
+  it("counts the list's known time, and while it is on its way what it still has of it", () => {
+    let now = 50_000;
+    // A pull at 3 requests/s whose list took 9 s last time, and routes and territories after it.
+    const p = new SyncProgress(4, 3, { listMs: 9_000, now: () => now, fromList: 3 });
+    // The user's slot of 333 ms and the list's 9 s; after a list that long the limiter's window
+    // is past, so the two after it find their slots free.
+    expect(p.state).toEqual({ kind: 'syncing', done: 0, total: 4, etaMs: 9_333 });
+    p.step(); // the user
+    expect(p.state.etaMs).toBe(9_000);
+    p.listing();
+    now += 4_000;
+    expect(p.state.etaMs).toBe(5_000);
+    now += 4_999;
+    expect(p.state.etaMs).toBe(1);
+    // Slower than last time: how much longer is not known, so no time rather than a wrong one.
+    now += 1;
+    expect(p.state.etaMs).toBe(0);
+    now += 10_000;
+    expect(p.state.etaMs).toBe(0);
+    p.step(); // the list came: routes and territories go at once
+    expect(p.state).toEqual({ kind: 'syncing', done: 2, total: 4, etaMs: 0 });
+    p.step(2);
+    expect(p.state).toMatchObject({ done: 4, total: 4, etaMs: 0 });
+  });
+
+  it('costs a list quicker than a slot its slot, and every request left its slot', () => {
+    const p = new SyncProgress(10, 2, { listMs: 100, now: () => 0 });
+    p.step(4);
+    expect(p.state).toEqual({ kind: 'syncing', done: 4, total: 10, etaMs: 3_000 });
+    p.listing();
+    p.step(8);
+    expect(p.state).toMatchObject({ done: 12, total: 12, etaMs: 0 });
+  });
+
+  it('keeps the list and the pull after it ahead when the push takes more requests than planned', () => {
+    // Planned: 2 changes (and a read for them) and the pull's 4; the push took 6.
+    const p = new SyncProgress(7, 3, { listMs: 9_000, now: () => 0, fromList: 3 });
+    p.step(6);
+    expect(p.state).toEqual({ kind: 'syncing', done: 6, total: 9, etaMs: 9_000 });
+    p.step(); // the user
+    p.listing();
+    p.step(); // the list, at once this time: the two after it wait their slots
+    expect(p.state).toEqual({ kind: 'syncing', done: 8, total: 10, etaMs: 667 });
+  });
+
+  it("gives no time while the list's time is not known, nor with no rate limit", () => {
+    const unknown = new SyncProgress(4, 3, { now: () => 0 });
+    expect(unknown.state.etaMs).toBe(0);
+    unknown.step();
+    unknown.listing();
+    expect(unknown.state.etaMs).toBe(0);
+    unknown.step();
+    expect(unknown.state.etaMs).toBe(667);
+    const unlimited = new SyncProgress(4, 0, { listMs: 9_000, now: () => 0 });
+    expect(unlimited.state.etaMs).toBe(0);
+  });
+});
+
+let h: Harness | undefined;
+/** Gates a failed test left holding: released first, or the engine's stop waits on them. */
+const gates: Array<{ release(): void }> = [];
+afterEach(async () => {
+  for (const gate of gates.splice(0)) gate.release();
+  await h?.dispose();
+  h = undefined;
+});
+
+/** Holds the next customers list at the service's gate. */
+function holdList(harness: Harness) {
+  const gate = harness.service.hold('GET', /^\/api\/v1\/customers$/);
+  gates.push(gate);
+  return gate;
+}
+
+describe('time left while the customers list is on its way', () => {
+  it('never shows a time left that is already past, and counts the list it waits for', async () => {
+    const clock = new FakeClock();
+    h = await Harness.start({ customers: 40, engine: { clock, ratePerSecond: 3 } });
+    // The first pull's list takes 12 s on the engine's clock; the prints keep that time.
+    const first = holdList(h);
+    const firstSync = h.engine.syncNow();
+    await first.arrived;
+    await clock.advance(12_000);
+    first.release();
+    expect((await firstSync).kind).toBe('synced');
+    // A restart: the next sync knows the list's time from the saved prints alone.
+    await h.close();
+    await h.open();
+    const harness = h;
+
+    // The page: applies each state main sends as it comes, on the same clock.
+    const page = new SessionState(() => clock.now());
+    let applied = 0;
+    const apply = () => {
+      const states = harness.of('sync:state');
+      for (const state of states.slice(applied)) page.setSync(state);
+      applied = states.length;
+    };
+    const shown = () => {
+      apply();
+      return syncStatusView(page.sync, queueCounts([]), {
+        online: true,
+        now: clock.now(),
+        syncAt: page.syncAt,
+        lastSync: 1,
+      }).text;
+    };
+    const advance = async (ms: number) => {
+      apply();
+      await clock.advance(ms);
+    };
+
+    const list = holdList(h);
+    const sync = h.engine.syncNow();
+    await list.arrived;
+    const start = clock.now();
+    // The list's 12 s (the two requests after it go at once): not "about 1 s left".
+    expect(shown()).toBe('Syncing · about 12 s left');
+    // The list is held for longer than last time. Each second, the time shown is what is left
+    // of main's estimate as the page applied it, and none once that is past.
+    for (let t = 0; t <= 16_000; t += 1_000) {
+      const said = /about (\d+) s left/.exec(shown());
+      const state = page.sync;
+      const end = page.syncAt + (state.kind === 'syncing' ? state.etaMs : 0);
+      if (end <= clock.now()) expect(said).toBeNull();
+      else expect(Number(said?.[1]) * 1_000).toBeLessThanOrEqual(end - clock.now() + 500);
+      // Counted down on the page between main's words.
+      if (t === 5_000) expect(said?.[1]).toBe('7');
+      await advance(1_000);
+    }
+    expect(clock.now() - start).toBe(17_000);
+    expect(shown()).toBe('Syncing');
+    // A page that opens its road now gets main's state as of now: no time either.
+    expect(h.engine.state).toMatchObject({ kind: 'syncing', etaMs: 0 });
+    list.release();
+    expect((await sync).kind).toBe('synced');
+    expect(shown()).toMatch(/^Synced at/);
+  });
+
+  it("gives a page that opens mid-list what is left of the list's time", async () => {
+    const clock = new FakeClock();
+    h = await Harness.start({ customers: 40, engine: { clock, ratePerSecond: 3 } });
+    const first = holdList(h);
+    const firstSync = h.engine.syncNow();
+    await first.arrived;
+    await clock.advance(12_000);
+    first.release();
+    await firstSync;
+    // Measured in this session: the next sync expects it.
+    const list = holdList(h);
+    const sync = h.engine.syncNow();
+    await list.arrived;
+    expect(h.engine.state).toMatchObject({ kind: 'syncing', done: 1, etaMs: 12_000 });
+    await clock.advance(5_000);
+    expect(h.engine.state).toMatchObject({ kind: 'syncing', done: 1, etaMs: 7_000 });
+    list.release();
+    await sync;
+  });
+});
