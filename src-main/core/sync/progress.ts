@@ -7,7 +7,7 @@ import type { SyncState } from '../../../src-shared/sync-state';
 
 /**
  * The rate limiter's window: a list that took this long leaves every slot but its own free, so
- * the requests right after it go at once (at 100k, routes and territories took ~30 ms, not 667).
+ * the requests right after it go at once, not a slot apart.
  */
 const WINDOW_MS = 1_000;
 
