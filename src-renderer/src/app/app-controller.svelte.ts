@@ -6,6 +6,7 @@
 // Opening the app shows the last account's cache at once, with no request to main: the account
 // key is remembered locally.
 import {
+  queueCounts,
   toFieldmapError,
   type AccountSummary,
   type EventOf,
@@ -77,11 +78,17 @@ export class AppController {
       sync: (state) => this.session.setSync(state),
       reached: (accountKey, opIds) => {
         if (accountKey === this.session.account?.accountKey) this.panels.bulk.noteReached(opIds);
+        const data = this.#data;
+        if (data?.cache.accountKey === accountKey) data.customers.ahead.mirrored(opIds);
       },
       renamed: (resolved, data) => this.#renamed(resolved, data),
     });
     this.outbox = new OutboxActions(api);
-    this.writer = new ChangeWriter(api, () => this.#data?.cache ?? null);
+    this.writer = new ChangeWriter(
+      api,
+      () => this.#data?.cache ?? null,
+      () => this.#data?.customers.ahead ?? null,
+    );
     this.actions = new AppActions(
       this.panels,
       this.selection,
@@ -118,9 +125,17 @@ export class AppController {
     return this.#inbox.localWork(accountKey, data?.customers.all.length ?? 0);
   }
 
-  /** The open account's queue as the cache worker last applied it (null: not yet this page). */
+  /**
+   * The open account's queue as the cache worker last applied it (null: not yet this page), with
+   * the changes the rep saved since that the views already show.
+   */
   get queue(): QueueCounts | null {
-    return this.#inbox.queueOf(this.#data?.cache.accountKey ?? null);
+    const data = this.#data;
+    const queue = this.#inbox.queueOf(data?.cache.accountKey ?? null);
+    const ahead = data?.customers.ahead.unmirrored ?? 0;
+    if (!data || ahead === 0) return queue;
+    const counts = queue ?? queueCounts(data.ops);
+    return { ...counts, queued: counts.queued + ahead, waiting: counts.waiting + ahead };
   }
 
   /** True once the remembered account (or the lack of one) is known. */

@@ -12,7 +12,7 @@
 // `current` is undefined until the first read answers.
 import { Dexie, type ObservabilitySet } from 'dexie';
 import type { CustomerRow, FieldmapDb } from './schema';
-import { compareById, lowerBoundById } from './id-order';
+import { withRows } from './id-order';
 import type { SnapshotStage } from './snapshot-stage';
 
 /** A snapshot the page kept, for one account's feed (cache/snapshot-stage.ts). */
@@ -78,6 +78,9 @@ export class CustomerFeed<V extends CustomerRow> {
   /** The kept snapshot shown before its commit, as views (the very array `current` gave out). */
   #previewed: { stream: string; views: V[] } | null = null;
   readonly #unlisten: () => void;
+  /** Reads of the cache begun so far, and those waiting for one begun after their call. */
+  #reads = 0;
+  #waiting: Array<{ after: number; resolve: () => void }> = [];
   private readonly stage: SnapshotStage | undefined;
   private readonly accountKey: string | undefined;
   private readonly quiet: () => boolean;
@@ -142,8 +145,26 @@ export class CustomerFeed<V extends CustomerRow> {
     return this.#error;
   }
 
+  /**
+   * Reads `ids` again; resolves once `current` holds a read of the cache begun after this call
+   * (so it shows every write committed before it).
+   */
+  refresh(ids: Iterable<string>): Promise<void> {
+    const dirty = this.#dirty;
+    if (dirty !== 'all') {
+      const into = dirty ?? new Set<string>();
+      for (const id of ids) into.add(id);
+      this.#dirty = into;
+    }
+    const after = this.#reads;
+    const read = new Promise<void>((resolve) => this.#waiting.push({ after, resolve }));
+    void this.#read();
+    return read;
+  }
+
   dispose(): void {
     this.#disposed = true;
+    this.#waiting = [];
     this.#unlisten();
     Dexie.on('storagemutated').unsubscribe(this.#onMutated);
   }
@@ -174,6 +195,7 @@ export class CustomerFeed<V extends CustomerRow> {
           continue;
         }
         this.#dirty = null;
+        const read = ++this.#reads;
         const base = this.#current;
         const next =
           dirty === 'all' || base === undefined
@@ -181,6 +203,9 @@ export class CustomerFeed<V extends CustomerRow> {
             : await this.#patch(base, dirty);
         if (!this.#disposed) this.#current = next;
         this.#error = null;
+        const due = this.#waiting.filter((w) => w.after < read);
+        this.#waiting = this.#waiting.filter((w) => w.after >= read);
+        for (const w of due) w.resolve();
       }
     } catch (error) {
       this.#error = error;
@@ -221,11 +246,11 @@ export class CustomerFeed<V extends CustomerRow> {
       // Shown already: only the rows the overlay changed are new (none over a clean cache, and
       // then the list keeps its very array, so nothing downstream runs again).
       if (kept.ids.length === 0) return previewed.views;
-      const rows = this.#applyRows(previewed.views, kept.ids, this.view(defined(kept.found)));
+      const rows = withRows(previewed.views, kept.ids, this.view(defined(kept.found)));
       this.#patches.set(rows, { base: previewed.views, ids: new Set(kept.ids) });
       return rows;
     }
-    return this.#viewsInPieces(this.#applyRows(kept.kept, kept.ids, kept.found));
+    return this.#viewsInPieces(withRows(kept.kept, kept.ids, kept.found));
   }
 
   /** Rows as views in pieces, each in its own task, as a read-back's would be (onPiece each). */
@@ -327,34 +352,6 @@ export class CustomerFeed<V extends CustomerRow> {
   async #patched(base: V[], keys: Set<string>): Promise<V[]> {
     const ids = [...keys];
     const found = await this.db.customers.bulkGet(ids);
-    return this.#applyRows(base, ids, this.view(defined(found)));
-  }
-
-  /**
-   * `base` (in key order) with the rows of `ids` as the cache holds them now (`found`, any order;
-   * an id without a row is removed): replaced, removed or inserted in key order.
-   */
-  #applyRows<R extends CustomerRow>(
-    base: readonly R[],
-    ids: readonly string[],
-    found: ReadonlyArray<R | undefined>,
-  ): R[] {
-    const rows = base.slice();
-    const removed = new Set<string>();
-    const added: R[] = [];
-    const byId = new Map<string, R>();
-    for (const row of found) if (row) byId.set(row.id, row);
-    for (const id of ids) {
-      const i = lowerBoundById(rows, id);
-      const at = rows[i]?.id === id ? i : -1;
-      const row = byId.get(id);
-      if (row && at >= 0) rows[at] = row;
-      else if (row) added.push(row);
-      else if (at >= 0) removed.add(id);
-    }
-    if (removed.size === 0 && added.length === 0) return rows;
-    const kept = removed.size > 0 ? rows.filter((row) => !removed.has(row.id)) : rows;
-    for (const row of added.sort(compareById)) kept.splice(lowerBoundById(kept, row.id), 0, row);
-    return kept;
+    return withRows(base, ids, this.view(defined(found)));
   }
 }

@@ -43,6 +43,47 @@ export async function applyOverlay(db: FieldmapDb): Promise<void> {
 }
 
 /**
+ * One customer op on `working` (a row, or null once deleted locally): the overlay's rule, shared
+ * with the page's rows saved ahead of the cache (saved-ahead.svelte.ts). `touch` is told of the
+ * customer before its row changes.
+ */
+export function applyCustomerOp(
+  working: Map<string, CustomerRow | null>,
+  op: Extract<Op, { kind: 'createCustomer' | 'updateCustomer' | 'deleteCustomer' }>,
+  touch: (id: string) => void = () => {},
+): void {
+  switch (op.kind) {
+    case 'createCustomer': {
+      touch(op.target);
+      const stamp = timestampOf(op.createdAt);
+      working.set(op.target, {
+        ...op.payload,
+        id: op.target,
+        createdAt: stamp,
+        updatedAt: stamp,
+        _pending: 1,
+        _pendingFields: Object.keys(op.payload),
+      });
+      return;
+    }
+    case 'updateCustomer': {
+      const row = working.get(op.target);
+      if (!row) return; // gone on the server or deleted locally: nothing to show
+      touch(op.target);
+      const fields = new Set([...(row._pendingFields ?? []), ...Object.keys(op.payload)]);
+      working.set(op.target, { ...row, ...op.payload, _pending: 1, _pendingFields: [...fields] });
+      return;
+    }
+    case 'deleteCustomer': {
+      if (!working.get(op.target)) return;
+      touch(op.target);
+      working.set(op.target, null);
+      return;
+    }
+  }
+}
+
+/**
  * Applies `ops` (live, in queue order) on top of pure server data of the customers they touch.
  * Every customer an op of `ops` reads or writes must be pure server data here.
  */
@@ -73,33 +114,11 @@ async function applyOps(db: FieldmapDb, ops: PendingRow[]): Promise<void> {
 
   for (const op of ops) {
     switch (op.kind) {
-      case 'createCustomer': {
-        remember(op.target);
-        const stamp = timestampOf(op.createdAt);
-        working.set(op.target, {
-          ...op.payload,
-          id: op.target,
-          createdAt: stamp,
-          updatedAt: stamp,
-          _pending: 1,
-          _pendingFields: Object.keys(op.payload),
-        });
+      case 'createCustomer':
+      case 'updateCustomer':
+      case 'deleteCustomer':
+        applyCustomerOp(working, op, remember);
         break;
-      }
-      case 'updateCustomer': {
-        const row = working.get(op.target);
-        if (!row) break; // gone on the server or deleted locally: nothing to show
-        remember(op.target);
-        const fields = new Set([...(row._pendingFields ?? []), ...Object.keys(op.payload)]);
-        working.set(op.target, { ...row, ...op.payload, _pending: 1, _pendingFields: [...fields] });
-        break;
-      }
-      case 'deleteCustomer': {
-        if (!working.get(op.target)) break;
-        remember(op.target);
-        working.set(op.target, null);
-        break;
-      }
       case 'createRoute': {
         const stamp = timestampOf(op.createdAt);
         const points = op.payload.customerIds.flatMap((id) => {

@@ -8,6 +8,7 @@ import { ListKeys } from './list-keys';
 import { VisitFilterState } from '../visits/visit-filter.svelte';
 import type { CustomerView } from '../../types';
 import { CustomerFeed, type FeedStage } from '../../cache/customer-feed.svelte';
+import { SavedAhead } from '../../cache/saved-ahead.svelte';
 import { ListSorter } from './list-sorter';
 import type { SortPort } from './list-sort-worker';
 import { indexOfId } from './list-runs';
@@ -40,6 +41,8 @@ const SORT_WAIT_MS = 10_000;
 
 export class CustomersState {
   #live: CustomerFeed<CustomerView & CustomerRow>;
+  /** What the rep saved, shown over the feed's rows until they show it (saved-ahead.svelte.ts). */
+  readonly #ahead: SavedAhead<CustomerView & CustomerRow>;
   #term = $state('');
   /** The search term the map shows: `#term` once typing has paused (MAP_SEARCH_DELAY_MS). */
   #mapTerm = $state('');
@@ -75,9 +78,11 @@ export class CustomersState {
     const rows = this.#all;
     const previous = this.#previousKeys;
     // An edit: only the records CustomerFeed read again get new keys.
-    const changed = previous ? this.#live.changedSince(previous.rows, rows) : null;
-    // A full read: the keys its pieces got as they arrived.
-    const pieces = changed === null ? ListKeys.concat(rows, this.#pieces) : null;
+    const changed = previous ? this.#ahead.changedSince(previous.rows, rows) : null;
+    // A full read: the keys its pieces got as they arrived, and new ones for saved rows over it.
+    const layer = this.#ahead.under(rows);
+    const read = changed === null ? ListKeys.concat(layer?.base ?? rows, this.#pieces) : null;
+    const pieces = read && layer ? ListKeys.build(rows, read, layer.ids) : read;
     this.#pieces = [];
     const keys = pieces ?? ListKeys.build(rows, previous, changed);
     this.#previousKeys = keys;
@@ -144,6 +149,12 @@ export class CustomersState {
       (piece, from) => this.#keysOf(piece, from),
       kept && { ...kept, accountKey: cache.accountKey },
     );
+    this.#ahead = new SavedAhead(cache.db, this.#live, toViews);
+  }
+
+  /** The rep's saved changes, shown in every view before the cache has them. */
+  get ahead(): SavedAhead<CustomerView & CustomerRow> {
+    return this.#ahead;
   }
 
   /**
@@ -176,8 +187,9 @@ export class CustomersState {
     this.#pieces.push(keys);
   }
 
+  /** The cache's rows as the feed read them, under what the rep saved since. */
   #read(): CustomerView[] {
-    return this.#live.current ?? [];
+    return this.#ahead.apply(this.#live.current ?? []);
   }
 
   /** True once the first read from the cache has answered. */
@@ -254,6 +266,7 @@ export class CustomersState {
    */
   renamed(from: string, to: string): void {
     this.#renamed.set(to, from);
+    this.#ahead.renamed(from, to);
   }
 
   get term(): string {

@@ -1,7 +1,8 @@
 // Every change the rep makes goes through here (the editor, routes, custom fields, visits): one
 // op to main's outbox per action. Nothing is written to the cache directly: main acknowledges
-// the op and mirrors the outbox back ('outbox:changed'), and the cache's overlay shows it at
-// once, online or offline alike.
+// the op and mirrors the outbox back ('outbox:changed'), and the cache's overlay shows it, online
+// or offline alike. A customer's create, edit, visit or delete shows from main's answer on: the
+// page lays it over its rows until it reads the cache's version back (cache/saved-ahead.svelte.ts).
 //
 // The base rule. An update or delete carries as `base` the record its payload was computed
 // against, as the service had it; main's three-way merge (src-main/core/sync/merge.ts) compares
@@ -46,6 +47,11 @@ export function newTempId(): string {
   return `tmp_${crypto.randomUUID()}`;
 }
 
+/** Where a saved op shows before the cache has it (CustomersState's SavedAhead). */
+export interface ShownAhead {
+  saved(op: Op): void;
+}
+
 /** The server record without the overlay's markers (the `base` an edit carries). */
 function baseOf(row: CustomerRow | null): CustomerRow | null {
   if (!row) return null;
@@ -57,14 +63,20 @@ export class ChangeWriter {
   constructor(
     private readonly api: FieldmapApi,
     private readonly cache: () => CustomerCache | null,
+    private readonly ahead: () => ShownAhead | null = () => null,
   ) {}
 
   async #enqueue(op: Parameters<FieldmapApi['enqueue']>[0]): Promise<Op> {
+    // The account's views as they are now: an answer that comes after a switch is not theirs.
+    const ahead = this.ahead();
+    let queued: Op;
     try {
-      return await this.api.enqueue(op);
+      queued = await this.api.enqueue(op);
     } catch (error) {
       throw toFieldmapError(error);
     }
+    ahead?.saved(queued);
+    return queued;
   }
 
   async #base(id: string): Promise<CustomerRow | null> {
