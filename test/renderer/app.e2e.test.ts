@@ -259,7 +259,7 @@ describe('renderer with 100k customers', () => {
     expect((await rowIds(page)).slice(0, 3)).toEqual(byName.slice(0, 3));
   });
 
-  it('opens the road again once when a message is lost on it, and not in a loop', async () => {
+  it('opens the road again at once after a loss, and only after a wait when the next is lost too', async () => {
     type Fake = {
       emit(e: string, p: unknown): void;
       loseNext(): void;
@@ -289,10 +289,13 @@ describe('renderer with 100k customers', () => {
     await expect.poll(opened, { timeout: 60_000 }).toBe(before + 1);
     await waitRows(page, 'Customers', N);
     await expect.poll(() => page.getAttribute('.sync-status', 'data-sync')).toBe('synced');
-    // A second loss before any stream was saved again asks nothing more (no loop).
+    // A second loss before any stream was saved again is no loop: its new road waits 30 s after
+    // the loss (road-recovery.svelte.ts), which the worker only sees after its own 30 s gap. It is
+    // not given up either: the road opens again once the wait is over.
     await send();
     await page.waitForTimeout(35_000);
     expect(await opened()).toBe(before + 1);
+    await expect.poll(opened, { timeout: 120_000 }).toBe(before + 2);
     await waitRows(page, 'Customers', N);
   });
 });

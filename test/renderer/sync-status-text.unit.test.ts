@@ -149,3 +149,41 @@ describe('status when the network in the way can be named', () => {
     expect(view.text).toContain("this network is not on the account's allow-list");
   });
 });
+
+describe('status when the laptop could not save the account', () => {
+  const synced = { kind: 'synced', at: env.now } as const;
+  const full = { failure: 'quota', nextTryAt: env.now + 30_000 } as const;
+
+  it('says so instead of "Synced": not saved, no change lost, what to do, and the next try', () => {
+    const view = syncStatusView(synced, none, { ...env, cacheFailure: full });
+    expect(view).toMatchObject({ kind: 'not-saved', tone: 'bad', tryNow: true, progress: null });
+    expect(view.text).toBe(
+      'Customers not saved on this laptop: the disk is full. No change is lost — free some disk space · next try in 30 s',
+    );
+    expect(view.nextTryAt).toBe(full.nextTryAt);
+    // Queued changes are named as kept; another failure of the storage says so.
+    const queued = queueCounts([{ state: 'pending' }]);
+    const damaged = syncStatusView(synced, queued, {
+      ...env,
+      cacheFailure: { failure: 'storage', nextTryAt: null },
+    });
+    expect(damaged.text).toBe(
+      'Customers not saved on this laptop: its storage failed. No change is lost (1 change waiting to be sent) — free some disk space or restart Fieldmap',
+    );
+  });
+
+  it('shows a new try’s progress, and main’s own trouble, as they are', () => {
+    const saving = syncStatusView(synced, none, {
+      ...env,
+      cacheFailure: full,
+      local: { phase: 'saving', done: 0, total: 40 },
+    });
+    expect(saving.kind).toBe('saving');
+    const offline = syncStatusView({ kind: 'offline', nextProbeAt: null }, none, {
+      ...env,
+      online: false,
+      cacheFailure: full,
+    });
+    expect(offline.text).toMatch(/^Offline/);
+  });
+});

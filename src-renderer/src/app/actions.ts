@@ -3,7 +3,6 @@
 import type { LngLat } from '../../../src-shared';
 import type { NearbyCenter } from '../features/nearby/nearby.svelte';
 import type { ChangeWriter } from '../features/editor/change-writer';
-import type { OutboxActions } from '../features/changes/outbox-actions.svelte';
 import { idsInside } from '../map/tools/point-in-polygon';
 import type { AccountData } from './account-data.svelte';
 import type { PanelKind, Panels } from './panels.svelte';
@@ -15,7 +14,8 @@ export class AppActions {
     private readonly panels: Panels,
     private readonly selection: SelectionState,
     private readonly writer: ChangeWriter,
-    private readonly outbox: OutboxActions,
+    /** "Sync now" (AppController.syncNow: a recovery of the cache waiting for its turn too). */
+    private readonly syncNow: () => Promise<unknown>,
     private readonly data: () => AccountData | null,
   ) {}
 
@@ -133,7 +133,7 @@ export class AppActions {
       case 'save':
         return void this.saveEditor();
       case 'sync-now':
-        return void this.outbox.syncNow();
+        return void this.syncNow();
       case 'new-customer':
         return this.newCustomer();
       case 'focus-search':

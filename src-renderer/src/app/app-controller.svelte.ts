@@ -20,7 +20,7 @@ import { OutboxActions } from '../features/changes/outbox-actions.svelte';
 import { ImportStatusState } from '../features/import-export/import-status.svelte';
 import { BasemapState } from '../features/offline-maps/basemap-state.svelte';
 import { AppActions } from './actions';
-import { DataInbox } from './data-inbox.svelte';
+import { DataInbox, type CacheFailure } from './data-inbox.svelte';
 import type { LocalWork } from './local-work.svelte';
 import { weekPlanOf } from '../features/plan/week-plan-state.svelte';
 import { Panels } from './panels.svelte';
@@ -93,7 +93,7 @@ export class AppController {
       this.panels,
       this.selection,
       this.writer,
-      this.outbox,
+      () => this.syncNow(),
       () => this.#data,
     );
     this.basemap = new BasemapState(api);
@@ -123,6 +123,21 @@ export class AppController {
     // Before the signed-in account's cache is open, its key from the session.
     const accountKey = data?.cache.accountKey ?? this.session.account?.accountKey ?? null;
     return this.#inbox.localWork(accountKey, data?.customers.all.length ?? 0);
+  }
+
+  /** Why the open account's cache lacks main's last data (its storage refused it), or null. */
+  get cacheFailure(): CacheFailure | null {
+    const accountKey = this.#data?.cache.accountKey ?? this.session.account?.accountKey ?? null;
+    return this.#inbox.failureOf(accountKey);
+  }
+
+  /**
+   * "Sync now": a new road the cache's recovery was waiting to open opens first (main resends
+   * what the cache lacks on it), then main syncs.
+   */
+  async syncNow(): Promise<unknown> {
+    await this.#inbox.retryNow();
+    return this.outbox.syncNow();
   }
 
   /**
@@ -170,6 +185,7 @@ export class AppController {
   stop(): void {
     for (const off of this.#unsubscribe) off();
     this.#unsubscribe = [];
+    this.#inbox.stop();
     this.imports.stop();
     this.#data?.dispose();
     this.#data = null;

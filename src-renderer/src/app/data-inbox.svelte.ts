@@ -4,14 +4,24 @@
 // the outbox mirror, resolved ids and data streams (LocalWork: their progress). What the page
 // shows follows that, never main's word before the cache has it. A lost road (a gap the worker
 // waited out, a stream it could not save) is recovered here and only here: a new road, which main
-// starts with its state as it is now, and the page asks for the snapshot its cache lacks.
+// starts with its state as it is now, and the page asks for the snapshot its cache lacks; again,
+// with a growing wait, while the losses go on (road-recovery.svelte.ts). A stream the laptop's
+// storage refused (a full disk) is kept here until a stream is saved: the status bar says so.
 import type { AccountSummary, EventOf, FieldmapApi, QueueCounts } from '../../../src-shared';
 import { CacheWriter } from '../cache/cache-writer-page';
 import type { WriterReply } from '../cache/cache-writer';
+import type { StorageFailure } from '../cache/storage-failure';
 import { acceptDataPort } from '../cache/data-port';
 import { SnapshotStage } from '../cache/snapshot-stage';
 import type { AccountData } from './account-data.svelte';
 import { LocalWorkState, type LocalWork } from './local-work.svelte';
+import { RoadRecovery, type RecoveryTimers } from './road-recovery.svelte';
+
+/** The last stream of an account was refused by the laptop's storage; `nextTryAt`: its retry. */
+export interface CacheFailure {
+  failure: StorageFailure;
+  nextTryAt: number | null;
+}
 
 /** What the inbox tells the session side, each once the worker applied it. */
 export interface InboxHost {
@@ -38,15 +48,37 @@ export class DataInbox {
   readonly stage = new SnapshotStage();
   /** The road whose first session word has been heard. */
   #road = 0;
-  /** A new road was asked after a loss, and no stream has been saved since: not again. */
-  #recovering = false;
+  /** The last opening of a road, settled once main answered it. */
+  #opening: Promise<void> = Promise.resolve();
+  /** New roads after losses: at once, then after growing waits until a stream is saved. */
+  #recovery: RoadRecovery;
+  /** The account whose last stream the storage refused, and why (null once one is saved). */
+  #failed = $state.raw<{ accountKey: string; failure: StorageFailure } | null>(null);
   /** The outbox as the worker last applied it, per account (the status bar's count). */
   #queue = $state.raw<{ accountKey: string; counts: QueueCounts } | null>(null);
 
   constructor(
     private readonly api: FieldmapApi,
     private readonly host: InboxHost,
-  ) {}
+    timers?: RecoveryTimers,
+  ) {
+    this.#recovery = new RoadRecovery(() => {
+      this.#local.reset();
+      void this.openRoad();
+    }, timers);
+  }
+
+  /** Why the cache of `accountKey` does not hold main's last data, or null when it does. */
+  failureOf(accountKey: string | null): CacheFailure | null {
+    const failed = this.#failed;
+    if (!failed || failed.accountKey !== accountKey) return null;
+    return { failure: failed.failure, nextTryAt: this.#recovery.nextAt };
+  }
+
+  /** "Sync now": a new road that was waiting for its turn opens at once. */
+  async retryNow(): Promise<void> {
+    if (this.#recovery.now()) await this.#opening;
+  }
 
   /** The queue of `accountKey` as the worker last applied it, or null when it has not yet. */
   queueOf(accountKey: string | null): QueueCounts | null {
@@ -71,12 +103,15 @@ export class DataInbox {
   }
 
   /** Opens a new road: main's state comes first on it, then what the page's cache lacks. */
-  async openRoad(): Promise<void> {
-    try {
-      await this.api.openRoad(await this.host.holding());
-    } catch (error) {
-      console.error('fieldmap: could not open the road to main', error);
-    }
+  openRoad(): Promise<void> {
+    this.#opening = (async () => {
+      try {
+        await this.api.openRoad(await this.host.holding());
+      } catch (error) {
+        console.error('fieldmap: could not open the road to main', error);
+      }
+    })();
+    return this.#opening;
   }
 
   /** Resolves once everything the worker has taken so far is applied. */
@@ -88,6 +123,12 @@ export class DataInbox {
   async forget(accountKey: string): Promise<void> {
     await this.#writer.close(accountKey);
     this.stage.dropAccount(accountKey);
+    if (this.#failed?.accountKey === accountKey) this.#failed = null;
+  }
+
+  /** Stops a new road waiting for its turn. */
+  stop(): void {
+    this.#recovery.stop();
   }
 
   #onReport(report: Exclude<WriterReply, { kind: 'done' } | { kind: 'failed' }>): void {
@@ -100,19 +141,22 @@ export class DataInbox {
         this.#local.saving(report.stream, report.done);
         return;
       case 'lost':
-        // Once until a stream is saved again, so a lasting failure does not loop.
-        if (this.#recovering) return;
-        this.#recovering = true;
         this.#local.reset();
-        void this.openRoad();
+        this.#recovery.lost();
         return;
       case 'applied':
         break;
     }
     if ('stream' in report) {
       this.#local.applied(report.accountKey, report.count, report.stream);
-      if (report.saved) this.#recovering = false;
-      else this.stage.drop(report.stream); // not the cache's: never adopted
+      if (report.saved) {
+        this.#recovery.saved();
+        if (this.#failed?.accountKey === report.accountKey) this.#failed = null;
+      } else {
+        this.stage.drop(report.stream); // not the cache's: never adopted
+        const { accountKey, failure } = report;
+        if (failure && accountKey !== null) this.#failed = { accountKey, failure };
+      }
       return;
     }
     this.#local.applied(report.accountKey, report.count);

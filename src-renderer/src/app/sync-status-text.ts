@@ -1,8 +1,9 @@
 // What the status bar says: main's sync state read together with the outbox mirror (the same
 // count the Changes view and the import chip show) and whether this machine has a network.
 // Never "Synced" while a change is queued, nor while main's data is still on its way into the
-// cache and the list (a large first sync names its phases with counts); "Offline" only when the
-// machine is. Main's time left counts down on the page's clock and is dropped once it ran out.
+// cache and the list (a large first sync names its phases with counts), nor while the laptop's
+// storage refused the last of it (a full disk); "Offline" only when the machine is. Main's time
+// left counts down on the page's clock and is dropped once it ran out.
 import {
   changesText,
   connectionCauseText,
@@ -10,14 +11,18 @@ import {
   type SyncState,
 } from '../../../src-shared';
 import { format } from '../ui/format';
+import type { CacheFailure } from './data-inbox.svelte';
 import type { LocalWork } from './local-work.svelte';
 import { text } from './text';
 
 export type Tone = 'ok' | 'warn' | 'bad' | 'busy';
 
 export interface SyncStatusView {
-  /** The state shown (data-sync): main's, or 'saving' while main's data is not yet in the list. */
-  kind: SyncState['kind'] | 'saving';
+  /**
+   * The state shown (data-sync): main's, 'saving' while main's data is not yet in the list, or
+   * 'not-saved' while main says synced over a cache whose storage refused main's data.
+   */
+  kind: SyncState['kind'] | 'saving' | 'not-saved';
   text: string;
   tone: Tone;
   /** When the engine tries again by itself (shown as "next try in …"), or null. */
@@ -88,6 +93,8 @@ export function syncStatusView(
     /** When the page applied `sync`, on the clock of `now` (default: now). */
     syncAt?: number;
     local?: LocalWork | null;
+    /** The cache's storage refused main's last data (data-inbox.svelte.ts), or null. */
+    cacheFailure?: CacheFailure | null;
     /** Main has not said yet whether an account is signed in (the app is starting). */
     opening?: boolean;
   },
@@ -102,6 +109,23 @@ export function syncStatusView(
       nextTryAt: null,
       tryNow: false,
       progress: local.total > 0 ? { done: local.done, total: local.total } : null,
+      timeLeftMs: null,
+    };
+  }
+  // Main's "synced" is about the service; the cache does not hold what it sent.
+  const failed = env.cacheFailure ?? null;
+  if (failed && sync.kind === 'synced') {
+    const next =
+      failed.nextTryAt !== null
+        ? text.syncStatus.nextTry(format.wait(Math.max(0, failed.nextTryAt - env.now) / 1000))
+        : '';
+    return {
+      kind: 'not-saved',
+      text: `${text.syncStatus.notSaved(failed.failure, q.queued > 0 ? queuedText(q) : '')}${next}`,
+      tone: 'bad',
+      nextTryAt: failed.nextTryAt,
+      tryNow: true,
+      progress: null,
       timeLeftMs: null,
     };
   }

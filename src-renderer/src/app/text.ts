@@ -87,6 +87,11 @@ export const text = {
     syncing: 'Syncing',
     syncedAt: (ms: number) => `Synced at ${format.dateTime(ms)}`,
     error: (message: string, kept: string) => `Sync error: ${message}${kept}`,
+    /** The cache worker could not save main's data: the rep's changes are safe in main's outbox. */
+    notSaved: (why: 'quota' | 'storage', queued: string) =>
+      `Customers not saved on this laptop: ${why === 'quota' ? 'the disk is full' : 'its storage failed'}. ` +
+      `No change is lost${queued ? ` (${queued})` : ''} — ` +
+      (why === 'quota' ? 'free some disk space' : 'free some disk space or restart Fieldmap'),
     theService: 'the service',
   },
   shortcuts: {

@@ -32,6 +32,7 @@ import { OutboxInbox } from './outbox-events';
 import { PIECE_GAP_MS } from './piece-save';
 import { RoadReader } from './road-reader';
 import { StreamSaves, type StreamSave } from './stream-saves';
+import { storageFailureOf, type StorageFailure } from './storage-failure';
 
 /** What the page asks of the worker; `close` and `idle` are answered by their `id`. */
 export type WriterRequest =
@@ -66,7 +67,8 @@ export type WriterReply =
   /**
    * Message `seq` of road `road` is applied. `count`: customers in its account's cache after it
    * (null when it wrote nothing). A stream's end names it; `saved` false: the cache kept what it
-   * held (a piece lost, a failed write, main gave the stream up).
+   * held (a piece lost, a failed write, main gave the stream up); `failure`: the storage refused
+   * the write (storage-failure.ts), which the rep must hear of.
    */
   | ({
       kind: 'applied';
@@ -74,7 +76,7 @@ export type WriterReply =
       seq: number;
       accountKey: string | null;
       count: number | null;
-    } & (AppliedEvent | { stream: string; saved: boolean }))
+    } & (AppliedEvent | { stream: string; saved: boolean; failure?: StorageFailure }))
   /** The road lost a message, or a stream was not saved: the page opens a new road. */
   | { kind: 'lost'; road: number; seq: number }
   | { kind: 'done'; id: number }
@@ -217,6 +219,7 @@ export function serveCacheWriter(
     const { stream, accountKey } = piece;
     const save: StreamSave | undefined = saves.finish(stream);
     let count: number | null = null;
+    let failure: StorageFailure | null = null;
     if (piece.abort) {
       // Main gave the stream up (its pull failed): nothing of it is kept, and no one asks again.
     } else if (save) {
@@ -224,16 +227,19 @@ export function serveCacheWriter(
         reply({ kind: 'saving', stream, accountKey, done, total: piece.total });
       if (save.written > 0) save.progress(save.written);
       if (await save.done) count = await countOf(await cacheOf(accountKey));
+      failure = save.failure;
     } else {
       const event = joined.get(stream);
       joined.delete(stream);
       count = await applyJoined(event).catch((error: unknown) => {
         console.error(`fieldmap: a data stream was not saved: ${String(error)}`, error);
+        failure = storageFailureOf(error);
         return null;
       });
     }
     const saved = count !== null;
-    reply({ kind: 'applied', road, seq, accountKey, count, stream, saved });
+    const end = { kind: 'applied', road, seq, accountKey, count, stream, saved } as const;
+    reply(!saved && failure ? { ...end, failure } : end);
     if (!saved && !piece.abort) reply({ kind: 'lost', road, seq });
   };
 

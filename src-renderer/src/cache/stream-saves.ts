@@ -7,6 +7,7 @@
 import type { DataPiece } from '../../../src-shared/data-pieces';
 import type { CustomerCache } from './customer-cache';
 import { PieceInbox } from './piece-save';
+import { storageFailureOf, type StorageFailure } from './storage-failure';
 
 /** A stream being saved: customers written so far, and where the page's request wants progress. */
 export type StreamSave = {
@@ -17,6 +18,8 @@ export type StreamSave = {
   opened: Promise<void>;
   /** True once the whole event committed; false when it was not saved (the cache is unchanged). */
   done: Promise<boolean>;
+  /** Set when the save failed because the storage refused it (a full disk, a damaged database). */
+  failure: StorageFailure | null;
 };
 
 /** Finished streams remembered for a late opening (one per sync at most: hours of them). */
@@ -177,6 +180,7 @@ export class StreamSaves {
       progress: null,
       opened: new Promise<void>((resolve) => (opened = resolve)),
       done: Promise.resolve(false),
+      failure: null,
     };
     save.done = this.#cacheOf(first.accountKey)
       .then((cache) =>
@@ -193,6 +197,7 @@ export class StreamSaves {
       )
       .catch((error: unknown) => {
         console.error(`fieldmap: a data stream was not saved: ${String(error)}`, error);
+        save.failure = storageFailureOf(error);
         // The save stays registered: its later pieces go to its failed inbox (a joiner that
         // no longer holds the stream would drop them unreported), and its last piece reports the
         // stream unsaved (cache-writer.ts), so the page recovers.
