@@ -12,7 +12,7 @@
 // `current` is undefined until the first read answers.
 import { Dexie, type ObservabilitySet } from 'dexie';
 import type { CustomerRow, FieldmapDb } from './schema';
-import { compareById, lowerBoundById } from './id-order';
+import { patchById } from './id-order';
 import type { SnapshotStage } from './snapshot-stage';
 
 /** A snapshot the page kept, for one account's feed (cache/snapshot-stage.ts). */
@@ -221,11 +221,11 @@ export class CustomerFeed<V extends CustomerRow> {
       // Shown already: only the rows the overlay changed are new (none over a clean cache, and
       // then the list keeps its very array, so nothing downstream runs again).
       if (kept.ids.length === 0) return previewed.views;
-      const rows = this.#applyRows(previewed.views, kept.ids, this.view(defined(kept.found)));
+      const rows = patchById(previewed.views, kept.ids, this.view(defined(kept.found)));
       this.#patches.set(rows, { base: previewed.views, ids: new Set(kept.ids) });
       return rows;
     }
-    return this.#viewsInPieces(this.#applyRows(kept.kept, kept.ids, kept.found));
+    return this.#viewsInPieces(patchById(kept.kept, kept.ids, kept.found));
   }
 
   /** Rows as views in pieces, each in its own task, as a read-back's would be (onPiece each). */
@@ -327,34 +327,6 @@ export class CustomerFeed<V extends CustomerRow> {
   async #patched(base: V[], keys: Set<string>): Promise<V[]> {
     const ids = [...keys];
     const found = await this.db.customers.bulkGet(ids);
-    return this.#applyRows(base, ids, this.view(defined(found)));
-  }
-
-  /**
-   * `base` (in key order) with the rows of `ids` as the cache holds them now (`found`, any order;
-   * an id without a row is removed): replaced, removed or inserted in key order.
-   */
-  #applyRows<R extends CustomerRow>(
-    base: readonly R[],
-    ids: readonly string[],
-    found: ReadonlyArray<R | undefined>,
-  ): R[] {
-    const rows = base.slice();
-    const removed = new Set<string>();
-    const added: R[] = [];
-    const byId = new Map<string, R>();
-    for (const row of found) if (row) byId.set(row.id, row);
-    for (const id of ids) {
-      const i = lowerBoundById(rows, id);
-      const at = rows[i]?.id === id ? i : -1;
-      const row = byId.get(id);
-      if (row && at >= 0) rows[at] = row;
-      else if (row) added.push(row);
-      else if (at >= 0) removed.add(id);
-    }
-    if (removed.size === 0 && added.length === 0) return rows;
-    const kept = removed.size > 0 ? rows.filter((row) => !removed.has(row.id)) : rows;
-    for (const row of added.sort(compareById)) kept.splice(lowerBoundById(kept, row.id), 0, row);
-    return kept;
+    return patchById(base, ids, this.view(defined(found)));
   }
 }

@@ -30,3 +30,31 @@ export function mergeById<R extends { id: string }>(a: readonly R[], b: readonly
   while (j < b.length) out[k++] = b[j++]!;
   return out;
 }
+
+/**
+ * `base` (in id order) with the rows of `ids` as they are now (`found`, any order; an id without
+ * a row is removed): replaced, removed or inserted in id order. A new array; `base` is kept.
+ */
+export function patchById<R extends { id: string }>(
+  base: readonly R[],
+  ids: Iterable<string>,
+  found: ReadonlyArray<R | undefined>,
+): R[] {
+  const rows = base.slice();
+  const removed = new Set<string>();
+  const added: R[] = [];
+  const byId = new Map<string, R>();
+  for (const row of found) if (row) byId.set(row.id, row);
+  for (const id of ids) {
+    const i = lowerBoundById(rows, id);
+    const at = rows[i]?.id === id ? i : -1;
+    const row = byId.get(id);
+    if (row && at >= 0) rows[at] = row;
+    else if (row) added.push(row);
+    else if (at >= 0) removed.add(id);
+  }
+  if (removed.size === 0 && added.length === 0) return rows;
+  const kept = removed.size > 0 ? rows.filter((row) => !removed.has(row.id)) : rows;
+  for (const row of added.sort(compareById)) kept.splice(lowerBoundById(kept, row.id), 0, row);
+  return kept;
+}
