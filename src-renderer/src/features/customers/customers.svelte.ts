@@ -12,6 +12,7 @@ import { ListSorter } from './list-sorter';
 import type { SortPort } from './list-sort-worker';
 import { indexOfId } from './list-runs';
 import { patchById } from '../../cache/id-order';
+import { PickedRecords } from './picked-records';
 import { afterPaint } from '../../ui/after-paint';
 import { listInputGate } from '../../map/redraw-gate';
 
@@ -104,6 +105,11 @@ export class CustomersState {
       group: this.#group,
       visit: this.#visit,
     }),
+  );
+  /** What pick last answered for each `ids` array (not reactive). */
+  #picks = new PickedRecords(
+    (base, rows) => this.changedSince(base, rows),
+    (id) => this.byId(id),
   );
   /** The version #mapped was last derived from (not reactive). */
   #mappedFrom: { all: CustomerView[]; mapped: CustomerView[] } | null = null;
@@ -266,6 +272,11 @@ export class CustomersState {
 
   get index(): CustomerIndex {
     return this.#index;
+  }
+
+  /** The records of `ids` that exist, in their order (PickedRecords). */
+  pick(ids: readonly string[]): CustomerView[] {
+    return this.#picks.pick(ids, this.#all, this.#renamed.size);
   }
 
   /** The mapped record of `id` in `rows`, if any. */

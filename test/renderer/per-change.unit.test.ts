@@ -1,10 +1,12 @@
-// "Due today" kept across data versions (features/reminders/due-today.ts DueList): after a patched
-// version it answers exactly what a pass over every customer (dueToday) answers, and reads only
-// the customers the feed says changed, so a bulk change's acknowledgements, each a version, no
-// longer cost a pass over the whole account each.
+// What the page derives per data version, kept across versions: "Due today" (features/reminders/
+// due-today.ts DueList) and the Selection panel's customers (features/customers/picked-records.ts).
+// After a patched version each answers exactly what a pass over every customer answers, and reads
+// only the customers the feed says changed, so a bulk change's acknowledgements, each a version,
+// no longer cost a pass over the whole account each.
 import { describe, expect, it } from 'vitest';
 import { positionOf, type Customer } from '../../src-shared';
 import { DueList, dueToday } from '../../src-renderer/src/features/reminders/due-today';
+import { PickedRecords } from '../../src-renderer/src/features/customers/picked-records';
 import type { CustomerView } from '../../src-renderer/src/types';
 import { makeCustomers } from './pages/fixtures';
 
@@ -105,5 +107,36 @@ describe('"Due today" across data versions', () => {
     expect([...reads]).toEqual([]); // the changed record is a plain object: nothing watched read
     expect(due).toEqual(dueToday(next, NOW));
     expect(due.some((r) => r.customerId === target.id)).toBe(true);
+  });
+});
+
+describe("the Selection panel's customers across data versions", () => {
+  it('are the records of its ids that exist, reading only the changed ones by id', () => {
+    const f = feed();
+    let rows = views(500);
+    const asked: string[] = [];
+    const byId = (id: string) => (asked.push(id), rows.find((c) => c.id === id));
+    const picks = new PickedRecords((a, b) => f.changedSince(a, b), byId);
+    const ids = [rows[40]!.id, rows[3]!.id, 'not-there', rows[200]!.id, rows[7]!.id];
+    const plain = () => ids.flatMap((id) => rows.find((c) => c.id === id) ?? []);
+    expect(picks.pick(ids, rows, 0)).toEqual(plain());
+    // One selected customer changes, one is deleted, one outside the selection changes.
+    asked.length = 0;
+    rows = f.patch(rows, {
+      [ids[1]!]: { color: 'teal' },
+      [ids[3]!]: null,
+      [rows[300]!.id]: { color: 'teal' },
+    });
+    const picked = picks.pick(ids, rows, 0);
+    expect(picked).toEqual(plain());
+    expect(picked[1]).toBe(rows.find((c) => c.id === ids[1])); // the new record, not the old
+    expect(asked.sort()).toEqual([ids[1]!, ids[3]!].sort()); // not the one outside it
+    // Nothing changed: the same answer, nothing read.
+    asked.length = 0;
+    expect(picks.pick(ids, rows, 0)).toBe(picked);
+    expect(asked).toEqual([]);
+    // A rename since: every id is read again.
+    expect(picks.pick(ids, rows, 1)).toEqual(plain());
+    expect(asked).toHaveLength(ids.length);
   });
 });
