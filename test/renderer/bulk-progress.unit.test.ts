@@ -12,7 +12,7 @@ const drainOf = (ids: string[], seen: string[] = []): Drain => ({
   seen: new Set(seen),
   firstSent: null,
 });
-const env = (reached: string[] = []) => ({ online: true, now: 0, reached: new Set(reached) });
+const env = (reached: string[] = [], now = 0) => ({ online: true, now, reached: new Set(reached) });
 
 describe("a bulk action's changes on their way", () => {
   it('are waiting until main says the service has them, even before the page sees them queued', () => {
@@ -45,5 +45,15 @@ describe("a bulk action's changes on their way", () => {
   it('leaves a change the rep discarded out of the count', () => {
     const view = drainView(drainOf(['a', 'b'], ['a', 'b']), [], env(['a']));
     expect(view).toMatchObject({ total: 1, sent: 1, waiting: 0, finished: true });
+  });
+
+  it("never says the changes go faster than the service's limit takes them", () => {
+    // 300 queued; the page heard of the first 10 answers within a second of the first (a burst).
+    const ids = Array.from({ length: 300 }, (_, i) => `op${i}`);
+    const drain = { ...drainOf(ids, ids), firstSent: [0, 1] as [number, number] };
+    const view = drainView(drain, ids.slice(10).map(pending), env(ids.slice(0, 10), 1000));
+    expect(view).toMatchObject({ sent: 10, waiting: 290 });
+    // 290 changes at 3 a second are ~97 s: not the 32 s that the burst's 9 a second would say.
+    expect(view.text).toMatch(/about 1 min 40 s left/);
   });
 });

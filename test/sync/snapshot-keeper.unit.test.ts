@@ -63,6 +63,38 @@ describe('SnapshotKeeper', () => {
   });
 });
 
+it('never changes a snapshot it handed out; its own copy takes every acknowledgement', async () => {
+  const keeper = new SnapshotKeeper('acct');
+  const first = ['a', 'b', 'c'].map((id) => customerRecord({ id, name: id, color: 'red' }));
+  await keeper.take(pulled(first), 1);
+  const ack = (id: string, color: string) => {
+    const record = { ...first.find((c) => c.id === id)!, color };
+    keeper.acknowledge({ upserted: [record], deleted: [] });
+    return record;
+  };
+  const a = ack('a', 'black');
+  const handed = keeper.snapshot!; // a resend under way
+  const b1 = ack('b', 'blue');
+  expect(handed.customers).toEqual([a, first[1], first[2]]);
+  // Many in a row, none handed out between them (a bulk change draining), and a new customer.
+  const b2 = ack('b', 'green');
+  const c = ack('c', 'teal');
+  const created = customerRecord({ id: 'new', name: 'new' });
+  keeper.acknowledge({ upserted: [created], deleted: [] });
+  const now = keeper.snapshot!;
+  expect(now.customers).toEqual([a, b2, c, created]);
+  expect(b1).not.toEqual(b2);
+  ack('a', 'white');
+  expect(now.customers[0]).toBe(a);
+  expect(handed.customers).toEqual([a, first[1], first[2]]);
+  expect(keeper.snapshot?.customers.map((x) => x.color)).toEqual([
+    'white',
+    'green',
+    'teal',
+    created.color,
+  ]);
+});
+
 describe('SnapshotKeeper across a restart', () => {
   let dir: string;
   let file: string;

@@ -184,4 +184,46 @@ describe('what an update merges against', () => {
     expect(h.service.store.customer(USER, phoned)?.phone).toBe('555-0142');
     expect(h.service.store.customer(USER, moved)?.city).toBe('Elsewhere');
   });
+
+  it('asks for the next search of the town before the last grows too old: no change waits', async () => {
+    const clock = new FakeClock();
+    h = await Harness.start({ customers: 3_000, engine: { clock, ...SLOW_LIST } });
+    await h.engine.syncNow();
+    const byTown = new Map<string, string[]>();
+    for (const c of h.serverCustomers()) {
+      if (c.color === 'purple') continue;
+      byTown.set(c.city, [...(byTown.get(c.city) ?? []), c.id]);
+    }
+    const ids = [...byTown.values()].sort((a, b) => b.length - a.length)[0]!.slice(0, 40);
+    await h.outbox.enqueueMany(
+      ids.map((id) => ({
+        kind: 'updateCustomer' as const,
+        target: id,
+        payload: { color: 'purple' },
+        base: h!.base(id),
+      })),
+    );
+    // What happened, in order: each search asked, and the minute passing in two steps.
+    const said: string[] = [];
+    const counts = watch(h, {
+      updateCustomer: async (n) => {
+        // Near the end of the first search's life, then past it.
+        const step = { 5: ['58.5 s', MAX_BASE_AGE_MS - 1_500], 15: ['61 s', 2_500] } as const;
+        const at = step[n as keyof typeof step];
+        if (!at) return;
+        said.push(at[0]);
+        await clock.advance(at[1]);
+      },
+    });
+    const client = h.client as unknown as { searchCustomers: (...a: unknown[]) => unknown };
+    const search = client.searchCustomers.bind(h.client);
+    client.searchCustomers = (...args) => (said.push('search'), search(...args));
+    await h.engine.syncNow();
+    expect(h.outbox.list()).toEqual([]);
+    for (const id of ids) expect(h.service.store.customer(USER, id)?.color).toBe('purple');
+    // The second search was asked while the first still served: not once it was too old, when
+    // every change would have waited for it.
+    expect(said.slice(0, 4)).toEqual(['search', '58.5 s', 'search', '61 s']);
+    expect(counts.searchCustomers).toBe(2);
+  });
 });

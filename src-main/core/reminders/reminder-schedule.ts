@@ -100,12 +100,20 @@ export class ReminderSchedule implements CustomersWatcher {
 
   /** What the service acknowledged of one change: its records, without a pull's full pass. */
   acknowledged({ upserted, deleted }: Acknowledged): void {
-    const next = new Map(this.#base);
+    // Most acknowledged changes leave every reminder as it was (a bulk colour): then nothing is
+    // copied, compared or saved; a copy of the account's reminders per change held main.
+    const base = this.#base;
+    const reminders = upserted.map((c) => [c.id, reminderOf(c.id, c)] as const);
+    const same = (id: string, r: Reminder | null) => {
+      const was = base.get(id);
+      return r === null ? was === undefined : was !== undefined && sameReminder(was, r);
+    };
+    if (deleted.every((id) => !base.has(id)) && reminders.every(([id, r]) => same(id, r))) return;
+    const next = new Map(base);
     for (const id of deleted) next.delete(id);
-    for (const c of upserted) {
-      const reminder = reminderOf(c.id, c);
-      if (reminder) next.set(c.id, reminder);
-      else next.delete(c.id);
+    for (const [id, reminder] of reminders) {
+      if (reminder) next.set(id, reminder);
+      else next.delete(id);
     }
     this.#setBase(next);
   }
@@ -139,14 +147,20 @@ export class ReminderSchedule implements CustomersWatcher {
     if (this.#closed) return;
     this.#timer?.abort();
     const now = this.#o.clock.now();
-    const due = this.list().filter((r) => r.at > this.#checkedAt && r.at <= now);
+    // One pass, and only what fell due sorted: it runs at every change of the queue.
+    const due: Reminder[] = [];
+    let next = Infinity;
+    for (const r of this.#current.values()) {
+      if (r.at > this.#checkedAt && r.at <= now) due.push(r);
+      if (r.at > now && r.at < next) next = r.at;
+    }
+    due.sort((a, b) => a.at - b.at);
     if (now > this.#checkedAt) this.#checkedAt = now;
     if (due.length > 0) {
       this.#save();
       this.#notify(due);
     }
-    const next = this.list().find((r) => r.at > now);
-    const wait = next ? Math.min(next.at - now, LOOK_EVERY_MS) : LOOK_EVERY_MS;
+    const wait = Number.isFinite(next) ? Math.min(next - now, LOOK_EVERY_MS) : LOOK_EVERY_MS;
     const timer = new AbortController();
     this.#timer = timer;
     this.#o.clock.sleep(Math.max(0, wait), timer.signal).then(
@@ -197,6 +211,10 @@ export class ReminderSchedule implements CustomersWatcher {
   }
 }
 
+function sameReminder(a: Reminder, b: Reminder): boolean {
+  return a.at === b.at && a.name === b.name && a.address === b.address && a.type === b.type;
+}
+
 function sameReminders(
   a: ReadonlyMap<string, Reminder>,
   b: ReadonlyMap<string, Reminder>,
@@ -204,15 +222,7 @@ function sameReminders(
   if (a.size !== b.size) return false;
   for (const [id, r] of a) {
     const other = b.get(id);
-    if (
-      !other ||
-      other.at !== r.at ||
-      other.name !== r.name ||
-      other.address !== r.address ||
-      other.type !== r.type
-    ) {
-      return false;
-    }
+    if (!other || !sameReminder(other, r)) return false;
   }
   return true;
 }

@@ -27,6 +27,8 @@ interface Search {
   list: List | null;
   fetching: Promise<void> | null;
   failed: boolean;
+  /** How long it took to come (0 until it came). */
+  latencyMs: number;
 }
 
 export interface UpdateBasesOptions {
@@ -54,6 +56,8 @@ export class UpdateBases {
   readonly #known: () => readonly Customer[] | null | undefined;
   readonly #queuedTowns: () => readonly string[];
   readonly #searches = new Map<string, Search>();
+  /** Per search term, the next search, asked before the one in use grows too old. */
+  readonly #nextSearches = new Map<string, Search>();
   /** Per search term, the share of the account it returns (from the last pull). */
   readonly #shares = new Map<string, number>();
 
@@ -116,7 +120,8 @@ export class UpdateBases {
   async close(): Promise<void> {
     this.#stop.abort();
     await this.#fetching;
-    await Promise.all([...this.#searches.values()].map((s) => s.fetching));
+    const searches = [...this.#searches.values(), ...this.#nextSearches.values()];
+    await Promise.all(searches.map((s) => s.fetching));
   }
 
   /** Updates the service's rate lets go within a read's useful life. */
@@ -140,9 +145,11 @@ export class UpdateBases {
     if (term === '' || /^\.{1,2}$/.test(term)) return 'none';
     let search = this.#searches.get(term);
     const fresh = (s: Search) => s.list !== null && now - s.list.startedAt <= MAX_BASE_AGE_MS;
+    search = this.#ahead(term, search, now);
     if (!search || (!search.fetching && !search.failed && !fresh(search))) {
       if (!this.#searchWorth(term)) return 'none';
       search = this.#search(term);
+      this.#searches.set(term, search);
     }
     if (search.fetching) await search.fetching;
     const list = search.list;
@@ -181,15 +188,38 @@ export class UpdateBases {
     return share;
   }
 
+  /**
+   * The search to use for `term`: `search`, or the next one once it came or `search` grew too
+   * old. The next is asked when `search` nears the end of its life (by its own time to come,
+   * WAIT_FOR_LIST_MS at least): asked only once it was too old, every change waited for it.
+   */
+  #ahead(term: string, search: Search | undefined, now: number): Search | undefined {
+    let next = this.#nextSearches.get(term);
+    const list = search?.list;
+    if (!next && list) {
+      const ahead = Math.max(search.latencyMs * 1.5, WAIT_FOR_LIST_MS);
+      if (now - list.startedAt >= MAX_BASE_AGE_MS - ahead && this.#searchWorth(term)) {
+        next = this.#search(term);
+        this.#nextSearches.set(term, next);
+      }
+    }
+    if (!next) return search;
+    const old = !list || now - list.startedAt > MAX_BASE_AGE_MS;
+    if (!next.list && !next.failed && !old) return search;
+    this.#nextSearches.delete(term);
+    this.#searches.set(term, next);
+    return next;
+  }
+
   #search(term: string): Search {
     const ctx = this.#ctx;
     const startedAt = ctx.clock.now();
-    const search: Search = { list: null, fetching: null, failed: false };
-    this.#searches.set(term, search);
+    const search: Search = { list: null, fetching: null, failed: false, latencyMs: 0 };
     search.fetching = ctx.api
       .searchCustomers(term, { priority: ctx.priority, signal: this.#stop.signal })
       .then(
         (found) => {
+          search.latencyMs = ctx.clock.now() - startedAt;
           search.list = { byId: new Map(found.map((c) => [c.id, c])), startedAt };
         },
         // Its updates go with a GET each; a failure that concerns them all surfaces there.

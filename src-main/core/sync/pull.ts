@@ -180,6 +180,11 @@ export class SnapshotKeeper {
   readonly #accountKey: string;
   readonly #store: PrintsStore | null;
   #last: Snapshot | null = null;
+  /**
+   * Where each customer is in #last while #last is this keeper's own copy, handed to no one
+   * since (null: it may be shared; the next acknowledgement copies it first).
+   */
+  #own: Map<string, number> | null = null;
   #prints: Prints | null = null;
   /** The pull the prints describe when they were read from the store (nothing kept in memory). */
   #loadedAt: number | null = null;
@@ -194,6 +199,7 @@ export class SnapshotKeeper {
   }
 
   get snapshot(): Snapshot | null {
+    this.#own = null;
     return this.#last;
   }
 
@@ -238,6 +244,7 @@ export class SnapshotKeeper {
     const store = this.#store;
     const last = this.#last;
     if (!store || !last) return;
+    this.#own = null; // read in slices below: never changed under it
     const version = this.#version;
     const prints = this.#prints ?? (await printsOf(last));
     if (version !== this.#version) return;
@@ -270,6 +277,18 @@ export class SnapshotKeeper {
     for (const c of upserted) prints?.set(c.id, printOf(c));
     const last = this.#last;
     if (!last) return;
+    const own = this.#own;
+    if (own && deleted.length === 0) {
+      // Its own copy: changed in place. A copy of 100k records per change held main while a bulk
+      // change drained.
+      const customers = last.customers as Customer[];
+      for (const c of upserted) {
+        const at = own.get(c.id);
+        if (at === undefined) own.set(c.id, customers.push(c) - 1);
+        else customers[at] = c;
+      }
+      return;
+    }
     const gone = new Set(deleted);
     const now = new Map(upserted.map((c) => [c.id, c]));
     // A copy: a snapshot handed out earlier (a resend under way) is never changed under it.
@@ -281,6 +300,9 @@ export class SnapshotKeeper {
     }
     for (const c of now.values()) customers.push(c);
     this.#last = { ...last, customers };
+    const at = new Map<string, number>();
+    customers.forEach((c, i) => at.has(c.id) || at.set(c.id, i));
+    this.#own = at;
   }
 
   /**
@@ -293,6 +315,7 @@ export class SnapshotKeeper {
    */
   async take(pulled: Pulled, pulledAt: number): Promise<{ snapshot: Snapshot } | { delta: Delta }> {
     this.#version++;
+    this.#own = null;
     const last = this.#last;
     const base = last?.pulledAt ?? this.#loadedAt;
     const previous = this.#prints ?? (last ? await printsOf(last) : null);
@@ -301,11 +324,13 @@ export class SnapshotKeeper {
     this.#loadedAt = null;
     if (previous === null || base === null) {
       this.#last = next;
+      this.#own = null;
       this.#prints = null;
       return { snapshot: next };
     }
     const prints = await printsOf(pulled);
     this.#last = next;
+    this.#own = null;
     this.#prints = prints;
     return {
       delta: {

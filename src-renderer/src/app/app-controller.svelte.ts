@@ -104,6 +104,7 @@ export class AppController {
       this.writer,
       () => this.#data?.timeUnit ?? 'seconds',
       () => this.#data?.customers.all ?? [],
+      (base, rows) => this.#data?.customers.changedSince(base, rows) ?? null,
     );
   }
 

@@ -12,7 +12,7 @@
 // `current` is undefined until the first read answers.
 import { Dexie, type ObservabilitySet } from 'dexie';
 import type { CustomerRow, FieldmapDb } from './schema';
-import { withRows } from './id-order';
+import { patchById } from './id-order';
 import type { SnapshotStage } from './snapshot-stage';
 
 /** A snapshot the page kept, for one account's feed (cache/snapshot-stage.ts). */
@@ -246,11 +246,11 @@ export class CustomerFeed<V extends CustomerRow> {
       // Shown already: only the rows the overlay changed are new (none over a clean cache, and
       // then the list keeps its very array, so nothing downstream runs again).
       if (kept.ids.length === 0) return previewed.views;
-      const rows = withRows(previewed.views, kept.ids, this.view(defined(kept.found)));
+      const rows = patchById(previewed.views, kept.ids, this.view(defined(kept.found)));
       this.#patches.set(rows, { base: previewed.views, ids: new Set(kept.ids) });
       return rows;
     }
-    return this.#viewsInPieces(withRows(kept.kept, kept.ids, kept.found));
+    return this.#viewsInPieces(patchById(kept.kept, kept.ids, kept.found));
   }
 
   /** Rows as views in pieces, each in its own task, as a read-back's would be (onPiece each). */
@@ -352,6 +352,6 @@ export class CustomerFeed<V extends CustomerRow> {
   async #patched(base: V[], keys: Set<string>): Promise<V[]> {
     const ids = [...keys];
     const found = await this.db.customers.bulkGet(ids);
-    return withRows(base, ids, this.view(defined(found)));
+    return patchById(base, ids, this.view(defined(found)));
   }
 }

@@ -33,11 +33,11 @@ export function mergeById<R extends { id: string }>(a: readonly R[], b: readonly
 
 /**
  * `base` (in id order) with the rows of `ids` as they are now (`found`, any order; an id without
- * a row is removed): replaced, removed or inserted in id order.
+ * a row is removed): replaced, removed or inserted in id order. A new array; `base` is kept.
  */
-export function withRows<R extends { id: string }>(
+export function patchById<R extends { id: string }>(
   base: readonly R[],
-  ids: readonly string[],
+  ids: Iterable<string>,
   found: ReadonlyArray<R | undefined>,
 ): R[] {
   const rows = base.slice();

@@ -10,7 +10,7 @@
 // cache's only writer: this is the page's view, which every view reads (CustomersState).
 import { SvelteSet } from 'svelte/reactivity';
 import type { Op } from '../../../src-shared';
-import { lowerBoundById, withRows } from './id-order';
+import { lowerBoundById, patchById } from './id-order';
 import { applyCustomerOp } from './overlay';
 import type { CustomerRow, FieldmapDb, PendingRow } from './schema';
 
@@ -157,7 +157,7 @@ export class SavedAhead<V extends CustomerRow> {
       ids.push(id);
       if (row) fresh.push(row);
     }
-    const rows = ids.length === 0 ? base : withRows(base, ids, this.view(fresh));
+    const rows = ids.length === 0 ? base : patchById(base, ids, this.view(fresh));
     if (rows !== base) this.#layers.set(rows, { base, ids: new Set(ids) });
     this.#last = { base, ops, rows };
     return rows;

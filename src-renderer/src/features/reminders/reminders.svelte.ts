@@ -5,7 +5,7 @@ import type { Reminder } from '../../../../src-shared/reminders';
 import type { TimeUnit } from '../../../../src-shared/time-units';
 import type { CustomerView } from '../../types';
 import type { ChangeWriter } from '../editor/change-writer';
-import { dueToday, type SnoozeChoice } from './due-today';
+import { DueList, type ChangedSince, type SnoozeChoice } from './due-today';
 import { ReminderActions } from './reminder-actions';
 
 const TICK_MS = 30_000;
@@ -15,8 +15,9 @@ export class Reminders {
   now = $state(Date.now());
   // Before `due`, which reads it; the constructor sets the account's.
   #customers: () => readonly CustomerView[] = () => [];
-  /** Reminders due by the end of today, soonest first: one pass over the account per change. */
-  readonly due: Reminder[] = $derived(dueToday(this.#customers(), this.now));
+  #list: DueList = new DueList(() => null);
+  /** Reminders due by the end of today, soonest first: each change reads only what it changed. */
+  readonly due: Reminder[] = $derived(this.#list.read(this.#customers(), this.now));
   /** When the next of today's reminders falls due (the count and "overdue" change then). */
   readonly nextDue: number | null = $derived(this.due.find((r) => r.at > this.now)?.at ?? null);
   /** Local midnight of `now`: rows say "today" or a day from it. */
@@ -27,9 +28,11 @@ export class Reminders {
     writer: Pick<ChangeWriter, 'updateCustomer'>,
     unit: () => TimeUnit,
     customers: () => readonly CustomerView[],
+    changedSince: ChangedSince = () => null,
   ) {
     this.#actions = new ReminderActions(writer, unit);
     this.#customers = customers;
+    this.#list = new DueList(changedSince);
   }
 
   /** Starts the clock; returns its stop. */

@@ -60,12 +60,17 @@ export function drainCounts(
   return { total: drain.tracked.size - dropped, sent, waiting, attention };
 }
 
-/** Changes per second: measured once MEASURE_AFTER have drained, the service's limit before. */
+/**
+ * Changes per second: measured once MEASURE_AFTER have drained, the service's limit before. Never
+ * above the limit: the first answers of a bulk come in a burst (the page hears of several at
+ * once), and a rate measured over them said a fraction of the time really left.
+ */
 export function drainRate(drain: Drain, sent: number, now: number): number {
   if (drain.firstSent) {
     const [at, from] = drain.firstSent;
     const seconds = (now - at) / 1000;
-    if (sent - from >= MEASURE_AFTER && seconds > 0) return (sent - from) / seconds;
+    if (sent - from >= MEASURE_AFTER && seconds > 0)
+      return Math.min((sent - from) / seconds, LIMIT_PER_SECOND);
   }
   return LIMIT_PER_SECOND;
 }

@@ -1,0 +1,142 @@
+// What the page derives per data version, kept across versions: "Due today" (features/reminders/
+// due-today.ts DueList) and the Selection panel's customers (features/customers/picked-records.ts).
+// After a patched version each answers exactly what a pass over every customer answers, and reads
+// only the customers the feed says changed, so a bulk change's acknowledgements, each a version,
+// no longer cost a pass over the whole account each.
+import { describe, expect, it } from 'vitest';
+import { positionOf, type Customer } from '../../src-shared';
+import { DueList, dueToday } from '../../src-renderer/src/features/reminders/due-today';
+import { PickedRecords } from '../../src-renderer/src/features/customers/picked-records';
+import type { CustomerView } from '../../src-renderer/src/types';
+import { makeCustomers } from './pages/fixtures';
+
+const NOW = new Date(2026, 10, 29, 10, 0).getTime();
+const HOUR = 3_600_000;
+
+/** Customers in id order (the cache's), a third with a reminder from two days ago to tomorrow. */
+function views(n: number): CustomerView[] {
+  return makeCustomers(n, 5)
+    .map((c: Customer, i) => ({
+      ...c,
+      remindAt: i % 3 === 0 ? NOW + ((i % 17) - 12) * 4 * HOUR : 0,
+      // Same time and name for some: the order's ties must be the full list's too.
+      name: i % 7 === 0 ? 'Same name' : c.name,
+      pending: false,
+      position: positionOf(c),
+    }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** A feed in miniature: each patched version remembers what it was patched from. */
+function feed() {
+  const patches = new Map<
+    readonly CustomerView[],
+    { base: readonly CustomerView[]; ids: string[] }
+  >();
+  return {
+    patch(
+      base: CustomerView[],
+      edits: Record<string, Partial<CustomerView> | null>,
+    ): CustomerView[] {
+      const rows = base
+        .filter((c) => edits[c.id] !== null)
+        .map((c) => (edits[c.id] ? { ...c, ...edits[c.id] } : c));
+      patches.set(rows, { base, ids: Object.keys(edits) });
+      return rows;
+    },
+    changedSince(base: readonly CustomerView[], rows: readonly CustomerView[]): Set<string> | null {
+      const ids = new Set<string>();
+      for (let at = rows; at !== base;) {
+        const patch = patches.get(at);
+        if (!patch) return null;
+        for (const id of patch.ids) ids.add(id);
+        at = patch.base;
+      }
+      return ids;
+    },
+  };
+}
+
+describe('"Due today" across data versions', () => {
+  it('answers as a pass over every customer after each patched version', () => {
+    const f = feed();
+    const list = new DueList((a, b) => f.changedSince(a, b));
+    let rows = views(600);
+    expect(list.read(rows, NOW)).toEqual(dueToday(rows, NOW));
+    const [a, b, c, d, e] = [rows[0]!, rows[3]!, rows[9]!, rows[30]!, rows[31]!];
+    const steps: Array<Record<string, Partial<CustomerView> | null>> = [
+      { [a.id]: { remindAt: NOW - HOUR } }, // moved, still due
+      { [b.id]: { remindAt: NOW + 48 * HOUR }, [c.id]: { remindAt: 0 } }, // past today, cleared
+      { [d.id]: null }, // deleted
+      { [e.id]: { name: 'Same name', remindAt: rows[0]!.remindAt } }, // a tie with another
+      { [a.id]: { color: 'red' } }, // a change that leaves the reminder as it was
+    ];
+    for (const edits of steps) {
+      rows = f.patch(rows, edits);
+      expect(list.read(rows, NOW)).toEqual(dueToday(rows, NOW));
+    }
+    // A new day: every reminder is read again.
+    expect(list.read(rows, NOW + 24 * HOUR)).toEqual(dueToday(rows, NOW + 24 * HOUR));
+    // A version the feed cannot relate (a full read): read whole.
+    const fresh = views(600).slice(100);
+    expect(list.read(fresh, NOW)).toEqual(dueToday(fresh, NOW));
+  });
+
+  it('reads only the customers a version changed', () => {
+    const f = feed();
+    const list = new DueList((a, b) => f.changedSince(a, b));
+    const rows = views(3000);
+    list.read(rows, NOW);
+    const reads = new Set<string>();
+    // Every record's reminder fields, watched from here on.
+    const watched = rows.map((c) => {
+      const copy = { ...c };
+      for (const key of ['remindAt', 'name', 'address', 'city'] as const)
+        Object.defineProperty(copy, key, {
+          get: () => (reads.add(c.id), c[key]),
+          enumerable: true,
+        });
+      return copy as CustomerView;
+    });
+    const base = f.patch(watched, {});
+    list.read(base, NOW); // patched from a version the list never saw: read whole
+    const target = rows[42]!;
+    const next = f.patch(base, { [target.id]: { remindAt: NOW - 2 * HOUR } });
+    reads.clear();
+    const due = list.read(next, NOW);
+    expect([...reads]).toEqual([]); // the changed record is a plain object: nothing watched read
+    expect(due).toEqual(dueToday(next, NOW));
+    expect(due.some((r) => r.customerId === target.id)).toBe(true);
+  });
+});
+
+describe("the Selection panel's customers across data versions", () => {
+  it('are the records of its ids that exist, reading only the changed ones by id', () => {
+    const f = feed();
+    let rows = views(500);
+    const asked: string[] = [];
+    const byId = (id: string) => (asked.push(id), rows.find((c) => c.id === id));
+    const picks = new PickedRecords((a, b) => f.changedSince(a, b), byId);
+    const ids = [rows[40]!.id, rows[3]!.id, 'not-there', rows[200]!.id, rows[7]!.id];
+    const plain = () => ids.flatMap((id) => rows.find((c) => c.id === id) ?? []);
+    expect(picks.pick(ids, rows, 0)).toEqual(plain());
+    // One selected customer changes, one is deleted, one outside the selection changes.
+    asked.length = 0;
+    rows = f.patch(rows, {
+      [ids[1]!]: { color: 'teal' },
+      [ids[3]!]: null,
+      [rows[300]!.id]: { color: 'teal' },
+    });
+    const picked = picks.pick(ids, rows, 0);
+    expect(picked).toEqual(plain());
+    expect(picked[1]).toBe(rows.find((c) => c.id === ids[1])); // the new record, not the old
+    expect(asked.sort()).toEqual([ids[1]!, ids[3]!].sort()); // not the one outside it
+    // Nothing changed: the same answer, nothing read.
+    asked.length = 0;
+    expect(picks.pick(ids, rows, 0)).toBe(picked);
+    expect(asked).toEqual([]);
+    // A rename since: every id is read again.
+    expect(picks.pick(ids, rows, 1)).toEqual(plain());
+    expect(asked).toHaveLength(ids.length);
+  });
+});
