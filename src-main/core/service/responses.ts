@@ -171,14 +171,17 @@ export async function listReader<S extends v.ArraySchema<v.GenericSchema, undefi
   } catch (e) {
     throw notJson(e);
   }
+  const groups = copiedGroups(text, layout);
   return {
     count: layout.count,
     async *slices() {
       let offset = 0;
-      for (const group of layout.groups) {
+      for (let i = 0; i < groups.length; i++) {
+        const group = groups[i]!;
+        groups[i] = null;
         let items: unknown[];
         try {
-          items = parseGroup(text, group);
+          items = parseGroup(group.bytes, { start: 0, end: group.bytes.length });
         } catch (e) {
           throw notJson(e);
         }
@@ -188,6 +191,22 @@ export async function listReader<S extends v.ArraySchema<v.GenericSchema, undefi
       }
     },
   };
+}
+
+/**
+ * Each group's bytes copied out, so the body can go: a group's copy goes once it is parsed (the
+ * reader drops it), so the bytes still to read shrink as the records read from them grow,
+ * instead of the whole body staying until the last slice. A function of its own: a closure in
+ * listReader that named the body would keep it alive with the reader.
+ */
+function copiedGroups(
+  text: Uint8Array,
+  layout: ArrayLayout,
+): Array<{ bytes: Uint8Array; length: number } | null> {
+  return layout.groups.map((g) => ({
+    bytes: new Uint8Array(text.subarray(g.start, g.end)),
+    length: g.length,
+  }));
 }
 
 /** A ListReader over a list already parsed. */
