@@ -20,10 +20,17 @@
 //   map's source of changed pins and the next painted frame, median of 10 edits;
 // - bulk: a box around ~355 customers of one town, Set colour, until the service answered every
 //   change; the page's longest task and the worst "time left" meanwhile (support/bulk.ts);
+// - main's RSS: main's services run in a child Node process of their own (the harness's
+//   mainInChild), as Electron's main process is, the page driven from the bench over CDP; its peak
+//   RSS while a second full sync runs (secondSyncRssMb), by its pid. That process holds what
+//   Electron's main has not: the playwright-core client that launched Chromium and serves the
+//   renderer's files (runner_playwright_client_rss_mb: its own RSS, measured in a process of its
+//   own each bench) and tsx's loader; not the bench's records, nor its Playwright client.
 // Medians over FIELDMAP_SCALE_RUNS runs (3 by default); build the renderer first (electron-vite build).
 // FIELDMAP_SCALE_ONLY=filters: only the first sync and the filters and sorts (a few minutes less);
 // FIELDMAP_SCALE_ONLY=bulk: only the first sync and the bulk change.
 // FIELDMAP_SCALE_ONLY=reconnect: only the first sync and the reconnect after a restart.
+// FIELDMAP_SCALE_ONLY=rss: only the first sync and main's RSS through a second one.
 import type { Page } from 'playwright-core';
 import { positionOf } from '../../src-shared/geo';
 import { PALETTE, type Customer } from '../../src-shared';
@@ -33,12 +40,13 @@ import { MemoryCredentialStore } from '../browser-runner/credentials';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { launchApp, type AppHandle } from '../../test/support/app';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, launchProfile } from '../../test/support/browser';
 import { serveMapPages } from '../../test/renderer/map-fixtures/pages';
 import { median, p95, round } from './support/stats';
+import { playwrightClientRssMb } from './support/playwright-client';
 import { filterSortTimes } from './support/list-filters';
 import { bulkBox, bulkColour, type BulkResult } from './support/bulk';
 import {
@@ -59,6 +67,7 @@ const EDITS = 10;
 const ONLY_FILTERS = process.env['FIELDMAP_SCALE_ONLY'] === 'filters';
 const ONLY_BULK = process.env['FIELDMAP_SCALE_ONLY'] === 'bulk';
 const ONLY_RECONNECT = process.env['FIELDMAP_SCALE_ONLY'] === 'reconnect';
+const ONLY_RSS = process.env['FIELDMAP_SCALE_ONLY'] === 'rss';
 
 type Probe = { longtasks: Array<{ start: number; duration: number }> };
 type Op = { target: string };
@@ -517,12 +526,15 @@ async function oneRun(
     // The product's rate against the service's own 3/s: the e2e harness's default sends faster,
     // and every 429 then holds all of main's requests back.
     limiterRate: 3,
+    mainInChild: true,
   });
+  // Main's RSS once started, before the sign-in: what it holds before any customer.
+  const mainIdle = (await procStatus(app.mainPid(), 'VmRSS')) / 2 ** 20;
   try {
     // The baseline's raw put, in a Chromium of its own (withBaselinePage), while the app waits
     // on its sign-in form: nothing else runs, for the floor as for the app.
     const put =
-      ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT
+      ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT || ONLY_RSS
         ? 0
         : await withBaselinePage(floorDir, (page) => rawPut(page, records));
     await installProbe(app.page);
@@ -561,6 +573,10 @@ async function oneRun(
         );
     };
     await appTask('first sync', t0, t1);
+    if (ONLY_RSS) {
+      const rss = await secondSyncRssMb(app, service, mapped);
+      return { first: first.ms, rss: rss.peak, rssBefore: rss.before, mainIdle };
+    }
     if (ONLY_BULK) return { first: first.ms, ...bulkKeys(await bulk(app, records)) };
     if (ONLY_RECONNECT) {
       await app.setOffline(true);
@@ -638,6 +654,7 @@ async function oneRun(
       reconnect: reconnect ?? NaN,
       rss: rss?.peak ?? NaN,
       rssBefore: rss?.before ?? NaN,
+      mainIdle,
       appLongest: Math.max(...appTasks),
       ...bulked,
       cold,
@@ -676,11 +693,19 @@ async function reconnectMs(
   return ms;
 }
 
+/** A line of /proc/<pid>/status in bytes (VmRSS: resident now, VmHWM: its peak), 0 when gone. */
+async function procStatus(pid: number, key: 'VmRSS' | 'VmHWM'): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1];
+  return Number(kb ?? 0) * 1024;
+}
+
 /**
  * Main's peak RSS while a second full sync runs: sign out (the account's data dir is removed),
- * sign in again, until the list and map hold every customer and the sync is over. In the
- * browser runner main's services run in this Node process, so this process's RSS is sampled
- * every 100 ms; it also holds the bench's own copy of the records and the Playwright client.
+ * sign in again, until the list and map hold every customer and the sync is over. Main is the
+ * harness's child process (mainInChild): its VmRSS is sampled every 100 ms from here, and its
+ * VmHWM, reset at the sign-out where the kernel allows it (/proc/<pid>/clear_refs), gives the
+ * peak between two samples too.
  */
 async function secondSyncRssMb(
   app: AppHandle,
@@ -691,20 +716,29 @@ async function secondSyncRssMb(
   if (!account) throw new Error('no account signed in before the second sync');
   await app.call('logout', { accountKey: account.accountKey, dropUnsynced: true });
   await installProbe(app.page);
+  const pid = app.mainPid();
+  const hwmReset = await writeFile(`/proc/${pid}/clear_refs`, '5').then(
+    () => true,
+    () => false,
+  );
   // The JS heap and external memory too, for the debug output: RSS rarely falls once grown, so a
   // process that held more before the sync shows little of the sync's own cost in its RSS.
-  const used = () => {
-    const m = process.memoryUsage();
+  const used = async () => {
+    const m = await app.mainMemory();
     return m.heapUsed + m.external;
   };
-  const before = process.memoryUsage().rss;
-  const usedBefore = used();
+  const before = await procStatus(pid, 'VmRSS');
+  const usedBefore = await used();
   let peak = before;
   let usedPeak = usedBefore;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-    usedPeak = Math.max(usedPeak, used());
-  }, 100);
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, await procStatus(pid, 'VmRSS'));
+      usedPeak = Math.max(usedPeak, await used().catch(() => 0));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
   const t0 = Date.now();
   let syncing = false;
   try {
@@ -723,15 +757,17 @@ async function secondSyncRssMb(
     const since = await app.page.evaluate(() => performance.now());
     await filledAt(app.page, N, mapped, since);
   } finally {
-    clearInterval(timer);
+    sampling = false;
+    await sampler;
   }
-  peak = Math.max(peak, process.memoryUsage().rss);
+  peak = Math.max(peak, await procStatus(pid, 'VmRSS'));
+  if (hwmReset) peak = Math.max(peak, await procStatus(pid, 'VmHWM'));
   const mb = (b: number) => Math.round(b / 2 ** 20);
   if (process.env['FIELDMAP_SCALE_DEBUG'])
     console.error(
-      `second sync${syncing ? '' : ' (never seen syncing)'}: ${Date.now() - t0} ms; RSS ` +
-        `${mb(before)} MB before, peak ${mb(peak)} MB; JS heap and external ${mb(usedBefore)} ` +
-        `MB before, peak ${mb(usedPeak)} MB`,
+      `second sync${syncing ? '' : ' (never seen syncing)'}: ${Date.now() - t0} ms; main's RSS ` +
+        `${mb(before)} MB before, peak ${mb(peak)} MB (VmHWM ${hwmReset ? 'reset' : 'not reset'}` +
+        `); JS heap and external ${mb(usedBefore)} MB before, peak ${mb(usedPeak)} MB`,
     );
   return { peak: mb(peak), before: mb(before) };
 }
@@ -861,13 +897,28 @@ export async function run(): Promise<Record<string, number | string>> {
     const runs: Array<Record<string, number>> = [];
     for (let i = 0; i < RUNS; i++) runs.push(await oneRun(service, records, mapped));
     const bare: Array<{ ms: number; longest: number }> = [];
-    const partial = ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT;
+    const partial = ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT || ONLY_RSS;
     for (let i = 0; i < (partial ? 0 : RUNS); i++) bare.push(await bareMap());
     const med = (key: string) => round(median(runs.map((r) => r[key]!)));
     if (ONLY_BULK) {
       return {
         [`first_sync_${K}_to_map_ms`]: med('first'),
         ...BULK_KEYS((k) => median(runs.map((r) => r[k]!))),
+        scale_customers: N,
+        scale_runs: RUNS,
+      };
+    }
+    const rssKeys = async () => ({
+      main_rss_peak_second_sync_mb: Math.round(median(runs.map((r) => r['rss']!))),
+      // Main's process just before the sign-out: what it held already.
+      main_rss_before_second_sync_mb: Math.round(median(runs.map((r) => r['rssBefore']!))),
+      main_rss_started_mb: Math.round(median(runs.map((r) => r['mainIdle']!))),
+      runner_playwright_client_rss_mb: await playwrightClientRssMb(),
+    });
+    if (ONLY_RSS) {
+      return {
+        [`first_sync_${K}_to_map_ms`]: med('first'),
+        ...(await rssKeys()),
         scale_customers: N,
         scale_runs: RUNS,
       };
@@ -900,9 +951,7 @@ export async function run(): Promise<Record<string, number | string>> {
       [`edit_to_pin_${K}_ms`]: med('edits'),
       [`edit_revert_${K}_ms`]: med('editRevert'),
       [`reconnect_3_edits_${K}_to_synced_ms`]: med('reconnect'),
-      main_rss_peak_second_sync_mb: Math.round(median(runs.map((r) => r['rss']!))),
-      // The same process just before the sign-out: what the harness and the app held already.
-      main_rss_before_second_sync_mb: Math.round(median(runs.map((r) => r['rssBefore']!))),
+      ...(await rssKeys()),
       longest_app_task_ms: med('appLongest'),
       longest_task_first_sync_ms: med('firstLongest'),
       longest_task_cold_start_ms: med('coldLongest'),

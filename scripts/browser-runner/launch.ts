@@ -2,6 +2,7 @@
 // Node process and the real built renderer in Debian's Chromium, joined by the same IPC router
 // and the same window.fieldmap bridge the Electron shell uses. Used by the CLI and by the e2e
 // harness, so there is one way to run the app without Electron.
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import type { EventChannel } from '../../src-shared/ipc-contract';
@@ -89,6 +90,13 @@ export interface LaunchOptions {
   openExternal?: (url: string) => Promise<void>;
   /** Sees each reminder main shows, with its click (headless Chromium shows none). */
   observeNotifications?: (notice: ReminderNotice, click: () => void) => void;
+  /**
+   * Opens Chromium's DevTools port (RunningApp.cdpEndpoint), so another process can drive the
+   * page over CDP while main's services run here (child-process.ts).
+   */
+  debuggingPort?: boolean;
+  /** The page's bridge, bundled (page-script.ts); default: bundled here. */
+  initScript?: string;
 }
 
 export interface RunningApp {
@@ -96,6 +104,8 @@ export interface RunningApp {
   readonly page: Page;
   readonly services: MainServices;
   readonly router: IpcRouter;
+  /** Chromium's DevTools address (http://127.0.0.1:port) when debuggingPort was asked. */
+  readonly cdpEndpoint: string | null;
   /** Cuts or restores the network of both main and the browser. */
   setOffline(offline: boolean): Promise<void>;
   /** Holds main's pieces on their way to the cache worker until the release (DataSockets.hold). */
@@ -162,18 +172,19 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
 
   try {
     if (options.demo && !services.sessions.currentAccount()) await services.sessions.startDemo();
-    context = await chromium.launchPersistentContext(
-      options.profileDir ?? join(options.dataDir, 'browser-profile'),
-      {
-        executablePath: CHROMIUM_PATH,
-        headless: options.headless,
-        args: [...CHROMIUM_ARGS],
-        viewport: { width: 1280, height: 800 },
-        offline: options.offline ?? false,
-        ...(options.locale !== undefined ? { locale: options.locale } : {}),
-        ...(options.waitLimitMs !== undefined ? { timeout: options.waitLimitMs } : {}),
-      },
-    );
+    const profileDir = options.profileDir ?? join(options.dataDir, 'browser-profile');
+    // Chromium writes the port it took here; a restart on the same profile must not read the last.
+    const portFile = join(profileDir, 'DevToolsActivePort');
+    if (options.debuggingPort) await rm(portFile, { force: true });
+    context = await chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM_PATH,
+      headless: options.headless,
+      args: [...CHROMIUM_ARGS, ...(options.debuggingPort ? ['--remote-debugging-port=0'] : [])],
+      viewport: { width: 1280, height: 800 },
+      offline: options.offline ?? false,
+      ...(options.locale !== undefined ? { locale: options.locale } : {}),
+      ...(options.waitLimitMs !== undefined ? { timeout: options.waitLimitMs } : {}),
+    });
     if (options.waitLimitMs !== undefined) {
       context.setDefaultTimeout(options.waitLimitMs);
       context.setDefaultNavigationTimeout(options.waitLimitMs);
@@ -200,18 +211,20 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
         request,
       ),
     );
-    await context.addInitScript({ content: await pageInitScript() });
+    await context.addInitScript({ content: options.initScript ?? (await pageInitScript()) });
     const shown = context;
     await notifier.attach(context, RUNNER_ORIGIN, () => shown.pages()[0] ?? null);
     const page = context.pages()[0] ?? (await context.newPage());
     const query = options.serviceUrl ? `?serviceUrl=${encodeURIComponent(options.serviceUrl)}` : '';
     await page.goto(`${RUNNER_ORIGIN}/index.html${query}`);
     const opened = context;
+    const cdpEndpoint = options.debuggingPort ? await devToolsEndpoint(portFile) : null;
     return {
       context: opened,
       page,
       services,
       router,
+      cdpEndpoint,
       async setOffline(offline) {
         // The road leaves the page's socket before the browser goes offline, and takes it again
         // only once the browser is back (eventDelivery).
@@ -239,6 +252,17 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
     await envNetwork.close();
     throw error;
   }
+}
+
+/** The DevTools address Chromium wrote to its profile (first line: the port), once it is there. */
+async function devToolsEndpoint(portFile: string): Promise<string> {
+  // The page has loaded by now, so the file is written or about to be: a short bound.
+  for (let i = 0; i < 200; i++) {
+    const port = (await readFile(portFile, 'utf8').catch(() => '')).split('\n')[0]?.trim();
+    if (port) return `http://127.0.0.1:${port}`;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`Chromium wrote no DevTools port to ${portFile}`);
 }
 
 /** Main's EmitEvent for the runner: each event goes, in order, to every app page of the context. */

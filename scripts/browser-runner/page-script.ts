@@ -1,7 +1,8 @@
 // Bundles page-entry.ts (and the real bridge from src-preload/bridge.ts) into one classic
-// script for context.addInitScript, with vite, once per runner process.
+// script for context.addInitScript, with vite, once per runner process. Vite is imported only to
+// bundle: it is most of a runner's memory that Electron's main never holds (its preload is built
+// ahead), and main in a child process gets the script from its parent (child-process.ts).
 import { resolve } from 'node:path';
-import { build } from 'vite';
 
 let cached: Promise<string> | null = null;
 
@@ -12,6 +13,7 @@ export function pageInitScript(): Promise<string> {
 
 async function bundle(): Promise<string> {
   const entry = resolve(import.meta.dirname, 'page-entry.ts');
+  const { build } = await import('vite');
   const result = await build({
     configFile: false,
     logLevel: 'warn',

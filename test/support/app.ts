@@ -20,6 +20,11 @@ import {
   type RoadGate,
   type RunningApp,
 } from '../../scripts/browser-runner/launch';
+import {
+  launchAppInChild,
+  type ChildApp,
+  type ChildMemory,
+} from '../../scripts/browser-runner/child-process';
 
 export interface HarnessOptions {
   /** Kept on close when given; a temp dir (removed on close) otherwise. */
@@ -56,6 +61,13 @@ export interface HarnessOptions {
   pickFile?: PickFile;
   /** Stands in for the Protomaps daily builds: a local imitation (default: none). */
   dailyBuilds?: DailyBuilds;
+  /**
+   * Main's services in a child Node process of their own (browser-runner/child-process.ts), so
+   * that process is main alone, as Electron's is (the scale bench samples its RSS). The page is
+   * driven from here as always; `services`, holdData, gateRoad, dataChannelOpen and pickFile are
+   * then out of reach (they live in the child).
+   */
+  mainInChild?: boolean;
 }
 
 export interface ShownNotification extends ReminderNotice {
@@ -83,6 +95,10 @@ export interface AppHandle {
   readonly externalLinks: string[];
   /** Each reminder main showed, in order, with its click (as the OS's notification's). */
   readonly notifications: ShownNotification[];
+  /** Main's process: this one, or the child's with mainInChild (a new one after a restart). */
+  mainPid(): number;
+  /** Main's own account of its memory, with mainInChild only (bytes). */
+  mainMemory(): Promise<ChildMemory>;
   /** Closes browser and services, then starts both again on the same data dir and profile. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -114,38 +130,57 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
   const localAddressQuestions: string[] = [];
   const externalLinks: string[] = [];
   const notifications: ShownNotification[] = [];
-  const start = () =>
-    launchRunner({
-      dataDir,
-      headless: !options.headed,
-      credentialStore,
-      offline,
-      demoRate: 0,
-      locale: options.locale ?? 'en-IE',
-      ...(options.defaultOnlineStyle ? { defaultOnlineStyle: options.defaultOnlineStyle } : {}),
-      // No public daily builds unless a test gives its imitation: no test reaches the internet.
-      dailyBuilds: options.dailyBuilds ?? null,
-      // Not this process's environment: a proxy set on the machine must not reach the tests. The
-      // default online style (OpenFreeMap) is off: no test reaches the internet.
-      env: { FIELDMAP_ONLINE_STYLE: 'off', ...options.env },
-      log: () => undefined,
-      waitLimitMs: testBoundMs(),
-      openExternal: async (url) => void externalLinks.push(url),
-      observeNotifications: (notice, click) => void notifications.push({ ...notice, click }),
-      confirmLocalAddress: async ({ url }) => {
-        localAddressQuestions.push(url);
-        return options.allowLocalAddress ?? true;
-      },
-      ...(options.demo ? { demo: true } : {}),
-      ...(options.serviceUrl ? { serviceUrl: options.serviceUrl } : {}),
-      limiterRate: options.limiterRate ?? TEST_CLIENT_RATE,
-      ...(options.syncPeriodMs !== undefined ? { syncPeriodMs: options.syncPeriodMs } : {}),
-      ...(options.pickFile ? { pickFile: options.pickFile } : {}),
-    });
-  let app: RunningApp | null = await start();
-  const running = (): RunningApp => {
+  const common = {
+    dataDir,
+    headless: !options.headed,
+    credentialStore,
+    demoRate: 0,
+    locale: options.locale ?? 'en-IE',
+    ...(options.defaultOnlineStyle ? { defaultOnlineStyle: options.defaultOnlineStyle } : {}),
+    // Not this process's environment: a proxy set on the machine must not reach the tests. The
+    // default online style (OpenFreeMap) is off: no test reaches the internet.
+    env: { FIELDMAP_ONLINE_STYLE: 'off', ...options.env },
+    waitLimitMs: testBoundMs(),
+    openExternal: async (url: string) => void externalLinks.push(url),
+    observeNotifications: (notice: ReminderNotice, click: () => void) =>
+      void notifications.push({ ...notice, click }),
+    confirmLocalAddress: async ({ url }: { url: string }) => {
+      localAddressQuestions.push(url);
+      return options.allowLocalAddress ?? true;
+    },
+    ...(options.demo ? { demo: true } : {}),
+    ...(options.serviceUrl ? { serviceUrl: options.serviceUrl } : {}),
+    limiterRate: options.limiterRate ?? TEST_CLIENT_RATE,
+    ...(options.syncPeriodMs !== undefined ? { syncPeriodMs: options.syncPeriodMs } : {}),
+  };
+  if (options.mainInChild && (options.pickFile || options.dailyBuilds))
+    throw new Error('pickFile and dailyBuilds cannot reach main in a child process');
+  const start = (): Promise<RunningApp | ChildApp> =>
+    options.mainInChild
+      ? launchAppInChild({ ...common, offline })
+      : launchRunner({
+          ...common,
+          offline,
+          // No public daily builds unless a test gives its imitation: no test reaches the internet.
+          dailyBuilds: options.dailyBuilds ?? null,
+          log: () => undefined,
+          ...(options.pickFile ? { pickFile: options.pickFile } : {}),
+        });
+  let app: RunningApp | ChildApp | null = await start();
+  const running = (): RunningApp | ChildApp => {
     if (!app) throw new Error('the app is closed');
     return app;
+  };
+  /** The runner in this process: what only it has (main's services, its data road). */
+  const inProcess = (): RunningApp => {
+    const current = running();
+    if ('pid' in current) throw new Error('main runs in a child process (mainInChild)');
+    return current;
+  };
+  const child = (): ChildApp => {
+    const current = running();
+    if (!('pid' in current)) throw new Error('main runs in this process (no mainInChild)');
+    return current;
   };
 
   return {
@@ -156,7 +191,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       return running().context;
     },
     get services() {
-      return running().services;
+      return inProcess().services;
     },
     dataDir,
     credentialStore,
@@ -177,9 +212,11 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
       offline = value;
       await running().setOffline(value);
     },
-    holdData: () => running().holdData(),
-    gateRoad: () => running().gateRoad(),
-    dataChannelOpen: () => running().dataChannelOpen(),
+    holdData: () => inProcess().holdData(),
+    gateRoad: () => inProcess().gateRoad(),
+    dataChannelOpen: () => inProcess().dataChannelOpen(),
+    mainPid: () => (options.mainInChild ? child().pid : process.pid),
+    mainMemory: () => child().memory(),
     async restart() {
       await running().close();
       app = null;

@@ -1,9 +1,15 @@
 // A JSON array read in slices, so that a large list body does not hold main's event loop for
 // seconds: one JSON.parse of the whole text and the validation after it are each one long task,
 // during which every IPC call of the window (an edit's enqueue, its ack, the outbox event that
-// shows the edit) would wait. Here the text is split
+// shows the edit) would wait. Here the body is split
 // at the array's top-level commas into groups of `per` elements, each group parsed on its own
 // (`[` + group + `]`) and handed to the caller, which may yield between groups.
+//
+// The scan reads the UTF-8 bytes, not a decoded text: each group is decoded only when it is
+// parsed, so the whole body is never held twice (a decoded list with one accented name is a
+// two-byte string, twice the bytes' size, for as long as its slices are read). JSON's structure
+// is ASCII and no byte of a multi-byte UTF-8 sequence is below 0x80, so the bytes split where
+// the text would.
 //
 // What it accepts is exactly what JSON.parse accepts for a top-level array: the groups are the
 // array's elements, in order, split only between elements; each group must parse as an array
@@ -16,9 +22,9 @@ function isJsonSpace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
 
-function skipSpace(text: string, from: number): number {
+function skipSpace(text: Uint8Array, from: number): number {
   let i = from;
-  while (i < text.length && isJsonSpace(text.charCodeAt(i))) i++;
+  while (i < text.length && isJsonSpace(text[i]!)) i++;
   return i;
 }
 
@@ -28,26 +34,26 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /** Index just past the string that starts at `from` (a quote). */
-function endOfString(text: string, from: number): number {
+function endOfString(text: Uint8Array, from: number): number {
   let j = from + 1;
   for (;;) {
-    const k = text.indexOf('"', j);
+    const k = text.indexOf(QUOTE, j);
     if (k < 0) throw new JsonSliceError('Unterminated string in JSON');
     let slashes = 0;
-    for (let b = k - 1; text.charCodeAt(b) === BACKSLASH; b--) slashes++;
+    for (let b = k - 1; text[b] === BACKSLASH; b--) slashes++;
     if (slashes % 2 === 0) return k + 1;
     j = k + 1;
   }
 }
 
 /** Index just past the value that starts at `from` (not whitespace). */
-function endOfValue(text: string, from: number): number {
-  const first = text.charCodeAt(from);
+function endOfValue(text: Uint8Array, from: number): number {
+  const first = text[from]!;
   if (first === QUOTE) return endOfString(text, from);
   if (first === 0x7b || first === 0x5b) {
     let depth = 0;
     for (let i = from; i < text.length;) {
-      const c = text.charCodeAt(i);
+      const c = text[i]!;
       if (c === QUOTE) {
         i = endOfString(text, i);
         continue;
@@ -62,7 +68,7 @@ function endOfValue(text: string, from: number): number {
   // A number, true, false or null: up to the next comma, bracket or space (JSON.parse checks it).
   let i = from;
   for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+    const c = text[i]!;
     if (c === 0x2c || c === 0x5d || c === 0x7d || isJsonSpace(c)) break;
   }
   if (i === from) throw new JsonSliceError(`Unexpected character at position ${from} in JSON`);
@@ -83,7 +89,7 @@ export interface ArrayLayout {
  * JsonSliceError for a text that is not an array or whose structure is broken; the values
  * themselves are checked when each group is parsed (parseGroup).
  */
-function arrayLayout(text: string, per: number): ArrayLayout {
+function arrayLayout(text: Uint8Array, per: number): ArrayLayout {
   const steps = layoutSteps(text, per);
   for (;;) {
     const step = steps.next();
@@ -96,7 +102,7 @@ function arrayLayout(text: string, per: number): ArrayLayout {
  * one long task of main's otherwise.
  */
 export async function arrayLayoutInSlices(
-  text: string,
+  text: Uint8Array,
   per: number,
   pause: () => Promise<void>,
 ): Promise<ArrayLayout> {
@@ -109,12 +115,12 @@ export async function arrayLayoutInSlices(
 }
 
 /** The scan of arrayLayout, suspended after each group it completes. */
-function* layoutSteps(text: string, per: number): Generator<void, ArrayLayout, void> {
+function* layoutSteps(text: Uint8Array, per: number): Generator<void, ArrayLayout, void> {
   const layout: ArrayLayout = { count: 0, groups: [] };
   let i = skipSpace(text, 0);
-  if (text.charCodeAt(i) !== 0x5b) throw new JsonSliceError('not an array');
+  if (text[i] !== 0x5b) throw new JsonSliceError('not an array');
   i = skipSpace(text, i + 1);
-  if (text.charCodeAt(i) === 0x5d) {
+  if (text[i] === 0x5d) {
     if (skipSpace(text, i + 1) !== text.length)
       throw new JsonSliceError(`Unexpected non-whitespace character after JSON at ${i + 1}`);
     return layout;
@@ -127,7 +133,7 @@ function* layoutSteps(text: string, per: number): Generator<void, ArrayLayout, v
     inGroup++;
     layout.count++;
     i = skipSpace(text, end);
-    const c = text.charCodeAt(i);
+    const c = text[i];
     if (c === 0x5d) {
       layout.groups.push({ start: groupStart, end, length: inGroup });
       if (skipSpace(text, i + 1) !== text.length)
@@ -148,9 +154,14 @@ function* layoutSteps(text: string, per: number): Generator<void, ArrayLayout, v
   }
 }
 
-/** The elements of one group of `arrayLayout` (JSON.parse's SyntaxError for a bad value). */
-export function parseGroup(text: string, group: { start: number; end: number }): unknown[] {
-  return JSON.parse(`[${text.slice(group.start, group.end)}]`) as unknown[];
+const decoder = new TextDecoder('utf-8');
+
+/**
+ * The elements of one group of `arrayLayout` (JSON.parse's SyntaxError for a bad value). The
+ * bytes are UTF-8 (the caller checked them: this decoder replaces nothing it is given).
+ */
+export function parseGroup(text: Uint8Array, group: { start: number; end: number }): unknown[] {
+  return JSON.parse(`[${decoder.decode(text.subarray(group.start, group.end))}]`) as unknown[];
 }
 
 /**
@@ -158,10 +169,16 @@ export function parseGroup(text: string, group: { start: number; end: number }):
  * JsonSliceError or the SyntaxError of JSON.parse for a text JSON.parse would refuse.
  */
 export function* arrayInSlices(text: string, per: number): Generator<unknown[], void, void> {
-  for (const group of arrayLayout(text, per).groups) yield parseGroup(text, group);
+  const bytes = new TextEncoder().encode(text);
+  for (const group of arrayLayout(bytes, per).groups) yield parseGroup(bytes, group);
 }
 
-/** Whether the text's first non-space character opens an array. */
-export function looksLikeArray(text: string): boolean {
-  return text.charCodeAt(skipSpace(text, 0)) === 0x5b;
+/** Whether the body's first non-space byte opens an array. */
+export function looksLikeArray(text: Uint8Array): boolean {
+  return text[skipSpace(text, 0)] === 0x5b;
+}
+
+/** Where the body's first byte that is not JSON whitespace is (its length when none). */
+export function firstNonSpace(text: Uint8Array): number {
+  return skipSpace(text, 0);
 }

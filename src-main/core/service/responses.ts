@@ -3,8 +3,15 @@
 import * as v from 'valibot';
 import type { ListReader } from '../ports';
 import { serviceError, type ServiceError } from './errors';
-import { arrayLayoutInSlices, looksLikeArray, parseGroup, type ArrayLayout } from './json-slices';
-import { checkedText, decodeBody, notUtf8, phpMessageOf, utf8Decoder } from './php-readings';
+import { isUtf8 } from 'node:buffer';
+import {
+  arrayLayoutInSlices,
+  firstNonSpace,
+  looksLikeArray,
+  parseGroup,
+  type ArrayLayout,
+} from './json-slices';
+import { checkedText, decodeBody, notUtf8, phpMessageOf } from './php-readings';
 import { phpList } from './php-shapes';
 
 /** Reads the whole body, refusing more than `maxBytes` (checked before and while reading). */
@@ -67,32 +74,32 @@ const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Bytes decoded before main's event loop is let go (a short task's worth of work). */
 export const TEXT_SLICE = 4 * 1024 * 1024;
 
+/** The start of a body that checkedText's checks read (a PHP message, an HTML page, nothing). */
+const HEAD_BYTES = 4096;
+
 /**
- * `bodyText` decoded TEXT_SLICE bytes at a time, main's event loop let go between: one decode of
- * a large list is one long task of main's. The same text as decodeBody: a sequence cut
- * between slices is carried over, a leading BOM dropped, bytes that are not UTF-8 decoded again
- * by their label or refused.
+ * A list body as UTF-8 bytes without a BOM, its start checked as `bodyText` checks it. UTF-8 is
+ * checked whole (Buffer's isUtf8: no text is made) and kept as it came, so the list is never
+ * held as both its bytes and a decoded text (json-slices.ts decodes a group at a time). Bytes
+ * that are not UTF-8 are read by their label or refused (notUtf8), TEXT_SLICE bytes at a time
+ * with main's event loop let go between, and encoded again.
  */
-async function bodyTextInSlices(bytes: Uint8Array, contentType: string | null): Promise<string> {
-  if (bytes.byteLength <= TEXT_SLICE) return bodyText(bytes, contentType);
-  const utf8 = utf8Decoder();
-  let single: ((piece: Uint8Array) => string) | undefined;
-  for (;;) {
-    const parts: string[] = [];
-    try {
-      for (let at = 0; at < bytes.byteLength; at += TEXT_SLICE) {
-        const end = Math.min(at + TEXT_SLICE, bytes.byteLength);
-        const piece = bytes.subarray(at, end);
-        // One byte a character: a slice boundary cuts nothing.
-        parts.push(single ? single(piece) : utf8.decode(piece, { stream: end < bytes.byteLength }));
-        await pause();
-      }
-      return checkedText(parts.join(''));
-    } catch (e) {
-      if (!(e instanceof TypeError) || single) throw e;
-      single = notUtf8(contentType);
-    }
+async function utf8Body(bytes: Uint8Array, contentType: string | null): Promise<Uint8Array> {
+  if (isUtf8(bytes)) {
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    const body = bom ? bytes.subarray(3) : bytes;
+    const from = firstNonSpace(body);
+    checkedText(new TextDecoder('utf-8').decode(body.subarray(from, from + HEAD_BYTES)));
+    return body;
   }
+  const single = notUtf8(contentType);
+  const parts: string[] = [];
+  for (let at = 0; at < bytes.byteLength; at += TEXT_SLICE) {
+    // One byte a character: a slice boundary cuts nothing.
+    parts.push(single(bytes.subarray(at, Math.min(at + TEXT_SLICE, bytes.byteLength))));
+    await pause();
+  }
+  return new TextEncoder().encode(checkedText(parts.join('')));
 }
 
 function notJson(e: unknown): ServiceError {
@@ -140,7 +147,8 @@ export const LIST_SLICE = 2_000;
 
 /**
  * A ListReader of a list body; an HTML page, broken JSON or a body that is no array throw. The
- * body is decoded and its layout scanned in slices too, main's event loop let go between them.
+ * body's layout is scanned in slices too, main's event loop let go between them; each slice is
+ * decoded from the bytes when it is parsed.
  */
 export async function listReader<S extends v.ArraySchema<v.GenericSchema, undefined>>(
   schema: S,
@@ -149,11 +157,11 @@ export async function listReader<S extends v.ArraySchema<v.GenericSchema, undefi
   what: string,
   item: (raw: unknown) => unknown = (raw) => raw,
 ): Promise<ListReader<v.InferOutput<S['item']>>> {
-  const text = await bodyTextInSlices(bytes, contentType);
+  const text = await utf8Body(bytes, contentType);
   // Not an array: read whole. A list PHP wrote as an object ({} or keyed "0", "2"…) is read as
   // its values; anything else fails validation at the root.
   if (!looksLikeArray(text)) {
-    const list = phpList(parseJsonText(text));
+    const list = phpList(parseJsonText(new TextDecoder('utf-8').decode(text)));
     if (!Array.isArray(list)) validateBody(schema, list, what);
     return arrayReader(schema, list as unknown[], what, item);
   }
@@ -163,14 +171,17 @@ export async function listReader<S extends v.ArraySchema<v.GenericSchema, undefi
   } catch (e) {
     throw notJson(e);
   }
+  const groups = copiedGroups(text, layout);
   return {
     count: layout.count,
     async *slices() {
       let offset = 0;
-      for (const group of layout.groups) {
+      for (let i = 0; i < groups.length; i++) {
+        const group = groups[i]!;
+        groups[i] = null;
         let items: unknown[];
         try {
-          items = parseGroup(text, group);
+          items = parseGroup(group.bytes, { start: 0, end: group.bytes.length });
         } catch (e) {
           throw notJson(e);
         }
@@ -180,6 +191,22 @@ export async function listReader<S extends v.ArraySchema<v.GenericSchema, undefi
       }
     },
   };
+}
+
+/**
+ * Each group's bytes copied out, so the body can go: a group's copy goes once it is parsed (the
+ * reader drops it), so the bytes still to read shrink as the records read from them grow,
+ * instead of the whole body staying until the last slice. A function of its own: a closure in
+ * listReader that named the body would keep it alive with the reader.
+ */
+function copiedGroups(
+  text: Uint8Array,
+  layout: ArrayLayout,
+): Array<{ bytes: Uint8Array; length: number } | null> {
+  return layout.groups.map((g) => ({
+    bytes: new Uint8Array(text.subarray(g.start, g.end)),
+    length: g.length,
+  }));
 }
 
 /** A ListReader over a list already parsed. */
