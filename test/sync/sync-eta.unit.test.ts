@@ -86,17 +86,24 @@ function holdList(harness: Harness) {
   return gate;
 }
 
+/** An engine on `clock` at 3 req/s whose first sync's list took 12 s on that clock. */
+async function syncedWithListOf12s(clock: FakeClock): Promise<Harness> {
+  // Set before the sync, so afterEach disposes of it whatever fails.
+  const harness = (h = await Harness.start({ customers: 40, engine: { clock, ratePerSecond: 3 } }));
+  const first = holdList(harness);
+  const firstSync = harness.engine.syncNow();
+  await first.arrived;
+  await clock.advance(12_000);
+  first.release();
+  expect((await firstSync).kind).toBe('synced');
+  return harness;
+}
+
 describe('time left while the customers list is on its way', () => {
   it('never shows a time left that is already past, and counts the list it waits for', async () => {
     const clock = new FakeClock();
-    h = await Harness.start({ customers: 40, engine: { clock, ratePerSecond: 3 } });
     // The first pull's list takes 12 s on the engine's clock; the prints keep that time.
-    const first = holdList(h);
-    const firstSync = h.engine.syncNow();
-    await first.arrived;
-    await clock.advance(12_000);
-    first.release();
-    expect((await firstSync).kind).toBe('synced');
+    h = await syncedWithListOf12s(clock);
     // A restart: the next sync knows the list's time from the saved prints alone.
     await h.close();
     await h.open();
@@ -153,13 +160,7 @@ describe('time left while the customers list is on its way', () => {
 
   it("gives a page that opens mid-list what is left of the list's time", async () => {
     const clock = new FakeClock();
-    h = await Harness.start({ customers: 40, engine: { clock, ratePerSecond: 3 } });
-    const first = holdList(h);
-    const firstSync = h.engine.syncNow();
-    await first.arrived;
-    await clock.advance(12_000);
-    first.release();
-    await firstSync;
+    h = await syncedWithListOf12s(clock);
     // Measured in this session: the next sync expects it.
     const list = holdList(h);
     const sync = h.engine.syncNow();
