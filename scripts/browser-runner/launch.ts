@@ -265,7 +265,6 @@ async function devToolsEndpoint(portFile: string): Promise<string> {
   throw new Error(`Chromium wrote no DevTools port to ${portFile}`);
 }
 
-/** Main's EmitEvent for the runner: each event goes, in order, to every app page of the context. */
 /**
  * A test's gate on the road (src-shared/data-road.ts): every message main sends is held, in
  * main's order, until the test hands it on through the worker's socket or through the page, in
@@ -282,6 +281,7 @@ export interface RoadGate {
   end(): void;
 }
 
+/** Main's EmitEvent for the runner: each event goes, in order, to every app page of the context. */
 function eventDelivery(
   getContext: () => BrowserContext | null,
   sockets: DataSockets,
