@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { RoadGate } from '../../scripts/browser-runner/launch';
 import type { AppHandle, TestService } from './app';
 import { until } from './until';
 
@@ -152,3 +153,22 @@ export async function recordStatus(page: Page): Promise<void> {
 /** Every state recordStatus saw, in order. */
 export const statusLog = (page: Page): Promise<Seen[]> =>
   page.evaluate(() => (globalThis as unknown as { __statusLog: Seen[] }).__statusLog);
+
+/** What each message a road gate holds carries, in main's order (RoadGate.kind). */
+export function heldKinds(gate: RoadGate): string[] {
+  return Array.from({ length: gate.held() }, (_, i) => gate.kind(i));
+}
+
+/**
+ * Until main has sent every queued change and its last sync ended "synced", asked of main
+ * itself: the page cannot tell while its road is held.
+ */
+export async function untilMainSynced(app: AppHandle): Promise<void> {
+  await expect
+    .poll(async () => {
+      const queued = await app.call<unknown[]>('listOps');
+      const state = await app.call<{ kind: string }>('syncNow');
+      return queued.length === 0 && state.kind === 'synced';
+    })
+    .toBe(true);
+}

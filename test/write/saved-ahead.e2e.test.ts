@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, waitRows, waitSync } from '../support/app-steps';
+import { heldKinds, signIn, untilMainSynced, waitRows, waitSync } from '../support/app-steps';
 
 const USER = 'rep';
 const COUNT = 30;
@@ -60,15 +60,9 @@ describe('a create and a delete while the cache worker has not applied them', ()
     await page.fill('input[aria-label="Search customers"]', '');
     await expect.poll(() => rows(page)).toBe(String(COUNT));
     // Nothing of main's reached the cache worker: its mirrors are all still held.
-    expect([...Array(gate.held()).keys()].map((i) => gate.kind(i))).toContain('outbox:changed');
+    expect(heldKinds(gate)).toContain('outbox:changed');
 
-    await expect
-      .poll(async () => {
-        const queued = await app.call<unknown[]>('listOps');
-        const state = await app.call<{ kind: string }>('syncNow');
-        return queued.length === 0 && state.kind === 'synced';
-      })
-      .toBe(true);
+    await untilMainSynced(app);
     const created = service.store.customers(USER).find((c) => c.name === 'Walk-in prospect')!;
     expect(service.store.customer(USER, gone.id)).toBeUndefined();
     gate.end();

@@ -15,7 +15,7 @@ import type { Page } from 'playwright-core';
 import { PALETTE } from '../../src-shared';
 import { RECENT_SOURCE } from '../../src-renderer/src/map/layers/customer-layer-specs';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, waitRows, waitSync } from '../support/app-steps';
+import { heldKinds, signIn, untilMainSynced, waitRows, waitSync } from '../support/app-steps';
 import { until } from '../support/until';
 
 const COUNT = 2_000;
@@ -324,14 +324,8 @@ async function savedWhileHeld(
     return v.detail !== null && v.row !== null && v.pin !== null && pendingEverywhere(v);
   }, 'every view shows the saved change as queued');
   // The page showed it before the cache worker heard of it: main's mirror is still held.
-  expect([...Array(gate.held()).keys()].map((i) => gate.kind(i))).toContain('outbox:changed');
-  await expect
-    .poll(async () => {
-      const queued = await app.call<unknown[]>('listOps');
-      const state = await app.call<{ kind: string }>('syncNow');
-      return queued.length === 0 && state.kind === 'synced';
-    })
-    .toBe(true);
+  expect(heldKinds(gate)).toContain('outbox:changed');
+  await untilMainSynced(app);
   gate.end();
   await phase(page, 'released');
   for (let i = 0; i < gate.held(); i++) await gate.release(i, 'socket');
