@@ -1,10 +1,13 @@
 // What the page derives per data version, kept across versions: "Due today" (features/reminders/
-// due-today.ts DueList) and the Selection panel's customers (features/customers/picked-records.ts).
+// due-today.ts DueList) and the Selection panel's customers (features/customers/picked-records.ts),
+// over the feed's versions and those with the rep's saved changes laid over (cache/saved-ahead).
 // After a patched version each answers exactly what a pass over every customer answers, and reads
 // only the customers the feed says changed, so a bulk change's acknowledgements, each a version,
 // no longer cost a pass over the whole account each.
 import { describe, expect, it } from 'vitest';
-import { positionOf, type Customer } from '../../src-shared';
+import { positionOf, type Customer, type Op } from '../../src-shared';
+import { SavedAhead } from '../../src-renderer/src/cache/saved-ahead.svelte';
+import type { CustomerRow, FieldmapDb } from '../../src-renderer/src/cache/schema';
 import { DueList, dueToday } from '../../src-renderer/src/features/reminders/due-today';
 import { PickedRecords } from '../../src-renderer/src/features/customers/picked-records';
 import type { CustomerView } from '../../src-renderer/src/types';
@@ -138,5 +141,49 @@ describe("the Selection panel's customers across data versions", () => {
     // A rename since: every id is read again.
     expect(picks.pick(ids, rows, 1)).toEqual(plain());
     expect(asked).toHaveLength(ids.length);
+  });
+});
+
+describe("versions with the rep's saved changes laid over them (SavedAhead)", () => {
+  it('relate to the versions before and after them by the ids they changed', () => {
+    const f = feed();
+    const rows = views(300);
+    // The unit lane has no IndexedDB: the cache's outbox mirror is empty, as while the worker is
+    // busy (the state these versions exist for). saved-ahead.e2e runs the real one.
+    const db = { pending: { bulkGet: async (ids: string[]) => ids.map(() => undefined) } };
+    const ahead = new SavedAhead<CustomerView & CustomerRow>(
+      db as unknown as FieldmapDb,
+      { changedSince: (a, b) => f.changedSince(a, b), refresh: async () => undefined },
+      (found) => found as Array<CustomerView & CustomerRow>,
+    );
+    const base = rows as Array<CustomerView & CustomerRow>;
+    expect(ahead.apply(base)).toBe(base);
+    const target = rows[12]!;
+    const op: Op = {
+      opId: 'op-1',
+      accountKey: 'acct',
+      createdAt: NOW,
+      attempts: 0,
+      lastError: null,
+      state: 'pending',
+      kind: 'updateCustomer',
+      target: target.id,
+      payload: { color: 'teal' },
+      base: target,
+    };
+    ahead.saved(op);
+    const laid = ahead.apply(base);
+    expect(laid.find((c) => c.id === target.id)?.color).toBe('teal');
+    // The feed's own version, then one with the change laid over, then the feed's next one.
+    expect(ahead.changedSince(base, laid)).toEqual(new Set([target.id]));
+    const other = rows[40]!;
+    const next = f.patch(base, { [other.id]: { color: 'red' } }) as typeof base;
+    const laidNext = ahead.apply(next);
+    // The feed alone cannot relate them (CustomersState.changedSince must ask SavedAhead).
+    expect(f.changedSince(laid, laidNext)).toBeNull();
+    expect(ahead.changedSince(laid, laidNext)).toEqual(new Set([target.id, other.id]));
+    expect(ahead.changedSince(laidNext, next)).toEqual(new Set([target.id]));
+    // A version the feed cannot relate stays unrelated.
+    expect(ahead.changedSince(views(300) as typeof base, laid)).toBeNull();
   });
 });

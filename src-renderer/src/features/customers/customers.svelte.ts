@@ -230,9 +230,12 @@ export class CustomersState {
     return this.#all;
   }
 
-  /** The ids that may differ between two versions of `all` (CustomerFeed.changedSince). */
+  /**
+   * The ids that may differ between two versions of `all` (CustomerFeed.changedSince), the rep's
+   * saved changes laid over them included: a version SavedAhead gave out is not the feed's own.
+   */
   changedSince(base: readonly CustomerView[], rows: readonly CustomerView[]): Set<string> | null {
-    return this.#live.changedSince(
+    return this.#ahead.changedSince(
       base as readonly (CustomerView & CustomerRow)[],
       rows as readonly (CustomerView & CustomerRow)[],
     );
