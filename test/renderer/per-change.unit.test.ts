@@ -187,3 +187,38 @@ describe("versions with the rep's saved changes laid over them (SavedAhead)", ()
     expect(ahead.changedSince(views(300) as typeof base, laid)).toBeNull();
   });
 });
+
+describe("the status bar's count of saved changes the cache has not applied (SavedAhead)", () => {
+  it('drops a change in the very task its mirror is applied, and once for a coalesced save', () => {
+    const f = feed();
+    const rows = views(50) as Array<CustomerView & CustomerRow>;
+    // Nothing read from the cache answers yet: the count must not wait for it.
+    const db = { pending: { bulkGet: () => new Promise<never>(() => undefined) } };
+    const ahead = new SavedAhead<CustomerView & CustomerRow>(
+      db as unknown as FieldmapDb,
+      { changedSince: (a, b) => f.changedSince(a, b), refresh: async () => undefined },
+      (found) => found as Array<CustomerView & CustomerRow>,
+    );
+    const target = rows[3]!;
+    const op = (payload: { color: string }): Op => ({
+      opId: 'op-1',
+      accountKey: 'acct',
+      createdAt: NOW,
+      attempts: 0,
+      lastError: null,
+      state: 'pending',
+      kind: 'updateCustomer',
+      target: target.id,
+      payload,
+      base: target,
+    });
+    ahead.saved(op({ color: 'teal' }));
+    expect(ahead.unmirrored).toBe(1);
+    // The worker applied a mirror holding it: the queue applied with it counts it now.
+    ahead.mirrored([], ['op-1']);
+    expect(ahead.unmirrored).toBe(0);
+    // A second save of the same customer main coalesced into that op: still counted once.
+    ahead.saved(op({ color: 'red' }));
+    expect(ahead.unmirrored).toBe(0);
+  });
+});

@@ -76,10 +76,10 @@ export class AppController {
       },
       session: (account) => this.#enqueue(() => this.#onSession(account)),
       sync: (state) => this.session.setSync(state),
-      reached: (accountKey, opIds) => {
+      reached: (accountKey, opIds, held) => {
         if (accountKey === this.session.account?.accountKey) this.panels.bulk.noteReached(opIds);
         const data = this.#data;
-        if (data?.cache.accountKey === accountKey) data.customers.ahead.mirrored(opIds);
+        if (data?.cache.accountKey === accountKey) data.customers.ahead.mirrored(opIds, held);
       },
       renamed: (resolved, data) => this.#renamed(resolved, data),
     });

@@ -33,8 +33,11 @@ export interface InboxHost {
   session(account: AccountSummary | null, opened: boolean): void;
   /** Main's sync state. */
   sync(state: EventOf<'sync:state'>): void;
-  /** Main's changes that reached the service. */
-  reached(accountKey: string, opIds: readonly string[]): void;
+  /**
+   * An outbox mirror applied: `opIds` reached the service, `held` are still queued in it (both
+   * counted by the queue applied with them).
+   */
+  reached(accountKey: string, opIds: readonly string[], held: readonly string[]): void;
   /** A create's temporary id now has the service's id, in the cache too. */
   renamed(resolved: EventOf<'ids:resolved'>, data: AccountData): void;
 }
@@ -171,9 +174,9 @@ export class DataInbox {
         this.host.sync(report.payload);
         return;
       case 'outbox:changed': {
-        const { accountKey, reached, queue } = report.payload;
+        const { accountKey, reached, held, queue } = report.payload;
         this.#queue = { accountKey, counts: queue };
-        this.host.reached(accountKey, reached);
+        this.host.reached(accountKey, reached, held);
         return;
       }
       case 'ids:resolved': {

@@ -51,7 +51,8 @@ export type AppliedEvent =
   | { event: 'sync:state'; payload: EventOf<'sync:state'> }
   | {
       event: 'outbox:changed';
-      payload: { accountKey: string; reached: string[]; queue: QueueCounts };
+      /** `held`: the mirror's ops still queued, by opId (the page's saved-ahead count drops them). */
+      payload: { accountKey: string; reached: string[]; held: string[]; queue: QueueCounts };
     }
   | { event: 'ids:resolved'; payload: EventOf<'ids:resolved'> };
 
@@ -157,7 +158,8 @@ export function serveCacheWriter(
     existenceOps.set(accountKey, existence);
     const known = counts.get(accountKey);
     const count = existence || before || known === undefined ? await countOf(cache) : known;
-    const payload = { accountKey, reached, queue: queueCounts(ops) };
+    const held = ops.flatMap((op) => (op.state === 'done' ? [] : [op.opId]));
+    const payload = { accountKey, reached, held, queue: queueCounts(ops) };
     reply({ kind: 'applied', road, seq, accountKey, count, event: 'outbox:changed', payload });
   };
 

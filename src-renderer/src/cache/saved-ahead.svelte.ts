@@ -62,7 +62,8 @@ export class SavedAhead<V extends CustomerRow> {
       return;
     const at = this.#ops.findIndex((o) => o.opId === op.opId);
     const earlier = this.#ops[at];
-    if (earlier) this.#counted.delete(earlier);
+    // A save main coalesced into a queued op: the queue already counts that op.
+    if (earlier && this.#counted.delete(earlier)) this.#counted.add(op);
     let ops = at < 0 ? [...this.#ops, op] : this.#ops.map((o, i) => (i === at ? op : o));
     // A delete that cancelled a create not yet sent (state 'done'): nothing of it is left.
     if (op.state === 'done') ops = ops.filter((o) => o === op || o.target !== op.target);
@@ -71,9 +72,17 @@ export class SavedAhead<V extends CustomerRow> {
     this.mirrored([]);
   }
 
-  /** The cache worker applied an outbox mirror; `reached`: its ops the service has. */
-  mirrored(reached: readonly string[]): void {
+  /**
+   * The cache worker applied an outbox mirror; `reached`: its ops the service has; `held`: its
+   * queued ops, which the status bar's queue (applied with it) already counts. Taken in this very
+   * task, or the bar would count a saved change twice until the check below reads the cache.
+   */
+  mirrored(reached: readonly string[], held: readonly string[] = []): void {
     if (this.#ops.length === 0) return;
+    if (held.length > 0) {
+      const queued = new Set(held);
+      for (const op of this.#ops) if (queued.has(op.opId)) this.#counted.add(op);
+    }
     const done = new Set(reached);
     this.#checks = this.#checks
       .then(() => this.#check(done))
