@@ -134,9 +134,11 @@ describe('the map makes room for what the rep opens', () => {
           map.panBy([map.project(p).x - (width - 60), 0], { animate: false });
           return { ...map.project(p), width };
         }, at);
-        const canvas = (await rep.page.locator('.fm-map-canvas').boundingBox())!;
         await until(async () => {
-          await rep.page.mouse.click(canvas.x + before.x, canvas.y + before.y);
+          // Where the pin is now: a busy machine may lay the map out again between two tries.
+          const canvas = (await rep.page.locator('.fm-map-canvas').boundingBox())!;
+          const pin = await pinOnCanvas(rep.page, at);
+          await rep.page.mouse.click(canvas.x + pin.x, canvas.y + pin.y);
           return rep.page.isVisible('aside.detail-panel');
         }, `the details of the pin clicked at ${size.width}×${size.height}`);
         // The details took width from the map; the pin is still on it, clear of the edges.
