@@ -48,6 +48,16 @@ describe('status during a large first sync', () => {
     expect(view()).toMatchObject({ text: 'Downloading customers…', timeLeftMs: null });
   });
 
+  it('gives no time left while the machine has no network', () => {
+    const trying = { kind: 'syncing', done: 0, total: 7, etaMs: 10_000 } as const;
+    const queued = queueCounts([{ state: 'pending' }, { state: 'pending' }, { state: 'pending' }]);
+    expect(syncStatusView(trying, queued, env).text).toBe('Sending 3 changes · about 10 s left');
+    expect(syncStatusView(trying, queued, { ...env, online: false })).toMatchObject({
+      text: 'Sending 3 changes',
+      timeLeftMs: null,
+    });
+  });
+
   it('says the app is opening, not "Not signed in", before main has said who is signed in', () => {
     const signedOut = { kind: 'signed-out' } as const;
     const opening = syncStatusView(signedOut, none, { ...env, opening: true });

@@ -130,7 +130,9 @@ export function syncStatusView(
     };
   }
   const progress = sync.kind === 'syncing' && sync.total > 0 ? sync : null;
-  const left = timeLeftMs(sync, env.syncAt ?? env.now, env.now);
+  // Without a network main's requests fail, whatever its estimate said (a restart offline with
+  // changes queued tries them before it knows): no time rather than a wrong one.
+  const left = env.online ? timeLeftMs(sync, env.syncAt ?? env.now, env.now) : null;
   return {
     kind: sync.kind,
     progress: progress && { done: progress.done, total: progress.total },
