@@ -144,34 +144,49 @@ describe("the Selection panel's customers across data versions", () => {
   });
 });
 
+type Row = CustomerView & CustomerRow;
+
+/**
+ * SavedAhead over a miniature feed. The unit lane has no IndexedDB: `bulkGet` plays the cache's
+ * outbox mirror (saved-ahead.e2e runs the real one).
+ */
+function aheadOver(
+  f: ReturnType<typeof feed>,
+  bulkGet: (ids: string[]) => Promise<unknown[]>,
+): SavedAhead<Row> {
+  return new SavedAhead<Row>(
+    { pending: { bulkGet } } as unknown as FieldmapDb,
+    { changedSince: (a, b) => f.changedSince(a, b), refresh: async () => undefined },
+    (found) => found as Row[],
+  );
+}
+
+/** An update of `target`'s fields as main's enqueue answers it. */
+function updateOp(target: Customer, payload: { color: string }): Op {
+  return {
+    opId: 'op-1',
+    accountKey: 'acct',
+    createdAt: NOW,
+    attempts: 0,
+    lastError: null,
+    state: 'pending',
+    kind: 'updateCustomer',
+    target: target.id,
+    payload,
+    base: target,
+  };
+}
+
 describe("versions with the rep's saved changes laid over them (SavedAhead)", () => {
   it('relate to the versions before and after them by the ids they changed', () => {
     const f = feed();
     const rows = views(300);
-    // The unit lane has no IndexedDB: the cache's outbox mirror is empty, as while the worker is
-    // busy (the state these versions exist for). saved-ahead.e2e runs the real one.
-    const db = { pending: { bulkGet: async (ids: string[]) => ids.map(() => undefined) } };
-    const ahead = new SavedAhead<CustomerView & CustomerRow>(
-      db as unknown as FieldmapDb,
-      { changedSince: (a, b) => f.changedSince(a, b), refresh: async () => undefined },
-      (found) => found as Array<CustomerView & CustomerRow>,
-    );
-    const base = rows as Array<CustomerView & CustomerRow>;
+    // The cache's outbox mirror is empty, as while the worker is busy (what these versions are for).
+    const ahead = aheadOver(f, async (ids) => ids.map(() => undefined));
+    const base = rows as Row[];
     expect(ahead.apply(base)).toBe(base);
     const target = rows[12]!;
-    const op: Op = {
-      opId: 'op-1',
-      accountKey: 'acct',
-      createdAt: NOW,
-      attempts: 0,
-      lastError: null,
-      state: 'pending',
-      kind: 'updateCustomer',
-      target: target.id,
-      payload: { color: 'teal' },
-      base: target,
-    };
-    ahead.saved(op);
+    ahead.saved(updateOp(target, { color: 'teal' }));
     const laid = ahead.apply(base);
     expect(laid.find((c) => c.id === target.id)?.color).toBe('teal');
     // The feed's own version, then one with the change laid over, then the feed's next one.
@@ -191,34 +206,17 @@ describe("versions with the rep's saved changes laid over them (SavedAhead)", ()
 describe("the status bar's count of saved changes the cache has not applied (SavedAhead)", () => {
   it('drops a change in the very task its mirror is applied, and once for a coalesced save', () => {
     const f = feed();
-    const rows = views(50) as Array<CustomerView & CustomerRow>;
+    const rows = views(50) as Row[];
     // Nothing read from the cache answers yet: the count must not wait for it.
-    const db = { pending: { bulkGet: () => new Promise<never>(() => undefined) } };
-    const ahead = new SavedAhead<CustomerView & CustomerRow>(
-      db as unknown as FieldmapDb,
-      { changedSince: (a, b) => f.changedSince(a, b), refresh: async () => undefined },
-      (found) => found as Array<CustomerView & CustomerRow>,
-    );
+    const ahead = aheadOver(f, () => new Promise<never>(() => undefined));
     const target = rows[3]!;
-    const op = (payload: { color: string }): Op => ({
-      opId: 'op-1',
-      accountKey: 'acct',
-      createdAt: NOW,
-      attempts: 0,
-      lastError: null,
-      state: 'pending',
-      kind: 'updateCustomer',
-      target: target.id,
-      payload,
-      base: target,
-    });
-    ahead.saved(op({ color: 'teal' }));
+    ahead.saved(updateOp(target, { color: 'teal' }));
     expect(ahead.unmirrored).toBe(1);
     // The worker applied a mirror holding it: the queue applied with it counts it now.
     ahead.mirrored([], ['op-1']);
     expect(ahead.unmirrored).toBe(0);
     // A second save of the same customer main coalesced into that op: still counted once.
-    ahead.saved(op({ color: 'red' }));
+    ahead.saved(updateOp(target, { color: 'red' }));
     expect(ahead.unmirrored).toBe(0);
   });
 });
