@@ -51,6 +51,18 @@ const SLOW_LIST = {
 };
 const MANY = 40;
 
+/** Queues `color` for `ids` as one batch, each with the record the rep saw (the lasso's way). */
+async function colourBatch(harness: Harness, ids: string[], color: string): Promise<void> {
+  await harness.outbox.enqueueMany(
+    ids.map((id) => ({
+      kind: 'updateCustomer' as const,
+      target: id,
+      payload: { color },
+      base: harness.base(id),
+    })),
+  );
+}
+
 async function colourAll(harness: Harness, ids: string[], color: string): Promise<void> {
   for (const id of ids) {
     await harness.outbox.enqueue({
@@ -158,14 +170,7 @@ describe('what an update merges against', () => {
     expect(town.length).toBeGreaterThanOrEqual(50);
     const ids = town.slice(0, 50);
     // The lasso queues them as one batch, each with the record the rep saw.
-    await h.outbox.enqueueMany(
-      ids.map((id) => ({
-        kind: 'updateCustomer' as const,
-        target: id,
-        payload: { color: 'purple' },
-        base: h!.base(id),
-      })),
-    );
+    await colourBatch(h, ids, 'purple');
     // Colleagues meanwhile: one changes a phone, another moves a customer to another town (a
     // search for the old town no longer finds it).
     const [phoned, moved] = [ids[10]!, ids[30]!];
@@ -195,14 +200,7 @@ describe('what an update merges against', () => {
       byTown.set(c.city, [...(byTown.get(c.city) ?? []), c.id]);
     }
     const ids = [...byTown.values()].sort((a, b) => b.length - a.length)[0]!.slice(0, 40);
-    await h.outbox.enqueueMany(
-      ids.map((id) => ({
-        kind: 'updateCustomer' as const,
-        target: id,
-        payload: { color: 'purple' },
-        base: h!.base(id),
-      })),
-    );
+    await colourBatch(h, ids, 'purple');
     // What happened, in order: each search asked, and the minute passing in two steps.
     const said: string[] = [];
     const counts = watch(h, {
