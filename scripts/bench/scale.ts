@@ -48,6 +48,7 @@ import { serveMapPages } from '../../test/renderer/map-fixtures/pages';
 import { median, p95, round } from './support/stats';
 import { playwrightClientRssMb } from './support/playwright-client';
 import { filterSortTimes } from './support/list-filters';
+import { profiled } from './support/profile';
 import { bulkBox, bulkColour, type BulkResult } from './support/bulk';
 import {
   idleAt,
@@ -68,6 +69,7 @@ const ONLY_FILTERS = process.env['FIELDMAP_SCALE_ONLY'] === 'filters';
 const ONLY_BULK = process.env['FIELDMAP_SCALE_ONLY'] === 'bulk';
 const ONLY_RECONNECT = process.env['FIELDMAP_SCALE_ONLY'] === 'reconnect';
 const ONLY_RSS = process.env['FIELDMAP_SCALE_ONLY'] === 'rss';
+const ONLY_EDITS = process.env['FIELDMAP_SCALE_ONLY'] === 'edits';
 
 type Probe = { longtasks: Array<{ start: number; duration: number }> };
 type Op = { target: string };
@@ -534,14 +536,16 @@ async function oneRun(
     // The baseline's raw put, in a Chromium of its own (withBaselinePage), while the app waits
     // on its sign-in form: nothing else runs, for the floor as for the app.
     const put =
-      ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT || ONLY_RSS
+      ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT || ONLY_RSS || ONLY_EDITS
         ? 0
         : await withBaselinePage(floorDir, (page) => rawPut(page, records));
     await installProbe(app.page);
     const t0 = await app.page.evaluate(() => performance.now());
     const { username, password } = service.account;
-    await app.call('login', { baseUrl: service.url, username, password });
-    const t1 = await filledAt(app.page, N, mapped);
+    const t1 = await profiled(app.page, 'first', async () => {
+      await app.call('login', { baseUrl: service.url, username, password });
+      return filledAt(app.page, N, mapped);
+    });
     const first = { ms: t1 - t0, longest: await longestTask(app.page, t0, t1) };
     // FIELDMAP_SCALE_DEBUG=1: the first sync's long tasks over 200 ms (ms after sign-in: ms).
     if (process.env['FIELDMAP_SCALE_DEBUG'])
@@ -587,7 +591,9 @@ async function oneRun(
       return { first: first.ms, reconnect: await reconnectMs(app, service, targets, mapped) };
     }
     const filterFrom = await app.page.evaluate(() => performance.now());
-    const { times: filterSortEach, mapTimes } = await filterSortTimes(app.page, WAIT_MS);
+    const { times: filterSortEach, mapTimes } = await profiled(app.page, 'filters', () =>
+      filterSortTimes(app.page, WAIT_MS),
+    );
     const filterTo = await app.page.evaluate(() => performance.now());
     await appTask('filters and sorts', filterFrom, filterTo);
     // FIELDMAP_SCALE_DEBUG=1: each sort and filter's time, in the order filterSortTimes runs them.
@@ -602,10 +608,14 @@ async function oneRun(
       filterLongest: await longestTask(app.page, filterFrom, filterTo),
     };
     if (ONLY_FILTERS) return { first: first.ms, firstLongest: first.longest, ...filters };
-    const exported = await exportMs(app);
+    const exported = ONLY_EDITS
+      ? { ms: NaN, longest: NaN, uiLongest: NaN, uiGap: NaN }
+      : await profiled(app.page, 'export', () => exportMs(app));
     const targets = editTargets(records, EDITS + 3);
     const editFrom = await app.page.evaluate(() => performance.now());
-    const edited = await editToPin(app, service, targets.slice(0, EDITS));
+    const edited = await profiled(app.page, 'edits', () =>
+      editToPin(app, service, targets.slice(0, EDITS)),
+    );
     await appTask('edits', editFrom, await app.page.evaluate(() => performance.now()));
     if (process.env['FIELDMAP_SCALE_DEBUG']) {
       console.error('edit to pin ms', edited.times.map(Math.round));
@@ -616,9 +626,18 @@ async function oneRun(
       );
     }
     const edits = median(edited.times);
-    const bulked = bulkKeys(await bulk(app, records));
+    if (ONLY_EDITS)
+      return {
+        first: first.ms,
+        edits,
+        editRevert: edited.revertMs,
+        appLongest: Math.max(...appTasks),
+      };
+    const bulked = bulkKeys(await profiled(app.page, 'bulk', () => bulk(app, records)));
     // The bulk's box stays selected: the week is planned for those ~355 customers.
-    const planned = await orNaN('week plan', () => weekPlan(app.page, records));
+    const planned = await orNaN('week plan', () =>
+      profiled(app.page, 'plan', () => weekPlan(app.page, records)),
+    );
     if (process.env['FIELDMAP_SCALE_DEBUG'] && planned)
       console.error(
         `week plan of "${planned.stops}": shown in ${planned.ms} ms, longest task to idle ` +
@@ -901,7 +920,7 @@ export async function run(): Promise<Record<string, number | string>> {
       runs.push(await oneRun(service, records, mapped));
     }
     const bare: Array<{ ms: number; longest: number }> = [];
-    const partial = ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT || ONLY_RSS;
+    const partial = ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT || ONLY_RSS || ONLY_EDITS;
     for (let i = 0; i < (partial ? 0 : RUNS); i++) bare.push(await bareMap());
     const med = (key: string) => round(median(runs.map((r) => r[key]!)));
     if (ONLY_BULK) {
@@ -931,6 +950,16 @@ export async function run(): Promise<Record<string, number | string>> {
       return {
         [`first_sync_${K}_to_map_ms`]: med('first'),
         [`reconnect_3_edits_${K}_to_synced_ms`]: med('reconnect'),
+        scale_customers: N,
+        scale_runs: RUNS,
+      };
+    }
+    if (ONLY_EDITS) {
+      return {
+        [`first_sync_${K}_to_map_ms`]: med('first'),
+        [`edit_to_pin_${K}_ms`]: med('edits'),
+        [`edit_revert_${K}_ms`]: med('editRevert'),
+        longest_app_task_ms: med('appLongest'),
         scale_customers: N,
         scale_runs: RUNS,
       };
