@@ -13,19 +13,42 @@ export type TimeUnit = 'seconds' | 'milliseconds';
 /** Stored values above this read as milliseconds. */
 const MS_THRESHOLD = 1e11;
 
+/**
+ * The side of the milliseconds threshold of each set lastVisit/remindAt of a customer: 'large'
+ * (milliseconds) or 'small' (seconds). The page counts these per data version (KeyCounts).
+ */
+export function storedTimeSides(
+  c: Pick<Customer, 'lastVisit' | 'remindAt'>,
+): Array<'small' | 'large'> {
+  const sides: Array<'small' | 'large'> = [];
+  for (const value of [c.lastVisit, c.remindAt])
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0)
+      sides.push(value > MS_THRESHOLD ? 'large' : 'small');
+  return sides;
+}
+
+/**
+ * The account's unit from how many set values are on each side: the median's side. With the
+ * values sorted, the one at index floor(n/2) is above the threshold when at most that many are
+ * not.
+ */
+export function unitOfSides(small: number, large: number): TimeUnit {
+  const n = small + large;
+  if (n === 0) return 'seconds';
+  return small <= Math.floor(n / 2) ? 'milliseconds' : 'seconds';
+}
+
 /** The account's unit of lastVisit/remindAt, from the median of its non-zero values. */
 export function detectTimeUnit(
   customers: Iterable<Pick<Customer, 'lastVisit' | 'remindAt'>>,
 ): TimeUnit {
-  const values: number[] = [];
-  for (const c of customers) {
-    for (const value of [c.lastVisit, c.remindAt]) {
-      if (typeof value === 'number' && Number.isFinite(value) && value > 0) values.push(value);
-    }
-  }
-  if (values.length === 0) return 'seconds';
-  values.sort((a, b) => a - b);
-  return values[Math.floor(values.length / 2)]! > MS_THRESHOLD ? 'milliseconds' : 'seconds';
+  let small = 0;
+  let large = 0;
+  for (const c of customers)
+    for (const side of storedTimeSides(c))
+      if (side === 'large') large++;
+      else small++;
+  return unitOfSides(small, large);
 }
 
 /** An instant (epoch ms) as the account stores it. */

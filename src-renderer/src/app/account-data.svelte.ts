@@ -1,15 +1,18 @@
 // Everything the views read from one account's cache, as live rune state.
 import { PALETTE, type Op, type Territory, type UserMeta } from '../../../src-shared';
-import { detectTimeUnit, type TimeUnit } from '../../../src-shared/visits';
+import { type TimeUnit } from '../../../src-shared/visits';
+import { storedTimeSides, unitOfSides } from '../../../src-shared/time-units';
 import type { CustomerCache } from '../cache/customer-cache';
 import type { SnapshotStage } from '../cache/snapshot-stage';
-import type { RouteView } from '../types';
+import type { CustomerView, RouteView } from '../types';
+import { KeyCounts } from '../cache/key-counts';
 import { CustomersState } from '../features/customers/customers.svelte';
 import { LiveQuery } from '../cache/live-query.svelte';
 import { PlanStops } from '../features/plan/plan-stops.svelte';
 import { NearbyState } from '../features/nearby/nearby.svelte';
 import {
   customFieldNames,
+  heldCustomFields,
   usedCustomFields,
   type CustomFieldName,
 } from '../features/editor/custom-field-names';
@@ -30,22 +33,35 @@ export class AccountData {
     const own = this.user?.colors;
     return own?.length ? own : [...PALETTE];
   });
+  // What the views below read of every customer, counted again per data version only for the
+  // customers that changed (cache/key-counts.ts).
+  #groupCounts = new KeyCounts<CustomerView>(
+    (c) => c.groups,
+    (base, rows) => this.customers.changedSince(base, rows),
+  );
+  #fieldCounts = new KeyCounts<CustomerView>(heldCustomFields, (base, rows) =>
+    this.customers.changedSince(base, rows),
+  );
+  #timeCounts = new KeyCounts<CustomerView>(storedTimeSides, (base, rows) =>
+    this.customers.changedSince(base, rows),
+  );
   /** The account's groups, or those its customers use when the service sends none. */
   readonly groups: string[] = $derived.by(() => {
     if (this.user?.groups.length) return this.user.groups;
-    const seen = new Set<string>();
-    for (const c of this.customers.all) for (const g of c.groups) seen.add(g);
-    return [...seen].sort();
+    return [...this.#groupCounts.of(this.customers.all).keys()].sort();
   });
   /** custom0..custom9 by the account's names, and which any customer uses (custom-field-names.ts). */
   readonly customFields: CustomFieldName[] = $derived.by(() =>
     customFieldNames(
       (this.user as Record<string, unknown> | null)?.['customFields'],
-      usedCustomFields(this.customers.all),
+      usedCustomFields(this.#fieldCounts.of(this.customers.all)),
     ),
   );
   /** The account's unit of lastVisit/remindAt (see src-shared/visits.ts). */
-  readonly timeUnit: TimeUnit = $derived.by(() => detectTimeUnit(this.customers.all));
+  readonly timeUnit: TimeUnit = $derived.by(() => {
+    const sides = this.#timeCounts.of(this.customers.all);
+    return unitOfSides(sides.get('small') ?? 0, sides.get('large') ?? 0);
+  });
 
   /** `stage`: a snapshot's customers kept while they were saved (cache/snapshot-stage.ts). */
   constructor(

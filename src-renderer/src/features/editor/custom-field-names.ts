@@ -38,9 +38,14 @@ export function namesBySlot(customFields: unknown): Array<string | null> {
 const holds = (value: unknown): boolean =>
   value !== null && value !== undefined && String(value).trim() !== '';
 
-/** Which custom fields any customer holds a value in (stops looking at a field once seen). */
-export function usedCustomFields(customers: readonly Customer[]): boolean[] {
-  return CUSTOM_FIELD_KEYS.map((key) => customers.some((c) => holds(c[key])));
+/** The custom fields a customer holds a value in (the page counts these: KeyCounts). */
+export function heldCustomFields(customer: Customer): CustomFieldKey[] {
+  return CUSTOM_FIELD_KEYS.filter((key) => holds(customer[key]));
+}
+
+/** Which custom fields any customer holds a value in, from the count of customers per field. */
+export function usedCustomFields(held: ReadonlyMap<string, number>): boolean[] {
+  return CUSTOM_FIELD_KEYS.map((key) => (held.get(key) ?? 0) > 0);
 }
 
 /** Every custom field with its name, in slot order. */
