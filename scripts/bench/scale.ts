@@ -34,7 +34,7 @@
 import type { Page } from 'playwright-core';
 import { positionOf } from '../../src-shared/geo';
 import { PALETTE, type Customer } from '../../src-shared';
-import { MAP_DRAWN_MARK } from '../../src-renderer/src/map/drawn-mark';
+import { MAP_DRAWN_MARK, MAP_SOURCE_PATCH_MARK } from '../../src-renderer/src/map/drawn-mark';
 import { RECENT_SOURCE } from '../../src-renderer/src/map/layers/customer-layer-specs';
 import { MemoryCredentialStore } from '../browser-runner/credentials';
 import { spawn } from 'node:child_process';
@@ -56,7 +56,9 @@ import {
   installRevertSampler,
   longestAppTask,
   startFrames,
+  startTimeline,
   stopFrames,
+  stopTimeline,
   stopRevertSampler,
 } from './support/felt';
 
@@ -401,12 +403,13 @@ async function editToPin(
   // Edits in which each view showed the new colour at all: a view the sampler never read counts 0.
   const seen: Record<string, number> = {};
   let revertMs = 0;
+  const patchedAfter: number[] = [];
   await installRevertSampler(page, RECENT_SOURCE);
   for (const target of targets) {
     const { color, old } = await pickNewColour(page, target);
     times.push(
       await page.evaluate(
-        ([id, color, old, source, waitMs]) =>
+        ([id, color, old, source, waitMs, patchMark]) =>
           new Promise<number>((resolve, reject) => {
             type Feature = { properties: Record<string, unknown> };
             const map = (
@@ -433,13 +436,25 @@ async function editToPin(
                   new Error(`waited ${Math.round(waitMs / 1000)} s after Save for ${id}'s pin`),
                 );
               if (!drawn) return void setTimeout(check, 10);
+              // FIELDMAP_SCALE_DEBUG: when the pin's patch reached the map's source (ms).
+              const patched = performance
+                .getEntriesByName(patchMark)
+                .find((m) => m.startTime >= t0)?.startTime;
+              (globalThis as unknown as { __patchedAfter?: number }).__patchedAfter =
+                patched === undefined ? -1 : patched - t0;
               requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
             };
             check();
           }),
-        [target.id, color, old, RECENT_SOURCE, WAIT_MS] as const,
+        [target.id, color, old, RECENT_SOURCE, WAIT_MS, MAP_SOURCE_PATCH_MARK] as const,
       ),
     );
+    if (process.env['FIELDMAP_SCALE_DEBUG'])
+      patchedAfter.push(
+        await page.evaluate(
+          () => (globalThis as unknown as { __patchedAfter: number }).__patchedAfter,
+        ),
+      );
     await syncedWith(app, service, [{ id: target.id, color }]);
     const sample = await stopRevertSampler(page);
     revertMs += sample.revertMs;
@@ -447,6 +462,8 @@ async function editToPin(
     for (const view of sample.seen) seen[view] = (seen[view] ?? 0) + 1;
   }
   await page.fill('input[aria-label="Search customers"]', '');
+  if (process.env['FIELDMAP_SCALE_DEBUG'])
+    console.error('edit to the pin patched into the map source, ms', patchedAfter.map(Math.round));
   return { times, revertMs, flips, seen };
 }
 
@@ -542,10 +559,13 @@ async function oneRun(
     await installProbe(app.page);
     const t0 = await app.page.evaluate(() => performance.now());
     const { username, password } = service.account;
+    if (process.env['FIELDMAP_SCALE_DEBUG']) await startTimeline(app.page, MAP_DRAWN_MARK);
     const t1 = await profiled(app.page, 'first', async () => {
       await app.call('login', { baseUrl: service.url, username, password });
       return filledAt(app.page, N, mapped);
     });
+    if (process.env['FIELDMAP_SCALE_DEBUG'])
+      console.error(`first sync as shown:\n  ${(await stopTimeline(app.page)).join('\n  ')}`);
     const first = { ms: t1 - t0, longest: await longestTask(app.page, t0, t1) };
     // FIELDMAP_SCALE_DEBUG=1: the first sync's long tasks over 200 ms (ms after sign-in: ms).
     if (process.env['FIELDMAP_SCALE_DEBUG'])

@@ -217,3 +217,38 @@ export function stopRevertSampler(page: Page): Promise<RevertSample> {
     return { revertMs: state.revertMs, flips: state.flips, seen: [...state.seen] };
   });
 }
+
+/**
+ * FIELDMAP_SCALE_DEBUG: starts noting, every 50 ms, what the page shows of a sync (the status
+ * bar's words, the list's row count, the map's drawn marks), for `timelineSince` to print.
+ */
+export async function startTimeline(page: Page, mark: string): Promise<void> {
+  await page.evaluate((mark) => {
+    const g = globalThis as unknown as { __timeline?: string[]; __timelineStop?: () => void };
+    const notes: string[] = [];
+    g.__timeline = notes;
+    let said = '';
+    const started = performance.now();
+    const timer = setInterval(() => {
+      const status = document.querySelector('.sync-status .text')?.textContent?.trim() ?? '';
+      const rows = document.querySelector('[aria-label="Customers"]')?.getAttribute('data-rows');
+      const drawn = (performance.getEntriesByName(mark) as PerformanceMark[])
+        .filter((m) => m.startTime >= started)
+        .map((m) => String(m.detail?.customers))
+        .join(',');
+      const now = `${status} | rows ${rows ?? '-'} | drawn [${drawn}]`;
+      if (now !== said) notes.push(`${Math.round(performance.now() - started)} ms: ${now}`);
+      said = now;
+    }, 50);
+    g.__timelineStop = () => clearInterval(timer);
+  }, mark);
+}
+
+/** Stops the timeline startTimeline began and gives its notes. */
+export function stopTimeline(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const g = globalThis as unknown as { __timeline?: string[]; __timelineStop?: () => void };
+    g.__timelineStop?.();
+    return g.__timeline ?? [];
+  });
+}
