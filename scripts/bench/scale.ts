@@ -48,12 +48,13 @@ import { serveMapPages } from '../../test/renderer/map-fixtures/pages';
 import { median, p95, round } from './support/stats';
 import { playwrightClientRssMb } from './support/playwright-client';
 import { filterSortTimes } from './support/list-filters';
-import { profiled } from './support/profile';
+import { profiled, profiling } from './support/profile';
 import { bulkBox, bulkColour, type BulkResult } from './support/bulk';
 import {
   idleAt,
   installRenderSpans,
   installRevertSampler,
+  PAGE_PROBE,
   longestAppTask,
   startFrames,
   startTimeline,
@@ -72,6 +73,7 @@ const ONLY_BULK = process.env['FIELDMAP_SCALE_ONLY'] === 'bulk';
 const ONLY_RECONNECT = process.env['FIELDMAP_SCALE_ONLY'] === 'reconnect';
 const ONLY_RSS = process.env['FIELDMAP_SCALE_ONLY'] === 'rss';
 const ONLY_EDITS = process.env['FIELDMAP_SCALE_ONLY'] === 'edits';
+const ONLY_COLD = process.env['FIELDMAP_SCALE_ONLY'] === 'cold';
 
 type Probe = { longtasks: Array<{ start: number; duration: number }> };
 type Op = { target: string };
@@ -546,6 +548,7 @@ async function oneRun(
     // and every 429 then holds all of main's requests back.
     limiterRate: 3,
     mainInChild: true,
+    pageProbe: PAGE_PROBE,
   });
   // Main's RSS once started, before the sign-in: what it holds before any customer.
   const mainIdle = (await procStatus(app.mainPid(), 'VmRSS')) / 2 ** 20;
@@ -553,7 +556,7 @@ async function oneRun(
     // The baseline's raw put, in a Chromium of its own (withBaselinePage), while the app waits
     // on its sign-in form: nothing else runs, for the floor as for the app.
     const put =
-      ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT || ONLY_RSS || ONLY_EDITS
+      ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT || ONLY_RSS || ONLY_EDITS || ONLY_COLD
         ? 0
         : await withBaselinePage(floorDir, (page) => rawPut(page, records));
     await installProbe(app.page);
@@ -602,6 +605,10 @@ async function oneRun(
       return { first: first.ms, rss: rss.peak, rssBefore: rss.before, mainIdle };
     }
     if (ONLY_BULK) return { first: first.ms, ...bulkKeys(await bulk(app, records)) };
+    if (ONLY_COLD) {
+      const { cold, coldLongest } = await coldStart(app, mapped, appTask);
+      return { first: first.ms, cold, coldLongest, appLongest: Math.max(...appTasks) };
+    }
     if (ONLY_RECONNECT) {
       await app.setOffline(true);
       await app.restart();
@@ -664,14 +671,7 @@ async function oneRun(
           `${Math.round(planned.longest)} ms, longest frame gap ${Math.round(planned.gap)} ms`,
       );
 
-    await app.setOffline(true);
-    await app.restart();
-    await installProbe(app.page);
-    const cold = await filledAt(app.page, N, mapped);
-    const coldLongest = await longestTask(app.page, 0, cold);
-    // Map renders before the probe was installed (the page loads before the bench can reach it)
-    // are not taken out here: this phase's part is an upper bound.
-    await appTask('cold start', 0, cold);
+    const { cold, coldLongest } = await coldStart(app, mapped, appTask);
     const getAll = await withBaselinePage(floorDir, rawGetAll);
     const reconnect = await orNaN('reconnect', () =>
       reconnectMs(app, service, targets.slice(EDITS), mapped),
@@ -704,6 +704,33 @@ async function oneRun(
     await app.close();
     await rm(floorDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The cold start: a restart offline, navigation start to the list filled and the map drawn (page
+ * ms) and its longest task. FIELDMAP_SCALE_PROFILE=cold then profiles a reload of the page (the
+ * restarted page loads before the bench can reach it): the cache read and the map's start again.
+ */
+async function coldStart(
+  app: AppHandle,
+  mapped: number,
+  appTask: (what: string, from: number, to: number) => Promise<void>,
+): Promise<{ cold: number; coldLongest: number }> {
+  await app.setOffline(true);
+  await app.restart();
+  await installProbe(app.page);
+  const cold = await filledAt(app.page, N, mapped);
+  const coldLongest = await longestTask(app.page, 0, cold);
+  // The probe ran from the page's first moment (PAGE_PROBE): MapLibre's first frames and its
+  // WebGL context's creation are taken out as in the other phases.
+  await appTask('cold start', 0, cold);
+  if (profiling('cold'))
+    await profiled(app.page, 'cold', async () => {
+      await app.page.reload();
+      await installProbe(app.page);
+      await filledAt(app.page, N, mapped);
+    });
+  return { cold, coldLongest };
 }
 
 /**
@@ -940,7 +967,8 @@ export async function run(): Promise<Record<string, number | string>> {
       runs.push(await oneRun(service, records, mapped));
     }
     const bare: Array<{ ms: number; longest: number }> = [];
-    const partial = ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT || ONLY_RSS || ONLY_EDITS;
+    const partial =
+      ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT || ONLY_RSS || ONLY_EDITS || ONLY_COLD;
     for (let i = 0; i < (partial ? 0 : RUNS); i++) bare.push(await bareMap());
     const med = (key: string) => round(median(runs.map((r) => r[key]!)));
     if (ONLY_BULK) {
@@ -970,6 +998,16 @@ export async function run(): Promise<Record<string, number | string>> {
       return {
         [`first_sync_${K}_to_map_ms`]: med('first'),
         [`reconnect_3_edits_${K}_to_synced_ms`]: med('reconnect'),
+        scale_customers: N,
+        scale_runs: RUNS,
+      };
+    }
+    if (ONLY_COLD) {
+      return {
+        [`first_sync_${K}_to_map_ms`]: med('first'),
+        [`cold_start_${K}_to_map_ms`]: med('cold'),
+        longest_task_cold_start_ms: med('coldLongest'),
+        longest_app_task_ms: med('appLongest'),
         scale_customers: N,
         scale_runs: RUNS,
       };

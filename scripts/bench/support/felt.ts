@@ -12,6 +12,48 @@ type Probe = {
 };
 
 /**
+ * The probe as a script the page runs before the app's own (the harness's pageProbe), so a
+ * restarted page's first frames are measured too: a cold start's longest task is MapLibre's
+ * first frame, linking its programs while software GL waits on the GPU process, before the bench
+ * could reach the page. Long tasks since navigation start; each frame render of the map, from
+ * the moment its element gets the map; and each WebGL context's creation, a GPU-process round
+ * trip of MapLibre's constructor. Plain text: tsx would rewrite a function's source.
+ */
+export const PAGE_PROBE = `(() => {
+  const probe = { longtasks: [], renders: [] };
+  globalThis.__scale = probe;
+  globalThis.__name ??= (f) => f;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      probe.longtasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  const span = (fn) => function (...args) {
+    const a = performance.now();
+    try {
+      return fn.apply(this, args);
+    } finally {
+      const b = performance.now();
+      if (b - a > 1) probe.renders.push([a, b]);
+    }
+  };
+  const getContext = HTMLCanvasElement.prototype.getContext;
+  const gl = span(getContext);
+  HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+    return String(type).startsWith('webgl') ? gl.call(this, type, ...rest) : getContext.call(this, type, ...rest);
+  };
+  Object.defineProperty(HTMLElement.prototype, 'fieldmapMap', {
+    configurable: true,
+    set(controller) {
+      Object.defineProperty(this, 'fieldmapMap', { value: controller, writable: true, configurable: true });
+      const map = controller && controller.map;
+      if (!map || map.__scaleWrapped) return;
+      map._render = span(map._render.bind(map));
+      map.__scaleWrapped = true;
+    },
+  });
+})();`;
+
+/**
  * Wraps the map's frame render (MapLibre's `_render`, run from its requestAnimationFrame) so each
  * call's span is recorded: under software GL most of a long task can be MapLibre drawing and
  * waiting on the GPU process, which is not the app's code. Polls, as the map is created after

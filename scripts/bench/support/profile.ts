@@ -14,6 +14,9 @@ const PHASES = new Set(
     .filter(Boolean),
 );
 
+/** True when FIELDMAP_SCALE_PROFILE names `phase`. */
+export const profiling = (phase: string): boolean => PHASES.has(phase);
+
 /** Runs `fn`, under the page's CPU profiler when `phase` is named in FIELDMAP_SCALE_PROFILE. */
 export async function profiled<T>(page: Page, phase: string, fn: () => Promise<T>): Promise<T> {
   if (!PHASES.has(phase)) return fn();
@@ -21,20 +24,71 @@ export async function profiled<T>(page: Page, phase: string, fn: () => Promise<T
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
   await cdp.send('Profiler.start');
+  // The page's clock when the profile began (within a round trip): long tasks are on it.
+  // A reload restarts the page's clock: timeOrigin says by how much (epoch ms).
+  const [pageStart, origin] = await page.evaluate(() => [
+    performance.now(),
+    performance.timeOrigin,
+  ]);
   try {
     return await fn();
   } finally {
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
     await cdp.detach();
+    // The task with the most of the app's own time: MapLibre's frame renders taken out (felt.ts).
+    const longest = await page
+      .evaluate(
+        ([start, origin]) => {
+          // The profile's start on this document's clock.
+          const from = start - (performance.timeOrigin - origin);
+          const probe = (
+            globalThis as unknown as {
+              __scale?: {
+                longtasks: Array<{ start: number; duration: number }>;
+                renders?: Array<[number, number]>;
+              };
+            }
+          ).__scale;
+          let best: { start: number; duration: number; app: number } | null = null;
+          for (const t of probe?.longtasks ?? []) {
+            if (t.start < from) continue;
+            let render = 0;
+            for (const [a, b] of probe?.renders ?? [])
+              render += Math.max(0, Math.min(b, t.start + t.duration) - Math.max(a, t.start));
+            const app = t.duration - render;
+            if (!best || app > best.app)
+              best = { start: t.start - from, duration: t.duration, app };
+          }
+          return best;
+        },
+        [pageStart, origin] as const,
+      )
+      .catch(() => null);
     console.error(`profile of ${phase}:\n${summarise(profile)}`);
+    if (longest)
+      console.error(
+        `  its task with the most app time (${Math.round(longest.app)} ms), ` +
+          `${Math.round(longest.duration)} ms at ${Math.round(longest.start)} ms:\n` +
+          summarise(profile, 18, {
+            from: longest.start * 1000,
+            to: (longest.start + longest.duration) * 1000,
+          }),
+      );
   }
 }
 
 const where = (f: Frame) =>
   `${f.functionName || '(anonymous)'} ${f.url.split('/').pop() ?? ''}:${f.lineNumber + 1}`;
 
-/** The longest stretch of samples with no idle one in it, and who ran in it (self and total). */
-export function summarise(profile: CpuProfile, top = 18): string {
+/**
+ * Who ran (self and total) in the longest stretch of samples with no idle one in it, or in
+ * `window` (µs since the profile's start).
+ */
+export function summarise(
+  profile: CpuProfile & { startTime?: number },
+  top = 18,
+  window?: { from: number; to: number },
+): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -50,6 +104,18 @@ export function summarise(profile: CpuProfile, top = 18): string {
     }
     ms += (profile.timeDeltas[i + 1] ?? 0) / 1000;
     if (ms > best.ms) best = { from, to: i, ms };
+  }
+  if (window) {
+    let t = 0;
+    best = { from: -1, to: -1, ms: 0 };
+    for (let i = 0; i < profile.samples.length; i++) {
+      t += profile.timeDeltas[i] ?? 0;
+      if (t < window.from || t > window.to) continue;
+      if (best.from < 0) best.from = i;
+      best.to = i;
+      best.ms += (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    }
+    if (best.from < 0) return '  (no samples in that window)';
   }
   const self = new Map<string, number>();
   const total = new Map<string, number>();
@@ -73,7 +139,7 @@ export function summarise(profile: CpuProfile, top = 18): string {
       .map(([k, v]) => `    ${v.toFixed(0).padStart(5)} ms  ${k}`)
       .join('\n');
   return (
-    `  longest busy stretch: ${best.ms.toFixed(0)} ms\n  total:\n${list(total)}\n` +
+    `  ${window ? 'sampled' : 'longest busy stretch'}: ${best.ms.toFixed(0)} ms\n  total:\n${list(total)}\n` +
     `  self:\n${list(self)}`
   );
 }
