@@ -34,11 +34,7 @@ export class AccountData {
     return own?.length ? own : [...PALETTE];
   });
   // What the views below read of every customer, counted again per data version only for the
-  // customers that changed (cache/key-counts.ts).
-  #groupCounts = new KeyCounts<CustomerView>(
-    (c) => c.groups,
-    (base, rows) => this.customers.changedSince(base, rows),
-  );
+  // customers that changed (cache/key-counts.ts). The groups come from the list's keys.
   #fieldCounts = new KeyCounts<CustomerView>(heldCustomFields, (base, rows) =>
     this.customers.changedSince(base, rows),
   );
@@ -48,7 +44,7 @@ export class AccountData {
   /** The account's groups, or those its customers use when the service sends none. */
   readonly groups: string[] = $derived.by(() => {
     if (this.user?.groups.length) return this.user.groups;
-    return [...this.#groupCounts.of(this.customers.all).keys()].sort();
+    return this.customers.groupsUsed;
   });
   /** custom0..custom9 by the account's names, and which any customer uses (custom-field-names.ts). */
   readonly customFields: CustomFieldName[] = $derived.by(() =>

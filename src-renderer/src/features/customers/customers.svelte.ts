@@ -245,6 +245,13 @@ export class CustomersState {
     return this.#mapped;
   }
 
+  /** The groups any customer is in, from the list's keys: no pass over the records. */
+  get groupsUsed(): string[] {
+    const used: string[] = [];
+    for (const [group, bits] of this.#keys.groups) if (bits.includes(1)) used.push(group);
+    return used.sort();
+  }
+
   get unmapped(): CustomerView[] {
     return this.#unmapped;
   }
