@@ -14,6 +14,7 @@ import { startService } from '../../src-service/index';
 import type { RunningService, ServiceOptions } from '../../src-service/index';
 import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
 import { testBoundMs } from './until';
+import { pageInitScript } from '../../scripts/browser-runner/page-script';
 import type { ReminderNotice } from '../../src-main/core/reminders/reminder-schedule';
 import {
   launchApp as launchRunner,
@@ -68,6 +69,11 @@ export interface HarnessOptions {
    * then out of reach (they live in the child).
    */
   mainInChild?: boolean;
+  /**
+   * A script the page runs before the app's own, after the runner's bridge (the scale bench's
+   * probe: long tasks and MapLibre's frames from the page's first moment).
+   */
+  pageProbe?: string;
 }
 
 export interface ShownNotification extends ReminderNotice {
@@ -136,6 +142,9 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
     credentialStore,
     demoRate: 0,
     locale: options.locale ?? 'en-IE',
+    ...(options.pageProbe
+      ? { initScript: `${await pageInitScript()}\n;${options.pageProbe}` }
+      : {}),
     ...(options.defaultOnlineStyle ? { defaultOnlineStyle: options.defaultOnlineStyle } : {}),
     // Not this process's environment: a proxy set on the machine must not reach the tests. The
     // default online style (OpenFreeMap) is off: no test reaches the internet.
