@@ -1,12 +1,14 @@
 // Large pin sets (issue 13): MapLibre gets URL_RELOAD_MIN pins or more as a blob: URL its worker
-// loads (the page never serialises them for postMessage, nor gets the parsed copy back), and an
-// edit's diff over the pins only looks at the records that are new objects.
+// loads (the page never serialises them for postMessage, nor gets the parsed copy back) and
+// keeps, so a filter sends it only which pins are shown; an edit's diff over the pins only looks
+// at the records that are new objects.
 import { describe, expect, it } from 'vitest';
 import { CUSTOMER_SOURCE } from '../../src-renderer/src/map/layers/customer-layer';
 import { diffPins, type PinTable } from '../../src-renderer/src/map/layers/customer-patch';
 import { buildPins, URL_RELOAD_MIN } from '../../src-renderer/src/map/layers/pin-blob';
 import { MAP_SOURCE_RELOAD_MARK } from '../../src-renderer/src/map/drawn-mark';
 import { MAP_FILTER_APPLIED_MARK } from '../../src-renderer/src/map/layers/pin-filter';
+import { parsePinsRequest } from '../../src-renderer/src/map/layers/pins-request';
 import type { CustomerView } from '../../src-renderer/src/types';
 import { customer, makeCustomers } from './map-fixtures/customers';
 import { mapHarness } from './map-fixtures/session';
@@ -14,7 +16,7 @@ import { mapHarness } from './map-fixtures/session';
 const map = mapHarness();
 
 describe('MapView with a large set', () => {
-  it('hands MapLibre the pins as a URL its worker loads: every pin drawn, no copy back in the page, a filter reset in one reload', async () => {
+  it('hands MapLibre the pins as a URL its worker loads and keeps: every pin drawn, no copy back in the page, a filter and its reset as shown pins', async () => {
     const n = URL_RELOAD_MIN + 500;
     const customers = makeCustomers(n, 17, { box: [-10, 40, 10, 50] });
     const { page, h, errors } = await map.open({ customers });
@@ -28,7 +30,8 @@ describe('MapView with a large set', () => {
     await h('idle');
     const drawn = await h('countRendered');
     expect(drawn.pins + drawn.clusteredPoints).toBe(n);
-    // MapLibre's page side of the source: loaded from a blob: URL, holding no parsed features.
+    // MapLibre's page side of the source: loaded from a blob: URL of every pin (a pins request
+    // its worker reads), holding no parsed features.
     const data = await page.evaluate((id) => {
       const root = document.querySelector('.fm-map') as unknown as {
         fieldmapMap: { map: { getSource(id: string): { _data: Record<string, unknown> } } };
@@ -36,10 +39,10 @@ describe('MapView with a large set', () => {
       const held = root.fieldmapMap.map.getSource(id)._data;
       return { url: String(held['url'] ?? ''), geojson: 'geojson' in held && !!held['geojson'] };
     }, CUSTOMER_SOURCE);
-    expect(data.url.startsWith('blob:')).toBe(true);
+    expect(parsePinsRequest(data.url)?.pins?.startsWith('blob:')).toBe(true);
     expect(data.geojson).toBe(false);
 
-    // A narrow filter, then its reset: all n pins come back in one reload from a new URL.
+    // A narrow filter, then its reset: each sends the worker only which pins are shown.
     const filter = (count: number | null) =>
       page.evaluate(
         ([count, mark]) => {
@@ -68,26 +71,31 @@ describe('MapView with a large set', () => {
         },
         [count, MAP_FILTER_APPLIED_MARK] as const,
       );
+    const url = () =>
+      page.evaluate(
+        (id) =>
+          String(
+            (
+              document.querySelector('.fm-map') as unknown as {
+                fieldmapMap: { map: { getSource(id: string): { _data: { url?: string } } } };
+              }
+            ).fieldmapMap.map.getSource(id)._data.url,
+          ),
+        CUSTOMER_SOURCE,
+      );
     await filter(100);
     await h('idle');
     const narrow = await h('countRendered');
     expect(narrow.pins + narrow.clusteredPoints).toBe(100);
+    const shown = parsePinsRequest(await url());
+    expect(shown?.pins).toBeUndefined();
+    expect(shown?.shown?.startsWith('blob:')).toBe(true);
     await filter(null);
     await h('idle');
     const reset = await h('countRendered');
     expect(reset.pins + reset.clusteredPoints).toBe(n);
-    const url = await page.evaluate(
-      (id) =>
-        String(
-          (
-            document.querySelector('.fm-map') as unknown as {
-              fieldmapMap: { map: { getSource(id: string): { _data: { url?: string } } } };
-            }
-          ).fieldmapMap.map.getSource(id)._data.url,
-        ),
-      CUSTOMER_SOURCE,
-    );
-    expect(url.startsWith('blob:') && url !== data.url).toBe(true);
+    // Every pin of the set the worker keeps: no pin's JSON written again.
+    expect(parsePinsRequest(await url())).toEqual({});
     expect(errors).toEqual([]);
   }); // 10,500 pins handed to the page, drawn three times in software GL
 });

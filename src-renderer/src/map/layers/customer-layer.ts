@@ -4,9 +4,10 @@
 // or a create patches the small source and hides the old pin (feature-state `replaced`): the
 // clustered source is reloaded (setData, a re-cluster of every point) only for large changes.
 // The list's filter reaches both sources: the clustered one through PinFilter (pin-filter.ts:
-// diffs, or a reload from a URL for a large change), the recent one by leaving out the pins the
-// filter does not show. A reload of URL_RELOAD_MIN pins or more is built in slices and handed
-// to MapLibre as a blob: URL (pin-blob.ts): no long task on the UI thread.
+// diffs for a small set; for a large one, which pins of the whole set MapLibre's worker keeps
+// are shown), the recent one by leaving out the pins the filter does not show. A reload of
+// URL_RELOAD_MIN pins or more is built in slices and handed to MapLibre's worker as a blob: URL
+// of every pin (pin-blob.ts, pins-request.ts): no long task on the UI thread.
 import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
 import type { LngLat } from '../../../../src-shared';
 import type { CustomerView } from '../../types';
@@ -113,7 +114,7 @@ export class CustomerLayer implements PinTable {
       source: () => this.#map.getSource<GeoJSONSource>(CUSTOMER_SOURCE),
       wanted: (fid) => this.#wanted(fid),
     });
-    this.#filter.load(data.collection.features);
+    this.#filter.load(data.collection, null, false);
   }
 
   /**
@@ -192,9 +193,8 @@ export class CustomerLayer implements PinTable {
     if (!built) return;
     const shownList = this.#shownList;
     const shown = shownBits(shownList, built.featureIds, built.data.ids.length);
-    const all = built.data.collection.features;
-    const wanted = shown === null ? all : all.filter((f) => shown[f.id as number] === 1);
-    const url = await pinsBlobUrl(wanted, cancelled);
+    // Every pin: MapLibre's worker keeps the whole set, and takes which are shown with it.
+    const url = await pinsBlobUrl(built.data.collection.features, cancelled);
     if (!url) return;
     // The source exists once the style has loaded.
     while (!this.#map.getSource(CUSTOMER_SOURCE) && !cancelled()) {
@@ -212,8 +212,8 @@ export class CustomerLayer implements PinTable {
   }
 
   /**
-   * A new data version: its table, the filter's held set, the source's data (`url` when the
-   * pins were written to one for the `shown` filter, else the features themselves).
+   * A new data version: its table, the filter's held set, the source's data (`url` when every
+   * pin was written to one, the `shown` filter's bits computed with it; else the features).
    */
   #commit(
     built: BuiltPins,
@@ -230,24 +230,20 @@ export class CustomerLayer implements PinTable {
     this.#removed.clear();
     if (shown) this.#shown = shown.bits;
     else this.#computeShown();
-    const features = this.#filter.load(this.#data.collection.features);
     const source = this.#map.getSource<GeoJSONSource>(CUSTOMER_SOURCE);
     if (source) {
       // Numeric ids are indices of the new table: old states would land on other customers.
       this.#map.removeFeatureState({ source: CUSTOMER_SOURCE });
       if (hadPatch) this.#setRecent();
-      if (url) void source.setData(url).finally(() => URL.revokeObjectURL(url));
-      else
-        void source.setData(
-          features === this.#data.collection.features
-            ? this.#data.collection
-            : { type: 'FeatureCollection', features },
-        );
+    }
+    // Loads the source with the shown pins (the filter sends every request to its worker).
+    this.#filter.load(this.#data.collection, url, source !== undefined);
+    if (source) {
       const detail: SourceMarkDetail = { features: this.#ids.length };
       performance.mark(MAP_SOURCE_RELOAD_MARK, { detail });
       this.#applyState(this.#selected, 'selected', true);
       this.#applyState(this.#hovered, 'hover', true);
-    } else if (url) URL.revokeObjectURL(url);
+    }
     // The filter changed while the pins were built: bring the source to it.
     if (shown && shown.list !== this.#shownList) {
       this.#computeShown();

@@ -3,10 +3,10 @@
 // Why: `setData(object)` makes MapLibre serialise every feature for postMessage on the UI
 // thread, one long task in the first sync and the cold start at 100k pins. Here the page writes the FeatureCollection's text in
 // slices of about SLICE_MS (JSON.stringify of CHUNK features, each chunk its own Blob, so no
-// slice copies the whole text), and `setData(url)` sends MapLibre's worker only the URL. The
-// worker fetches and parses it (maplibre.worker.ts reads blob: URLs there, instead of asking the
-// page to, and keeps the parsed data instead of posting it back). The CSP allows it with
-// `connect-src blob:` (src-main/shell/csp.ts).
+// slice copies the whole text), and `setData` sends MapLibre's worker only the URL, in a pins
+// request (pins-request.ts). The worker fetches and parses it (maplibre.worker.ts reads it
+// there, instead of asking the page to, and keeps the parsed set for the filter instead of
+// posting it back). The CSP allows it with `connect-src blob:` (src-main/shell/csp.ts).
 import type { CustomerView } from '../../types';
 import { CustomerFeaturesBuilder, type CustomerFeatures, type PinFeature } from './geojson';
 

@@ -5,27 +5,27 @@
 // single pins but not the points inside clusters, and feature-state cannot filter clusters
 // either; a source `filter` is applied once when data is loaded and drops what it rejects for
 // good; setData of the filtered subset posts every shown feature to MapLibre's worker, and that
-// structured clone alone is a long task of the UI thread at 100k pins. So the clustered source
-// keeps its one feature array (built once per data version) and a filter change sends only the
-// difference with `updateData`: the ids that leave (plain numbers, cheap to clone) and the
-// features that come back, at most ADD_CHUNK per message, so a reset from a narrow filter to
-// 100k pins never makes a long task.
-// One diff is with the worker at a time (it re-clusters after each, off the UI thread): the
+// structured clone alone is a long task of the UI thread at 100k pins.
+// So a large version (URL_RELOAD_MIN pins or more, written to a blob: URL in slices) is loaded
+// through a pins request (pins-request.ts): MapLibre's worker keeps its whole set, and a filter
+// change sends only one byte per pin saying which are shown; the worker picks those pins from
+// what it holds. Diffs of features were serialised on the UI thread, and a wide change (a reset
+// to 100k, a visit bucket of 40k) was the JSON text of every shown pin written on the UI thread
+// and parsed again in the worker, the next change waiting for both.
+// A small version (built at once, loaded as objects) is brought to a filter by `updateData`
+// diffs: the ids that leave and the features that come back, cheap at that size.
+// One request is with the worker at a time (it re-clusters after each, off the UI thread): the
 // next is computed when it is done, against the filter of that moment. MapLibre would otherwise
-// merge diffs waiting behind a busy worker (a profile showed the merging and the one big
-// serialisation of the merged diff as the UI thread's largest map cost). So the last state wins,
-// states overtaken while the worker was busy are never sent, and nothing is sent twice.
-// A colour, group or visit filter change costs the map a short task (the bitmap of the shown
-// ids, the scan, one diff). Bringing back more than ADD_CHUNK pins (a reset from a narrow
-// filter to 100k) took a diff per chunk, each re-clustered by the worker, seconds in all: such a
-// change reloads the source from a blob: URL of the wanted pins (pin-blob.ts, written in
-// slices), one parse and one re-cluster in the worker.
+// merge diffs waiting behind a busy worker, or drop a waiting load for a later setData. So the
+// last state wins, states overtaken while the worker was busy are never sent, and nothing is
+// sent twice.
+import type { FeatureCollection, Point } from 'geojson';
 import type { GeoJSONSource } from 'maplibre-gl';
-import type { PinFeature } from './geojson';
-import { pinsBlobUrl } from './pin-blob';
+import type { CustomerProps, PinFeature } from './geojson';
+import { pinsRequestUrl } from './pins-request';
 import { listInputGate, type RedrawGate } from '../redraw-gate';
 
-/** Most features sent back into the clustered source per message (a short task to serialise). */
+/** Most features sent back into the clustered source of a small version per diff. */
 export const ADD_CHUNK = 10_000;
 
 /** Performance mark after a filter pass whose target the source now holds (bench and tests). */
@@ -38,19 +38,23 @@ export type PinFilterHost = {
   wanted(fid: number): boolean;
 };
 
+export type PinCollection = FeatureCollection<Point, CustomerProps>;
+
 export class PinFilter {
   #host: PinFilterHost;
   #features: readonly PinFeature[] = [];
   /** 1 for each feature id the clustered source holds now. */
   #held = new Uint8Array(0);
+  /** MapLibre's worker keeps this version's whole set: a change sends the shown bytes. */
+  #whole = false;
   #timer: ReturnType<typeof setTimeout> | null = null;
-  /** A diff is with MapLibre's worker: the next pass waits for it. */
+  /** A request is with MapLibre's worker: the next pass waits for it. */
   #inFlight = false;
+  /** Counts requests sent: only the last one's end ends #inFlight. */
+  #sent = 0;
   /** The wanted set changed since the last pass. */
   #dirty = false;
   #disposed = false;
-  /** Counts data versions: a URL being written for an older one is dropped. */
-  #version = 0;
   /** Told while this filter still brings the source to the wanted set (redraw-gate.ts). */
   #gate: RedrawGate;
 
@@ -60,22 +64,34 @@ export class PinFilter {
   }
 
   /**
-   * A new data version: its features by feature id; returns those to load into the source
-   * (the wanted ones: the whole array when every pin is wanted, else a subset of references).
+   * A new data version, its features by feature id. `pins`: a blob: URL of all of them (a
+   * large version, taken over: revoked once loaded), or null. With `send` the source is loaded
+   * with the wanted ones now; without, it holds every feature already (the style's data).
    */
-  load(features: readonly PinFeature[]): PinFeature[] {
+  load(collection: PinCollection, pins: string | null, send: boolean): void {
     this.#cancel();
-    this.#version++;
+    const features = collection.features;
     this.#features = features;
-    this.#held = new Uint8Array(features.length);
-    const out: PinFeature[] = [];
-    for (let fid = 0; fid < features.length; fid++) {
-      if (!this.#host.wanted(fid)) continue;
-      this.#held[fid] = 1;
-      out.push(features[fid]!);
+    this.#held = this.#wantedBits();
+    const source = send ? this.#host.source() : undefined;
+    this.#whole = pins !== null && source !== undefined;
+    if (!source) {
+      if (pins !== null) URL.revokeObjectURL(pins);
+      this.#report();
+      return;
+    }
+    this.#dirty = false;
+    const all = this.#held.every((b) => b === 1);
+    if (pins !== null) {
+      const shown = all ? undefined : bytesUrl(this.#held);
+      this.#send(source.setData(pinsRequestUrl({ pins, shown })), [pins, shown]);
+    } else {
+      const wanted = all ? features : features.filter((f) => this.#held[f.id as number] === 1);
+      this.#send(
+        source.setData(all ? collection : { type: 'FeatureCollection', features: wanted }),
+      );
     }
     this.#report();
-    return out.length === features.length ? (features as PinFeature[]) : out;
   }
 
   /** True when the clustered source holds this feature id now. */
@@ -83,7 +99,7 @@ export class PinFilter {
     return this.#held[fid] === 1;
   }
 
-  /** The wanted set changed: bring the source to it (now, or once the worker's diff is done). */
+  /** The wanted set changed: bring the source to it (now, or once the worker's request is done). */
   update(): void {
     this.#dirty = true;
     if (!this.#inFlight && this.#timer === null) this.#pass();
@@ -107,6 +123,27 @@ export class PinFilter {
     this.#timer = null;
   }
 
+  /** 1 for each feature id wanted now. */
+  #wantedBits(): Uint8Array<ArrayBuffer> {
+    const bits = new Uint8Array(this.#features.length);
+    for (let fid = 0; fid < bits.length; fid++) if (this.#host.wanted(fid)) bits[fid] = 1;
+    return bits;
+  }
+
+  /** `sent` is with the worker until it settles; then the next pass, if the wanted set moved. */
+  #send(sent: Promise<void>, urls: Array<string | undefined> = []): void {
+    const token = ++this.#sent;
+    this.#inFlight = true;
+    const done = () => {
+      for (const url of urls) if (url !== undefined) URL.revokeObjectURL(url);
+      if (token !== this.#sent) return;
+      this.#inFlight = false;
+      if (this.#dirty && this.#timer === null && !this.#disposed) this.#pass();
+      this.#report();
+    };
+    sent.then(done, done);
+  }
+
   #pass(): void {
     this.#timer = null;
     if (this.#disposed) return;
@@ -120,7 +157,7 @@ export class PinFilter {
       return;
     }
     this.#dirty = false;
-    if (this.#adds() > ADD_CHUNK) return void this.#reloadWanted(source);
+    if (this.#whole) return this.#sendShown(source);
     const remove: number[] = [];
     const add: PinFeature[] = [];
     let more = false;
@@ -140,54 +177,30 @@ export class PinFilter {
       }
     }
     if (!more) performance.mark(MAP_FILTER_APPLIED_MARK);
+    else this.#dirty = true; // the rest goes once this diff is done
     if (remove.length === 0 && add.length === 0) return;
-    this.#inFlight = true;
-    const done = () => {
-      this.#inFlight = false;
-      if ((more || this.#dirty) && this.#timer === null) this.#pass();
-      this.#report();
-    };
-    source.updateData({ remove, add }).then(done, done);
+    this.#send(source.updateData({ remove, add }));
   }
 
-  /** How many wanted pins the source does not hold. */
-  #adds(): number {
-    let adds = 0;
+  /** A large version: the worker picks the wanted pins from the whole set it keeps. */
+  #sendShown(source: GeoJSONSource): void {
+    const wanted = this.#wantedBits();
     const held = this.#held;
-    for (let fid = 0; fid < held.length; fid++) {
-      if (held[fid] === 0 && this.#host.wanted(fid)) adds++;
+    let same = true;
+    let all = true;
+    for (let fid = 0; fid < wanted.length; fid++) {
+      if (wanted[fid] !== held[fid]) same = false;
+      if (wanted[fid] === 0) all = false;
     }
-    return adds;
-  }
-
-  /** Replaces the source's data with every wanted pin, from a URL written in slices. */
-  async #reloadWanted(source: GeoJSONSource): Promise<void> {
-    this.#inFlight = true;
-    const version = this.#version;
-    const held = new Uint8Array(this.#features.length);
-    const wanted: PinFeature[] = [];
-    for (let fid = 0; fid < held.length; fid++) {
-      if (!this.#host.wanted(fid)) continue;
-      held[fid] = 1;
-      wanted.push(this.#features[fid]!);
-    }
-    // A newer filter or data version makes this one moot: the next pass starts from it.
-    const stale = () => this.#disposed || this.#dirty || version !== this.#version;
-    const url = await pinsBlobUrl(wanted, stale);
-    const done = () => {
-      this.#inFlight = false;
-      if (this.#dirty && this.#timer === null && !this.#disposed) this.#pass();
-      this.#report();
-    };
-    if (!url || stale()) {
-      if (url) URL.revokeObjectURL(url);
-      return done();
-    }
-    this.#held = held;
     performance.mark(MAP_FILTER_APPLIED_MARK);
-    source
-      .setData(url)
-      .then(done, done)
-      .finally(() => URL.revokeObjectURL(url));
+    if (same) return;
+    this.#held = wanted;
+    const shown = all ? undefined : bytesUrl(wanted);
+    this.#send(source.setData(pinsRequestUrl({ shown })), [shown]);
   }
+}
+
+/** A blob: URL of one byte per feature id (revoke it once the worker has read it). */
+function bytesUrl(bits: Uint8Array<ArrayBuffer>): string {
+  return URL.createObjectURL(new Blob([bits], { type: 'application/octet-stream' }));
 }
