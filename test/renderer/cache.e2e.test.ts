@@ -293,6 +293,20 @@ describe('CustomerFeed', () => {
     });
   });
 
+  it("reads back only a bulk change's customers: the other records keep their objects", async () => {
+    const result = await page.evaluate(() =>
+      (
+        globalThis as unknown as { feedScenarios: { bulk(): Promise<unknown> } }
+      ).feedScenarios.bulk(),
+    );
+    expect(result).toEqual({
+      changed: 355,
+      keptObjects: 12_000 - 355,
+      coloured: 355,
+      sameIds: true,
+    });
+  });
+
   it('shows a kept snapshot before its save commits, over an empty cache with nothing queued', async () => {
     const result = await page.evaluate(() =>
       (

@@ -3,6 +3,7 @@
 // published version, so a cache written by an older app upgrades in place.
 import { Dexie, type EntityTable } from 'dexie';
 import type { Customer, Op, Route, Territory, UserMeta } from '../../../src-shared';
+import { keyedPuts } from './keyed-puts';
 
 /** A customer row: the shown record (server data with the overlay of queued ops applied). */
 export type CustomerRow = Customer & {
@@ -94,6 +95,7 @@ export async function databaseNameFor(accountKey: string): Promise<string> {
 export function openDatabase(name: string, upTo: number = SCHEMA_VERSION): FieldmapDb {
   // Result caching of liveQuery keeps a second copy of 100k customers: not worth the memory.
   const db = new Dexie(name, { cache: 'disabled' }) as FieldmapDb;
+  db.use(keyedPuts);
   declareVersions(db, upTo);
   return db;
 }

@@ -109,6 +109,47 @@ export const feedScenarios = {
   },
 
   /**
+   * A bulk change's outbox mirror (355 updates, written by the worker as one overlay put) over a
+   * 12,000-customer snapshot: the feed reads back only those 355, every other record keeps its
+   * object (Dexie reports a large put as the whole table: keyed-puts.ts).
+   */
+  async bulk() {
+    const key = `feed-bulk-${Math.random()}`;
+    const writer = new CacheWriter();
+    const road = new RoadFeed(writer);
+    await road.session(key);
+    const cache = await CustomerCache.open(key);
+    const feed = new CustomerFeed(cache.db, (rows) => rows);
+    const until = async (test: (rows: CustomerRow[]) => boolean) => {
+      await eventually(() => feed.current !== undefined && test(feed.current));
+      return feed.current ?? [];
+    };
+    try {
+      await road.data('data:snapshot', snapshotOf(key, 12_000, 1, 'A:'));
+      const first = await until((rows) => rows.length === 12_000);
+      const targets = first.filter((_, i) => i % 30 === 0).slice(0, 355);
+      const ops = targets.map((c, i) =>
+        op(10 + i, { kind: 'updateCustomer', target: c.id, payload: { color: 'bulk-colour' } }),
+      );
+      await road.outbox({ accountKey: key, ops });
+      const after = await until(
+        (rows) => rows.filter((c) => c.color === 'bulk-colour').length === 355,
+      );
+      return {
+        changed: targets.length,
+        keptObjects: after.filter((c, i) => c === first[i]).length,
+        coloured: after.filter((c) => c.color === 'bulk-colour').length,
+        sameIds: after.map((c) => c.id).join() === first.map((c) => c.id).join(),
+      };
+    } finally {
+      feed.dispose();
+      await writer.close(key);
+      cache.close();
+      await cache.destroy();
+    }
+  },
+
+  /**
    * A kept snapshot shown before its save commits. The test hands the pieces to the stage itself
    * (the worker's reports are not wired to it), so the stage is whole before any of it is saved.
    * Over an empty cache with no queued change the feed shows it; the worker's save of the same
