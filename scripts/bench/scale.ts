@@ -34,7 +34,12 @@
 import type { Page } from 'playwright-core';
 import { positionOf } from '../../src-shared/geo';
 import { PALETTE, type Customer } from '../../src-shared';
-import { MAP_DRAWN_MARK, MAP_SOURCE_PATCH_MARK } from '../../src-renderer/src/map/drawn-mark';
+import {
+  MAP_DRAWN_MARK,
+  MAP_SOURCE_PATCH_MARK,
+  MAP_SOURCE_RELOAD_MARK,
+} from '../../src-renderer/src/map/drawn-mark';
+import { FEED_READ_ALL_MARK } from '../../src-renderer/src/cache/customer-feed.svelte';
 import { RECENT_SOURCE } from '../../src-renderer/src/map/layers/customer-layer-specs';
 import { MemoryCredentialStore } from '../browser-runner/credentials';
 import { spawn } from 'node:child_process';
@@ -560,6 +565,9 @@ async function oneRun(
         ? 0
         : await withBaselinePage(floorDir, (page) => rawPut(page, records));
     await installProbe(app.page);
+    // FIELDMAP_SCALE_CONSOLE=1: the page's console on stderr.
+    if (process.env['FIELDMAP_SCALE_CONSOLE'])
+      app.page.on('console', (m) => console.error(`page ${m.type()}: ${m.text()}`));
     const t0 = await app.page.evaluate(() => performance.now());
     const { username, password } = service.account;
     if (process.env['FIELDMAP_SCALE_DEBUG']) await startTimeline(app.page, MAP_DRAWN_MARK);
@@ -604,7 +612,11 @@ async function oneRun(
       const rss = await secondSyncRssMb(app, service, mapped);
       return { first: first.ms, rss: rss.peak, rssBefore: rss.before, mainIdle };
     }
-    if (ONLY_BULK) return { first: first.ms, ...bulkKeys(await bulk(app, records)) };
+    if (ONLY_BULK)
+      return {
+        first: first.ms,
+        ...bulkKeys(await profiled(app.page, 'bulk', () => bulk(app, records))),
+      };
     if (ONLY_COLD) {
       const { cold, coldLongest } = await coldStart(app, mapped, appTask);
       return { first: first.ms, cold, coldLongest, appLongest: Math.max(...appTasks) };
@@ -838,8 +850,69 @@ async function secondSyncRssMb(
   return { peak: mb(peak), before: mb(before) };
 }
 
-function bulk(app: AppHandle, records: Customer[]): Promise<BulkResult> {
-  return bulkColour(app, records, (a, b) => longestTask(app.page, a, b), WAIT_MS);
+async function bulk(app: AppHandle, records: Customer[]): Promise<BulkResult> {
+  const from = await app.page.evaluate(() => performance.now());
+  // FIELDMAP_SCALE_DEBUG: the cache worker's writes of customers that named a range, not keys
+  // (Dexie's broadcast of changed parts): each makes the page read every customer again.
+  if (process.env['FIELDMAP_SCALE_DEBUG'])
+    await app.page.evaluate(() => {
+      type Node = { from?: unknown; to?: unknown; l?: Node; r?: Node };
+      const g = globalThis as unknown as { __ranges: string[] };
+      g.__ranges = [];
+      const start = performance.now();
+      new BroadcastChannel('x-storagemutated-1').onmessage = (e: MessageEvent) => {
+        for (const [part, node] of Object.entries((e.data ?? {}) as Record<string, Node>)) {
+          if (!part.includes('/customers/')) continue;
+          const stack = [node];
+          let keys = 0;
+          while (stack.length > 0) {
+            const n = stack.pop()!;
+            if ('from' in n && (n.from !== n.to || typeof n.from !== 'string')) {
+              g.__ranges.push(
+                `${((performance.now() - start) / 1000).toFixed(1)} s: ${part} ` +
+                  `${JSON.stringify(n.from)}..${JSON.stringify(n.to)} (after ${keys} keys)`,
+              );
+              return;
+            }
+            if ('from' in n) keys++;
+            if (n.l) stack.push(n.l);
+            if (n.r) stack.push(n.r);
+          }
+        }
+      };
+    });
+  const result = await bulkColour(app, records, (a, b) => longestTask(app.page, a, b), WAIT_MS);
+  // FIELDMAP_SCALE_DEBUG: how the map took the bulk (a reload redoes every pin: a long task).
+  if (process.env['FIELDMAP_SCALE_DEBUG'])
+    console.error(
+      'bulk on the page (map patches; map reloads, reads of every customer at s; long tasks):',
+      await app.page.evaluate(
+        ([from, patch, reload, readAll]) => {
+          const since = (name: string) =>
+            performance.getEntriesByName(name).filter((m) => m.startTime >= from);
+          const probe = (
+            globalThis as unknown as {
+              __scale: { longtasks: Array<{ start: number; duration: number }> };
+            }
+          ).__scale;
+          return [
+            since(patch).length,
+            since(reload).map((m) => ((m.startTime - from) / 1000).toFixed(1)),
+            since(readAll).map((m) => ((m.startTime - from) / 1000).toFixed(1)),
+            probe.longtasks
+              .filter((t) => t.start >= from && t.duration > 200)
+              .map((t) => `${((t.start - from) / 1000).toFixed(1)}: ${Math.round(t.duration)}`),
+          ];
+        },
+        [from, MAP_SOURCE_PATCH_MARK, MAP_SOURCE_RELOAD_MARK, FEED_READ_ALL_MARK] as const,
+      ),
+    );
+  if (process.env['FIELDMAP_SCALE_DEBUG'])
+    console.error(
+      'ranges written:',
+      await app.page.evaluate(() => (globalThis as unknown as { __ranges: string[] }).__ranges),
+    );
+  return result;
 }
 
 function bulkKeys(r: BulkResult): Record<string, number> {
