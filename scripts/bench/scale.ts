@@ -31,6 +31,8 @@
 // FIELDMAP_SCALE_ONLY=bulk: only the first sync and the bulk change.
 // FIELDMAP_SCALE_ONLY=reconnect: only the first sync and the reconnect after a restart.
 // FIELDMAP_SCALE_ONLY=rss: only the first sync and main's RSS through a second one.
+// FIELDMAP_SCALE_ONLY=plan: only the first sync, the bulk's box selected (no change made) and the
+// week plan of its customers.
 import type { Page } from 'playwright-core';
 import { positionOf } from '../../src-shared/geo';
 import { PALETTE, type Customer } from '../../src-shared';
@@ -54,7 +56,7 @@ import { median, p95, round } from './support/stats';
 import { playwrightClientRssMb } from './support/playwright-client';
 import { filterSortTimes } from './support/list-filters';
 import { profiled, profiling } from './support/profile';
-import { bulkBox, bulkColour, type BulkResult } from './support/bulk';
+import { bulkBox, bulkColour, selectBox, type BulkResult } from './support/bulk';
 import {
   idleAt,
   installRenderSpans,
@@ -79,6 +81,9 @@ const ONLY_RECONNECT = process.env['FIELDMAP_SCALE_ONLY'] === 'reconnect';
 const ONLY_RSS = process.env['FIELDMAP_SCALE_ONLY'] === 'rss';
 const ONLY_EDITS = process.env['FIELDMAP_SCALE_ONLY'] === 'edits';
 const ONLY_COLD = process.env['FIELDMAP_SCALE_ONLY'] === 'cold';
+const ONLY_PLAN = process.env['FIELDMAP_SCALE_ONLY'] === 'plan';
+const PARTIAL =
+  ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT || ONLY_RSS || ONLY_EDITS || ONLY_COLD || ONLY_PLAN;
 
 type Probe = { longtasks: Array<{ start: number; duration: number }> };
 type Op = { target: string };
@@ -529,6 +534,22 @@ async function weekPlan(
   return { ms, longest: await longestTask(page, from, idle), gap, stops: stops.trim() };
 }
 
+/** The week plan of the box's customers (selected before), profiled as 'plan'; null on failure. */
+async function plan(
+  page: Page,
+  records: Customer[],
+): Promise<Awaited<ReturnType<typeof weekPlan>> | null> {
+  const planned = await orNaN('week plan', () =>
+    profiled(page, 'plan', () => weekPlan(page, records)),
+  );
+  if (process.env['FIELDMAP_SCALE_DEBUG'] && planned)
+    console.error(
+      `week plan of "${planned.stops}": shown in ${planned.ms} ms, longest task to idle ` +
+        `${Math.round(planned.longest)} ms, longest frame gap ${Math.round(planned.gap)} ms`,
+    );
+  return planned;
+}
+
 /** `measure()`, or NaN (a null in the results) with the failure on stderr: one key, not the run. */
 async function orNaN<T>(what: string, measure: () => Promise<T>): Promise<T | null> {
   try {
@@ -560,10 +581,7 @@ async function oneRun(
   try {
     // The baseline's raw put, in a Chromium of its own (withBaselinePage), while the app waits
     // on its sign-in form: nothing else runs, for the floor as for the app.
-    const put =
-      ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT || ONLY_RSS || ONLY_EDITS || ONLY_COLD
-        ? 0
-        : await withBaselinePage(floorDir, (page) => rawPut(page, records));
+    const put = PARTIAL ? 0 : await withBaselinePage(floorDir, (page) => rawPut(page, records));
     await installProbe(app.page);
     // FIELDMAP_SCALE_CONSOLE=1: the page's console on stderr.
     if (process.env['FIELDMAP_SCALE_CONSOLE'])
@@ -621,6 +639,15 @@ async function oneRun(
       const { cold, coldLongest } = await coldStart(app, mapped, appTask);
       return { first: first.ms, cold, coldLongest, appLongest: Math.max(...appTasks) };
     }
+    if (ONLY_PLAN) {
+      await selectBox(app.page, records, WAIT_MS);
+      const planned = await plan(app.page, records);
+      return {
+        first: first.ms,
+        weekPlanLongest: planned?.longest ?? NaN,
+        weekPlanGap: planned?.gap ?? NaN,
+      };
+    }
     if (ONLY_RECONNECT) {
       await app.setOffline(true);
       await app.restart();
@@ -674,14 +701,7 @@ async function oneRun(
       };
     const bulked = bulkKeys(await profiled(app.page, 'bulk', () => bulk(app, records)));
     // The bulk's box stays selected: the week is planned for those ~355 customers.
-    const planned = await orNaN('week plan', () =>
-      profiled(app.page, 'plan', () => weekPlan(app.page, records)),
-    );
-    if (process.env['FIELDMAP_SCALE_DEBUG'] && planned)
-      console.error(
-        `week plan of "${planned.stops}": shown in ${planned.ms} ms, longest task to idle ` +
-          `${Math.round(planned.longest)} ms, longest frame gap ${Math.round(planned.gap)} ms`,
-      );
+    const planned = await plan(app.page, records);
 
     const { cold, coldLongest } = await coldStart(app, mapped, appTask);
     const getAll = await withBaselinePage(floorDir, rawGetAll);
@@ -1040,9 +1060,7 @@ export async function run(): Promise<Record<string, number | string>> {
       runs.push(await oneRun(service, records, mapped));
     }
     const bare: Array<{ ms: number; longest: number }> = [];
-    const partial =
-      ONLY_FILTERS || ONLY_BULK || ONLY_RECONNECT || ONLY_RSS || ONLY_EDITS || ONLY_COLD;
-    for (let i = 0; i < (partial ? 0 : RUNS); i++) bare.push(await bareMap());
+    for (let i = 0; i < (PARTIAL ? 0 : RUNS); i++) bare.push(await bareMap());
     const med = (key: string) => round(median(runs.map((r) => r[key]!)));
     if (ONLY_BULK) {
       return {
@@ -1091,6 +1109,15 @@ export async function run(): Promise<Record<string, number | string>> {
         [`edit_to_pin_${K}_ms`]: med('edits'),
         [`edit_revert_${K}_ms`]: med('editRevert'),
         longest_app_task_ms: med('appLongest'),
+        scale_customers: N,
+        scale_runs: RUNS,
+      };
+    }
+    if (ONLY_PLAN) {
+      return {
+        [`first_sync_${K}_to_map_ms`]: med('first'),
+        longest_task_week_plan_ui_ms: med('weekPlanLongest'),
+        longest_frame_gap_week_plan_ui_ms: med('weekPlanGap'),
         scale_customers: N,
         scale_runs: RUNS,
       };

@@ -2,6 +2,7 @@
 // colour, until every change has left the queue (each op leaves it only once the service answered
 // its PUT). What the rep feels meanwhile is measured too: the longest task on the page, and how
 // true the Selection panel's "about N left" was against when the last change really went.
+import type { Page } from 'playwright-core';
 import type { Customer, Op } from '../../../src-shared';
 import { PALETTE } from '../../../src-shared';
 import { positionOf } from '../../../src-shared/geo';
@@ -51,14 +52,12 @@ export interface BulkResult {
   etaWorstError: number;
 }
 
-/** Draws the box, sets a colour and waits until the service has every change. */
-export async function bulkColour(
-  app: AppHandle,
+/** Draws the bulk's box in the Selection panel until it selects its customers; their ids. */
+export async function selectBox(
+  page: Page,
   records: Customer[],
-  longestTask: (from: number, to: number) => Promise<number>,
   waitMs: number,
-): Promise<BulkResult> {
-  const { page } = app;
+): Promise<string[]> {
   const { box, ids } = bulkBox(records);
   const margin = (box.east - box.west) * 0.4;
   const view = {
@@ -73,6 +72,18 @@ export async function bulkColour(
     if (Date.now() - started > waitMs) throw new Error(`the box never selected ${ids.length}`);
     await page.waitForTimeout(100);
   }
+  return ids;
+}
+
+/** Draws the box, sets a colour and waits until the service has every change. */
+export async function bulkColour(
+  app: AppHandle,
+  records: Customer[],
+  longestTask: (from: number, to: number) => Promise<number>,
+  waitMs: number,
+): Promise<BulkResult> {
+  const { page } = app;
+  const ids = await selectBox(page, records, waitMs);
   const current = new Map(records.map((c) => [c.id, c.color]));
   // The colour fewest of them have: nearly every one of them changes.
   const color = [...PALETTE].sort(
