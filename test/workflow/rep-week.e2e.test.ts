@@ -203,7 +203,8 @@ async function planWeek(page: Page): Promise<void> {
   }
   await page.fill('input[aria-label="Visit minutes"]', '15');
   await page.click('button:has-text("Make the plan")');
-  await page.waitForSelector('.wp-result');
+  // Every row shown (a long plan's rows come a slice per frame: WeekPlanDays).
+  await page.waitForSelector('.wp-result[aria-busy="false"]');
 }
 
 // One plan and its first export, made by whichever of these tests runs first (each also runs

@@ -91,7 +91,8 @@ async function planSeeded(page: Page, days: Array<[string, string]>): Promise<vo
   await page.fill('input[aria-label="Average speed (km/h)"]', '40');
   await page.fill('input[aria-label="Road factor"]', '1.3');
   await page.click('button:has-text("Make the plan")');
-  await page.waitForSelector('.wp-result').catch(async (error: unknown) => {
+  // Every row shown (a long plan's rows come a slice per frame: WeekPlanDays).
+  await page.waitForSelector('.wp-result[aria-busy="false"]').catch(async (error: unknown) => {
     // Name what the panel says instead of a bare timeout.
     throw new Error(
       `no plan shown; the panel reads: ${await page.textContent('aside.week-plan')}`,
@@ -152,6 +153,78 @@ describe('Plan the week', () => {
     await app?.close();
     await service?.stop();
   });
+
+  it(
+    "draws the map's first plan a layer kind per frame, each GL program linked in its own",
+    async () => {
+      const { page } = app;
+      // From before the plan: the plan layers' programs each frame the map renders links
+      // (MapLibre's painter keys them by which paint properties are data-driven; internal).
+      await page.evaluate(() => {
+        type Painted = {
+          on(e: 'render', f: () => void): void;
+          painter: { programCache: { programs: Record<string, unknown> } };
+        };
+        const { map } = (
+          document.querySelector('.fm-map') as Element & { fieldmapMap: { map: Painted } }
+        ).fieldmapMap;
+        const frames: string[][] = [];
+        (globalThis as { __planPrograms?: string[][] }).__planPrograms = frames;
+        const ours = (k: string) =>
+          (k.startsWith('line/') && k.includes('/a_line-color')) ||
+          (k.startsWith('circle/') &&
+            k.includes('/a_circle-stroke-color') &&
+            k.includes('/u_circle-color')) ||
+          (k.startsWith('symbolSDF/') && k.includes('/a_text-color'));
+        const seen = new Set<string>();
+        map.on('render', () => {
+          const fresh = Object.keys(map.painter.programCache.programs).filter(
+            (k) => !seen.has(k) && ours(k),
+          );
+          for (const k of fresh) seen.add(k);
+          if (fresh.length > 0) frames.push(fresh);
+        });
+      });
+      await planSeeded(page, [
+        ['08:30', '17:30'],
+        ['08:30', '17:30'],
+      ]);
+      const visits = (await shownDays(page)).flatMap((d) => d.visits).length;
+      expect(visits).toBeGreaterThan(0);
+      type Styled = {
+        getStyle(): { sources: Record<string, { data: { features: unknown[] } }> };
+        getLayer(id: string): unknown;
+        getLayoutProperty(id: string, p: string): unknown;
+      };
+      const drawn = () =>
+        page.locator('.fm-map').evaluate((el) => {
+          const { map } = (el as unknown as { fieldmapMap: { map: Styled } }).fieldmapMap;
+          const numbers = 'fm-week-plan-numbers';
+          return {
+            stops: map.getStyle().sources['fm-week-plan-stops']?.data.features.length ?? 0,
+            numbers: map.getLayer(numbers)
+              ? (map.getLayoutProperty(numbers, 'visibility') ?? 'visible')
+              : 'no glyphs',
+          };
+        });
+      // Every planned stop on the map, numbered when the style has glyphs.
+      await expect.poll(drawn).toMatchObject({ stops: visits });
+      await expect.poll(async () => (await drawn()).numbers).not.toBe('none');
+      const kinds = (await drawn()).numbers === 'no glyphs' ? 2 : 3;
+      await expect
+        .poll(() =>
+          page.evaluate(
+            () => (globalThis as { __planPrograms?: string[][] }).__planPrograms!.flat().length,
+          ),
+        )
+        .toBe(kinds);
+      const frames = await page.evaluate(
+        () => (globalThis as { __planPrograms?: string[][] }).__planPrograms!,
+      );
+      expect(frames.map((f) => f.length)).toEqual(Array.from({ length: kinds }, () => 1));
+    },
+    WAIT,
+  );
 
   it(
     'shows a plan that keeps every day inside its hours and every visit inside its window',
@@ -381,6 +454,72 @@ describe('Plan the week', () => {
       expect(
         service.store.customers(USER).filter((c) => c.name === 'Newcomer Bakery'),
       ).toHaveLength(1);
+    },
+    WAIT,
+  );
+
+  it(
+    'shows a plan of 150 stops a slice of rows per task, and every stop in the end',
+    async () => {
+      const { page } = app;
+      const CROWD = 150;
+      for (let i = 0; i < CROWD; i++)
+        service.store.createCustomerDirect(USER, {
+          name: `Crowd Stop ${String(i + 1).padStart(3, '0')}`,
+          latitude: 51.45 + (i % 15) * 0.007,
+          longitude: -0.17 + Math.floor(i / 15) * 0.014,
+        });
+      await syncNow(page);
+      await search(page, 'Crowd Stop', CROWD);
+      await openPanel(page);
+      await page.selectOption('select[aria-label="Customers to plan"]', 'list');
+      await page.selectOption('select[aria-label="Start from"]', 'coords');
+      await page.fill('input[aria-label="Start point"]', '51.5, -0.1');
+      await page.fill('input[aria-label="Number of days"]', '2');
+      for (const d of [1, 2]) {
+        await page.fill(`input[aria-label="Day ${d} starts"]`, '08:30');
+        await page.fill(`input[aria-label="Day ${d} ends"]`, '17:30');
+      }
+      await page.fill('input[aria-label="Visit minutes"]', '20');
+      await page.selectOption('select[aria-label="Visit minutes from field"]', '');
+      await page.selectOption('select[aria-label="Time windows from field"]', '');
+      // The stops' rows each task adds (a MutationObserver hears a task's changes at its end).
+      await page.evaluate(() => {
+        const g = globalThis as { __rowsPerTask?: number[] };
+        const seen = new Set<string>();
+        const added: number[] = [];
+        g.__rowsPerTask = added;
+        new MutationObserver((records) => {
+          let fresh = 0;
+          for (const record of records)
+            for (const node of record.addedNodes) {
+              if (!(node instanceof Element)) continue;
+              const rows = [...node.querySelectorAll('.wp-visit, .wp-leftover')];
+              if (node.matches('.wp-visit, .wp-leftover')) rows.push(node);
+              for (const row of rows) {
+                const id = row.getAttribute('data-id') ?? '';
+                if (!seen.has(id)) fresh++;
+                seen.add(id);
+              }
+            }
+          if (fresh > 0) added.push(fresh);
+        }).observe(document.body, { childList: true, subtree: true });
+      });
+      await page.click('button:has-text("Make the plan")');
+      await page.waitForSelector('.wp-result[aria-busy="false"]');
+      const shown = await page.$$eval('.wp-visit, .wp-leftover', (els) =>
+        els.map((el) => el.getAttribute('data-id')),
+      );
+      expect(new Set(shown).size).toBe(CROWD);
+      expect(shown).toHaveLength(CROWD);
+      expect(await page.locator('.wp-visit').count()).toBeGreaterThan(0);
+      expect(await page.locator('.wp-leftover').count()).toBeGreaterThan(0);
+      const perTask = await page.evaluate(
+        () => (globalThis as { __rowsPerTask?: number[] }).__rowsPerTask ?? [],
+      );
+      expect(perTask.reduce((a, b) => a + b, 0)).toBe(CROWD);
+      expect(perTask.length).toBeGreaterThan(1);
+      expect(Math.max(...perTask)).toBeLessThanOrEqual(20);
     },
     WAIT,
   );

@@ -86,6 +86,8 @@ function layerSpecs(font: string[] | null): LayerSpecification[] {
       type: 'symbol',
       source: WEEK_PLAN_SOURCE.stops,
       layout: {
+        // Shown once the stops' circles are drawn (WeekPlanLayer.set).
+        visibility: 'none',
         'text-field': ['to-string', ['get', 'stop']],
         'text-font': font,
         'text-size': 11,
@@ -97,30 +99,83 @@ function layerSpecs(font: string[] | null): LayerSpecification[] {
   return layers;
 }
 
-/** The plan's sources and layers on one map; `remove` takes them off again. */
+/** Calls `run` in a task of its own once a frame has drawn `source`'s data; returns a cancel. */
+function afterDrawn(map: MapLibreMap, source: string, run: () => void): () => void {
+  let task: ReturnType<typeof setTimeout> | undefined;
+  const onRender = () => {
+    if (!map.getSource(source) || !map.isSourceLoaded(source)) return;
+    map.off('render', onRender);
+    task = setTimeout(run, 0);
+  };
+  map.on('render', onRender);
+  map.triggerRepaint();
+  return () => {
+    map.off('render', onRender);
+    clearTimeout(task);
+  };
+}
+
+/** Maps whose plan layers have all drawn once: their programs stay linked, plans go at once. */
+const linked = new WeakSet<MapLibreMap>();
+
+/**
+ * The plan's sources and layers on one map; `remove` takes them off again. The first plan drawn
+ * comes a layer kind per frame (lines, then stops, then their numbers): each kind's first draw
+ * links a GL program, a synchronous wait of the UI thread on the GPU process (long under
+ * software GL), and the three in one frame were the longest task of showing a plan.
+ */
 export class WeekPlanLayer {
   #map: MapLibreMap;
   #added = false;
+  #cancelStage: (() => void) | null = null;
 
   constructor(map: MapLibreMap) {
     this.#map = map;
   }
 
-  set(days: readonly DrawnDay[]): void {
+  /** `atOnce`: every layer's data now, unstaged (a day sheet's map is read once it is idle). */
+  set(days: readonly DrawnDay[], options: { atOnce?: boolean } = {}): void {
+    this.#cancelStage?.();
+    this.#cancelStage = null;
     const data = weekPlanData(days);
-    if (this.#added) {
-      for (const [id, fc] of Object.entries(data))
-        void this.#map.getSource<GeoJSONSource>(id)?.setData(fc);
+    if (!this.#added) {
+      this.#added = true;
+      const empty: FeatureCollection = { type: 'FeatureCollection', features: [] };
+      for (const id of Object.values(WEEK_PLAN_SOURCE))
+        this.#map.addSource(id, { type: 'geojson', data: empty });
+      const font = labelOptionsOf(this.#map.getStyle())?.font ?? null;
+      for (const layer of layerSpecs(font)) this.#map.addLayer(layer);
+    }
+    const setData = (id: string) => void this.#map.getSource<GeoJSONSource>(id)?.setData(data[id]!);
+    const showNumbers = () => {
+      if (this.#map.getLayer(LAYER.numbers))
+        this.#map.setLayoutProperty(LAYER.numbers, 'visibility', 'visible');
+    };
+    setData(WEEK_PLAN_SOURCE.lines);
+    const stops = data[WEEK_PLAN_SOURCE.stops]!.features.length;
+    if (linked.has(this.#map) || options.atOnce || stops === 0) {
+      setData(WEEK_PLAN_SOURCE.stops);
+      if (stops > 0) showNumbers();
       return;
     }
-    this.#added = true;
-    for (const [id, fc] of Object.entries(data))
-      this.#map.addSource(id, { type: 'geojson', data: fc });
-    const font = labelOptionsOf(this.#map.getStyle())?.font ?? null;
-    for (const layer of layerSpecs(font)) this.#map.addLayer(layer);
+    const stage = (source: string, next: () => void) => {
+      this.#cancelStage = afterDrawn(this.#map, source, () => {
+        this.#cancelStage = null;
+        next();
+      });
+    };
+    stage(WEEK_PLAN_SOURCE.lines, () => {
+      setData(WEEK_PLAN_SOURCE.stops);
+      stage(WEEK_PLAN_SOURCE.stops, () => {
+        showNumbers();
+        stage(WEEK_PLAN_SOURCE.stops, () => linked.add(this.#map));
+      });
+    });
   }
 
   remove(): void {
+    this.#cancelStage?.();
+    this.#cancelStage = null;
     if (!this.#added) return;
     this.#added = false;
     for (const id of Object.values(LAYER)) if (this.#map.getLayer(id)) this.#map.removeLayer(id);
