@@ -531,6 +531,13 @@ async function weekPlan(
   const ms = Date.now() - started;
   const idle = await idleAt(page);
   const gap = await stopFrames(page);
+  if (process.env['FIELDMAP_SCALE_DEBUG']) {
+    const t = await longestAppTask(page, from, idle);
+    console.error(
+      `week plan's longest task: ${Math.round(t.task)} ms at ${Math.round(t.at - from)} ms ` +
+        `after the click, ${Math.round(t.render)} ms of it MapLibre's render`,
+    );
+  }
   return { ms, longest: await longestTask(page, from, idle), gap, stops: stops.trim() };
 }
 
