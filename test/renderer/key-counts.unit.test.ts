@@ -102,12 +102,9 @@ describe('the account time unit from counted sides', () => {
         lastVisit: random() < 0.2 ? 0 : random() < 0.5 ? 1_700_000_000 : 1_700_000_000_000,
         remindAt: random() < 0.5 ? 0 : random() < 0.5 ? 1_710_000_000 : 1_710_000_000_000,
       }));
-      let small = 0;
-      let large = 0;
-      for (const c of customers)
-        for (const side of storedTimeSides(c))
-          if (side === 'large') large++;
-          else small++;
+      const sides = customers.flatMap(storedTimeSides);
+      const large = sides.filter((side) => side === 'large').length;
+      const small = sides.length - large;
       const expected = median(customers.flatMap((c) => [c.lastVisit, c.remindAt]));
       expect(unitOfSides(small, large)).toBe(expected);
       expect(detectTimeUnit(customers)).toBe(expected);

@@ -46,6 +46,26 @@ function newCustomer(): Op['payload'] {
   return { ...fields, name: 'New local', latitude: 10, longitude: 20 } as Op['payload'];
 }
 
+/** The real cache worker writing account `key` and the page's feed of it; `until` a state. */
+async function followed(key: string) {
+  const writer = new CacheWriter();
+  const road = new RoadFeed(writer);
+  await road.session(key);
+  const cache = await CustomerCache.open(key);
+  const feed = new CustomerFeed(cache.db, (rows) => rows);
+  const until = async (test: (rows: CustomerRow[]) => boolean) => {
+    await eventually(() => feed.current !== undefined && test(feed.current));
+    return feed.current ?? [];
+  };
+  const close = async () => {
+    feed.dispose();
+    await writer.close(key);
+    cache.close();
+    await cache.destroy();
+  };
+  return { road, cache, feed, until, close };
+}
+
 export const feedScenarios = {
   /**
    * A 12,000-customer snapshot, an edit, a delete and a create, then a 3,000-customer snapshot,
@@ -53,11 +73,7 @@ export const feedScenarios = {
    */
   async follow() {
     const key = `feed-${Math.random()}`;
-    const writer = new CacheWriter();
-    const road = new RoadFeed(writer);
-    await road.session(key);
-    const cache = await CustomerCache.open(key);
-    const feed = new CustomerFeed(cache.db, (rows) => rows);
+    const { road, cache, feed, until, close } = await followed(key);
     const seen: Seen[] = [];
     const stop = $effect.root(() => {
       $effect(() => {
@@ -65,10 +81,6 @@ export const feedScenarios = {
         if (rows) seen.push(summary(rows));
       });
     });
-    const until = async (test: (rows: CustomerRow[]) => boolean) => {
-      await eventually(() => feed.current !== undefined && test(feed.current));
-      return feed.current ?? [];
-    };
     try {
       await road.data('data:snapshot', snapshotOf(key, 12_000, 1, 'A:'));
       const first = await until((rows) => rows.length === 12_000);
@@ -101,10 +113,7 @@ export const feedScenarios = {
       };
     } finally {
       stop();
-      feed.dispose();
-      await writer.close(key);
-      cache.close();
-      await cache.destroy();
+      await close();
     }
   },
 
@@ -115,15 +124,7 @@ export const feedScenarios = {
    */
   async bulk() {
     const key = `feed-bulk-${Math.random()}`;
-    const writer = new CacheWriter();
-    const road = new RoadFeed(writer);
-    await road.session(key);
-    const cache = await CustomerCache.open(key);
-    const feed = new CustomerFeed(cache.db, (rows) => rows);
-    const until = async (test: (rows: CustomerRow[]) => boolean) => {
-      await eventually(() => feed.current !== undefined && test(feed.current));
-      return feed.current ?? [];
-    };
+    const { road, until, close } = await followed(key);
     try {
       await road.data('data:snapshot', snapshotOf(key, 12_000, 1, 'A:'));
       const first = await until((rows) => rows.length === 12_000);
@@ -142,10 +143,7 @@ export const feedScenarios = {
         sameIds: after.map((c) => c.id).join() === first.map((c) => c.id).join(),
       };
     } finally {
-      feed.dispose();
-      await writer.close(key);
-      cache.close();
-      await cache.destroy();
+      await close();
     }
   },
 
