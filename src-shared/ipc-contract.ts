@@ -104,15 +104,6 @@ export const invokeChannels = {
     }),
     response: v.boolean(),
   },
-  'data:resend': {
-    method: 'requestSnapshot',
-    /**
-     * `newerThan`: the pulledAt of the page's cache; main resends only a snapshot pulled after
-     * it (a page reopened on an up-to-date cache gets nothing). Without it main always resends.
-     */
-    request: v.optional(v.object({ newerThan: v.nullable(v.number()) })),
-    response: v.boolean(),
-  },
   'outbox:enqueue': { method: 'enqueue', request: NewOpSchema, response: OpSchema },
   /** A bulk action's changes, journaled as one record (at most OUTBOX_BATCH_MAX per call). */
   'outbox:enqueueMany': {

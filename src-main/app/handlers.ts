@@ -67,8 +67,6 @@ export function createHandlers({
     'sync:now': async () => sessions.session?.runtime.engine.syncNow() ?? { kind: 'signed-out' },
     'sync:state': async () => sessions.session?.runtime.engine.state ?? { kind: 'signed-out' },
     'data:open': async (request) => openRoad?.(request) ?? false,
-    'data:resend': async (request) =>
-      sessions.session?.runtime.engine.resendSnapshot(request?.newerThan ?? null) ?? false,
 
     'outbox:enqueue': async (op) => {
       const session = need();

@@ -60,7 +60,7 @@ describe.skipIf(!HAS_KEYCHAIN)('demo mode', () => {
     });
     expect(await app.ok('session:current')).toEqual(account);
     expect((await app.ok('sync:now')).kind).toBe('synced');
-    expect(await app.ok('data:resend')).toBe(true);
+    expect(await app.ok('data:open', { accountKey: null, newerThan: null })).toBe(true);
     const after = app.events.filter((e) => e.event === 'data:snapshot').at(-1)!
       .payload as EventOf<'data:snapshot'>;
     expect(after.customers).toHaveLength(39);

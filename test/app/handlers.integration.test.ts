@@ -44,7 +44,7 @@ describe.skipIf(!HAS_KEYCHAIN)('data handlers', () => {
 
     // A reload of the renderer gets the snapshot again.
     const before = app.events.filter((e) => e.event === 'data:snapshot').length;
-    expect(await app.ok('data:resend')).toBe(true);
+    expect(await app.ok('data:open', { accountKey: null, newerThan: null })).toBe(true);
     await app.waitForEvent(
       'data:snapshot',
       () => app.events.filter((e) => e.event === 'data:snapshot').length > before,

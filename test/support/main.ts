@@ -80,6 +80,8 @@ export async function startApp(
     events.push({ event, payload: structuredClone(payload) });
     for (const wake of waiters) wake();
   };
+  // A page's new road ('data:open'): main's state and its last snapshot follow as events.
+  emit.openRoad = () => undefined;
   const answers: string[] = [];
   const build = (extra: Partial<MainServicesOptions>) =>
     createMainServices({
