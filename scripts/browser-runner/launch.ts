@@ -127,14 +127,18 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
   }
 
   let context: BrowserContext | null = null;
-  const sockets = await startDataSockets(RUNNER_ORIGIN);
+  // Reports go to the page's road, made by eventDelivery (set once it is).
+  let took: (page: Page, road: number, seq: number) => void = () => undefined;
+  const sockets = await startDataSockets(RUNNER_ORIGIN, (page, road, seq) => took(page, road, seq));
   const envNetwork = fetchFromEnv(options.env ?? process.env);
   const network = networkSwitch(envNetwork.fetch, options.offline ?? false);
-  const { emit, gateRoad } = eventDelivery(
+  const delivery = eventDelivery(
     () => context,
     sockets,
     () => network.offline,
   );
+  const { emit, gateRoad } = delivery;
+  took = delivery.took;
   // Main's log, as the Electron shell keeps it in its logs folder.
   const appLog = new AppLog({
     dir: join(options.dataDir, 'logs'),
@@ -286,7 +290,12 @@ function eventDelivery(
   getContext: () => BrowserContext | null,
   sockets: DataSockets,
   offline: () => boolean,
-): { emit: EmitEvent; gateRoad(): RoadGate } {
+): {
+  emit: EmitEvent;
+  gateRoad(): RoadGate;
+  /** The page's cache worker took a message of its road (data-socket.ts). */
+  took(page: Page, road: number, seq: number): void;
+} {
   let gated: Array<{ page: Page; text: string }> | null = null;
   const chains = new WeakMap<Page, Promise<void>>();
   /** Each page's road to its cache worker (src-shared/data-road.ts), kept across its loads. */
@@ -337,6 +346,10 @@ function eventDelivery(
           const json = JSON.stringify(message);
           queue(page, () => toPage(page, 'data:road', json));
         },
+        later: (fn, ms) => {
+          const timer = setTimeout(fn, ms);
+          return () => clearTimeout(timer);
+        },
       });
       roads.set(page, road);
     }
@@ -371,5 +384,5 @@ function eventDelivery(
       },
     };
   };
-  return { emit, gateRoad };
+  return { emit, gateRoad, took: (page, road, seq) => roads.get(page)?.took(road, seq) };
 }

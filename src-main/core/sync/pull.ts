@@ -87,6 +87,9 @@ export async function pullAll(
       const normal = slice.map(normaliseCustomer);
       sink?.add('customers', normal);
       for (const c of normal) customers.push(c);
+      // The next slice is read once the page has taken all but a few of the pieces sent: main
+      // holds a few pieces on their way, not the account's whole stream for a slow page.
+      await sink?.room();
     }
     sink?.add('routes', routes);
     sink?.add('territories', territories);
