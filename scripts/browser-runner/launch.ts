@@ -29,6 +29,7 @@ import {
 import { fetchFromEnv } from '../../src-main/core/network/env-fetch';
 import type { ProxyEnv } from '../../src-main/core/network/proxy-env';
 import { networkSwitch } from './network';
+import { favourMemoryInMain } from '../../src-main/app/main-heap';
 import type { DailyBuilds } from '../../src-main/core/basemap/daily-builds';
 import { runnerNotifier } from './notifications';
 import type { ReminderNotice } from '../../src-main/core/reminders/reminder-schedule';
@@ -118,6 +119,8 @@ export interface RunningApp {
 }
 
 export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
+  // As Electron's main.ts does: the heap of the process that runs main's services.
+  favourMemoryInMain();
   const log = options.log ?? ((line: string) => console.log(line));
   ensureRendererBuilt(log);
   if (!options.headless && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
