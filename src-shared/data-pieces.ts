@@ -194,6 +194,11 @@ export interface SnapshotStream {
   end(): void;
   /** The pull failed: the renderer drops what came of the stream, its save rolled back. */
   abort(): void;
+  /**
+   * Resolves once the transport has room for the next pieces (few sent are still on their way
+   * to the worker): a reader that adds faster than the page takes waits here instead of queuing.
+   */
+  room(): Promise<void>;
 }
 
 export type RecordKind = 'customers' | 'routes' | 'territories';
@@ -215,6 +220,7 @@ export function streamPieces(
   counts: Record<RecordKind, number>,
   max: number,
   deliver: (piece: DataPiece) => void,
+  room: () => Promise<void> = () => Promise.resolve(),
 ): SnapshotStream {
   const { head } = hollow(payload as unknown as Obj);
   const kinds: RecordKind[] = ['customers', 'routes', 'territories'];
@@ -278,5 +284,6 @@ export function streamPieces(
       over = true;
       piece('customers', [], true);
     },
+    room,
   };
 }

@@ -52,15 +52,86 @@ export interface RoadTransport {
   direct(): ((text: string) => void) | null;
   /** Through the page ('data:road' over IPC), which hands the message to the worker unread. */
   viaPage(message: RoadMessage): void;
+  /**
+   * Runs `fn` after `ms` unless the returned function cancels it (main's timer: src-shared has
+   * none). With it, a stream that waited ROOM_STALL_MS for room with no report sends on.
+   */
+  later?(fn: () => void, ms: number): () => void;
 }
+
+/**
+ * Messages of a stream that may be on their way to the worker (sent on its own channel, not yet
+ * reported taken) before the stream waits for room (Road.room): a few pieces keep the worker fed
+ * while main holds at most this many of them.
+ */
+export const STREAM_WINDOW = 4;
+/**
+ * How long a stream waits for a worker that reports nothing taken before it sends on without
+ * room (a worker that stopped reporting must not hold a sync for good); the worker's own wait
+ * for a stream's next piece (PIECE_GAP_MS) is longer.
+ */
+export const ROOM_STALL_MS = 10_000;
 
 /** Main's end of the road to one page. Closed (dropping messages) until the page opens it. */
 export class Road {
   #opened = 0;
   #id = 0;
   #seq = 0;
+  /**
+   * Pieces of the open road sent on the worker's own channel and not yet reported taken; counted
+   * only once the worker reported a message of this road (a transport that reports nothing never
+   * makes a stream wait).
+   */
+  readonly #onTheirWay = new Set<number>();
+  #reporting = false;
+  #waiters: Array<() => void> = [];
 
   constructor(private readonly transport: RoadTransport) {}
+
+  /** The worker took message `seq` of road `road` off its own channel (its report to main). */
+  took(road: number, seq: number): void {
+    if (road !== this.#id) return;
+    this.#reporting = true;
+    if (this.#onTheirWay.delete(seq)) this.#wake();
+  }
+
+  /**
+   * Resolves once at most `max` messages sent on the worker's own channel are still on their way
+   * (at once when none is, or the road is closed or opened again), or after ROOM_STALL_MS without
+   * a report: what a stream awaits before its next piece.
+   */
+  room(max = STREAM_WINDOW): Promise<void> {
+    if (this.#onTheirWay.size <= max || this.#id === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const check = () => {
+        if (this.#onTheirWay.size > max && this.#id !== 0) return false;
+        cancel?.();
+        resolve();
+        return true;
+      };
+      const waiter = () => {
+        if (!check()) this.#waiters.push(waiter);
+      };
+      this.#waiters.push(waiter);
+      const cancel = this.transport.later?.(() => {
+        // Nothing reported for that long: nothing more is counted until the worker reports again.
+        this.#reporting = false;
+        this.#onTheirWay.clear();
+        this.#wake();
+      }, ROOM_STALL_MS);
+    });
+  }
+
+  /** A stream waits for room on this road. */
+  get waiting(): boolean {
+    return this.#waiters.length > 0;
+  }
+
+  #wake(): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const waiter of waiters) waiter();
+  }
 
   /** The open road's id, or 0. */
   get id(): number {
@@ -71,12 +142,18 @@ export class Road {
   open(): number {
     this.#id = ++this.#opened;
     this.#seq = 0;
+    this.#reporting = false;
+    this.#onTheirWay.clear();
+    this.#wake();
     return this.#id;
   }
 
   /** The page is gone or loading: nothing is sent until it opens a road again. */
   close(): void {
     this.#id = 0;
+    this.#reporting = false;
+    this.#onTheirWay.clear();
+    this.#wake();
   }
 
   /** Sends a state event on road `road` (the open one by default); false when that is closed. */
@@ -89,13 +166,18 @@ export class Road {
     return true;
   }
 
-  /** Sends a piece (`text`: its JSON, made once for every road it goes to). */
-  postPiece(piece: DataPiece, text: string, road = this.#id): boolean {
+  /**
+   * Sends a piece. Its text is the message's JSON made at once, not the piece's JSON wrapped:
+   * a wrapped text is copied whole again where it is sent, a few MB of main's heap per piece.
+   */
+  postPiece(piece: DataPiece, road = this.#id): boolean {
     if (road === 0 || road !== this.#id) return false;
     const seq = ++this.#seq;
     const direct = this.transport.direct();
-    if (direct) direct(`{"road":${road},"seq":${seq},"piece":${text}}`);
-    else this.transport.viaPage({ road, seq, piece });
+    if (direct) {
+      if (this.#reporting) this.#onTheirWay.add(seq);
+      direct(JSON.stringify({ road, seq, piece }));
+    } else this.transport.viaPage({ road, seq, piece });
     return true;
   }
 }
@@ -127,18 +209,23 @@ export function roadEmitter(
     }
     const stream = `${prefix}-${++streams}`;
     const pieces = splitEvent(stream, event, payload as EventOf<PiecedEvent>, max, true)!;
-    for (const piece of pieces) {
-      const text = JSON.stringify(piece);
-      for (const road of roads()) road.postPiece(piece, text);
-    }
+    for (const piece of pieces) for (const road of roads()) road.postPiece(piece);
   }) as RoadEmit;
   emit.openSnapshotStream = (head, counts) => {
     // A stream stays on the roads open when it began: a road opened meanwhile starts afresh.
     const bound = [...roads()].map((road) => [road, road.id] as const);
-    return streamPieces(`${prefix}-${++streams}`, head, counts, max, (piece) => {
-      const text = JSON.stringify(piece);
-      for (const [road, id] of bound) road.postPiece(piece, text, id);
-    });
+    return streamPieces(
+      `${prefix}-${++streams}`,
+      head,
+      counts,
+      max,
+      (piece) => {
+        for (const [road, id] of bound) road.postPiece(piece, id);
+      },
+      async () => {
+        for (const [road] of bound) await road.room();
+      },
+    );
   };
   emit.openRoad = () => {
     for (const road of roads()) road.open();

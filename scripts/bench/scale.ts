@@ -54,6 +54,7 @@ import { launchBrowser, launchProfile } from '../../test/support/browser';
 import { serveMapPages } from '../../test/renderer/map-fixtures/pages';
 import { median, p95, round } from './support/stats';
 import { playwrightClientRssMb } from './support/playwright-client';
+import { memoryText } from './support/main-memory';
 import { filterSortTimes } from './support/list-filters';
 import { profiled, profiling } from './support/profile';
 import { bulkBox, bulkColour, selectBox, type BulkResult } from './support/bulk';
@@ -585,6 +586,8 @@ async function oneRun(
   });
   // Main's RSS once started, before the sign-in: what it holds before any customer.
   const mainIdle = (await procStatus(app.mainPid(), 'VmRSS')) / 2 ** 20;
+  if (process.env['FIELDMAP_SCALE_DEBUG'])
+    console.error(`main started: ${await memoryText(app.mainPid(), await app.mainMemory())}`);
   try {
     // The baseline's raw put, in a Chromium of its own (withBaselinePage), while the app waits
     // on its sign-in form: nothing else runs, for the floor as for the app.
@@ -634,6 +637,10 @@ async function oneRun(
     };
     await appTask('first sync', t0, t1);
     if (ONLY_RSS) {
+      if (process.env['FIELDMAP_SCALE_DEBUG'])
+        console.error(
+          `main after the first sync: ${await memoryText(app.mainPid(), await app.mainMemory())}`,
+        );
       const rss = await secondSyncRssMb(app, service, mapped);
       return { first: first.ms, rss: rss.peak, rssBefore: rss.before, mainIdle };
     }
@@ -834,12 +841,22 @@ async function secondSyncRssMb(
   };
   const before = await procStatus(pid, 'VmRSS');
   const usedBefore = await used();
+  const debug = !!process.env['FIELDMAP_SCALE_DEBUG'];
+  // FIELDMAP_SCALE_DEBUG=1: where main's RSS is, before and at the peak sample (main-memory.ts);
+  // with FIELDMAP_MAIN_EXPOSE_GC=1 also what is live after a full GC before the sync.
+  const breakdown = async (collect = false) => memoryText(pid, await app.mainMemory(collect));
+  if (debug) console.error(`main before the second sync: ${await breakdown()}`);
+  if (debug && process.env['FIELDMAP_MAIN_EXPOSE_GC'])
+    console.error(`main before the second sync, after a full GC: ${await breakdown(true)}`);
   let peak = before;
   let usedPeak = usedBefore;
+  let peakParts = '';
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      peak = Math.max(peak, await procStatus(pid, 'VmRSS'));
+      const rss = await procStatus(pid, 'VmRSS');
+      if (debug && rss > peak) peakParts = await breakdown().catch(() => '');
+      peak = Math.max(peak, rss);
       usedPeak = Math.max(usedPeak, await used().catch(() => 0));
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -868,7 +885,8 @@ async function secondSyncRssMb(
   peak = Math.max(peak, await procStatus(pid, 'VmRSS'));
   if (hwmReset) peak = Math.max(peak, await procStatus(pid, 'VmHWM'));
   const mb = (b: number) => Math.round(b / 2 ** 20);
-  if (process.env['FIELDMAP_SCALE_DEBUG'])
+  if (debug) console.error(`main at the second sync's highest sample: ${peakParts}`);
+  if (debug)
     console.error(
       `second sync${syncing ? '' : ' (never seen syncing)'}: ${Date.now() - t0} ms; main's RSS ` +
         `${mb(before)} MB before, peak ${mb(peak)} MB (VmHWM ${hwmReset ? 'reset' : 'not reset'}` +

@@ -2,7 +2,7 @@
 // Electron's main is, so what it holds can be measured by its pid. Started by fork with an IPC
 // channel; what cannot cross a process (the credential store, the answers given for the rep)
 // is called back in the parent.
-import { writeHeapSnapshot, getHeapStatistics } from 'node:v8';
+import { writeHeapSnapshot, getHeapStatistics, getHeapSpaceStatistics } from 'node:v8';
 import type { CredentialStore } from '../../src-main/core/ports';
 import { launchApp, type LaunchOptions, type RunningApp } from './launch';
 import { rpcPeer, type Channel } from './child-rpc';
@@ -27,6 +27,8 @@ export interface ChildMemory {
   external: number;
   arrayBuffers: number;
   heapTotal: number;
+  /** V8's spaces: bytes used of each (a diagnosis of what main holds). */
+  spaces: Record<string, number>;
 }
 
 if (!process.send) throw new Error('child-main.ts runs under fork (child-process.ts) only');
@@ -60,7 +62,11 @@ const peer = rpcPeer(channel, {
   },
   setOffline: (offline: boolean) => app?.setOffline(offline),
   clickNotification: (id: number) => clicks.get(id)?.(),
-  memory(): ChildMemory {
+  memory(collect = false): ChildMemory {
+    // A full collection first, when asked and the child runs with --expose-gc (a diagnosis:
+    // FIELDMAP_MAIN_EXPOSE_GC=1), so what is left is what main holds live.
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (collect) gc?.();
     const m = process.memoryUsage();
     return {
       rss: m.rss,
@@ -68,6 +74,9 @@ const peer = rpcPeer(channel, {
       external: m.external,
       arrayBuffers: m.arrayBuffers,
       heapTotal: getHeapStatistics().total_heap_size,
+      spaces: Object.fromEntries(
+        getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size]),
+      ),
     };
   },
   /** A heap snapshot written to `path` (a diagnosis of what main holds). */

@@ -29,8 +29,8 @@ export interface ChildApp {
   /** The child's pid: main's process, for its RSS (/proc/<pid>/status). */
   readonly pid: number;
   setOffline(offline: boolean): Promise<void>;
-  /** The child's own account of its memory. */
-  memory(): Promise<ChildMemory>;
+  /** The child's own account of its memory (`collect`: after a full GC, with --expose-gc). */
+  memory(collect?: boolean): Promise<ChildMemory>;
   /** Writes a heap snapshot of the child to `path`. */
   heapSnapshot(path: string): Promise<string>;
   close(): Promise<void>;
@@ -42,7 +42,13 @@ export async function launchAppInChild(options: ChildLaunch): Promise<ChildApp> 
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const child = fork(fileURLToPath(new URL('./child-main.ts', import.meta.url)), [], {
     cwd: root,
-    execArgv: ['--import', 'tsx'],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env['FIELDMAP_MAIN_EXPOSE_GC'] ? ['--expose-gc'] : []),
+      // A diagnosis: V8 flags for main's process alone (e.g. how its heap grows).
+      ...(process.env['FIELDMAP_MAIN_V8_FLAGS']?.split(' ').filter(Boolean) ?? []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -77,7 +83,7 @@ export async function launchAppInChild(options: ChildLaunch): Promise<ChildApp> 
       context,
       pid: child.pid!,
       setOffline: (offline) => peer.call('setOffline', offline),
-      memory: () => peer.call<ChildMemory>('memory'),
+      memory: (collect = false) => peer.call<ChildMemory>('memory', collect),
       heapSnapshot: (path) => peer.call<string>('heapSnapshot', path),
       async close() {
         await peer.call('close').catch(() => undefined);

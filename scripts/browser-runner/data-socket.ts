@@ -16,13 +16,13 @@
 //
 // Only loopback, one random token per runner and one random id per page load: a socket is bound
 // to the page that asked for it (through a Playwright binding, which names the asking page), and
-// the only message a page may send on it is DATA_PORT_READY.
+// the only messages a page may send on it are DATA_PORT_READY and the worker's took reports.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { DATA_PORT_READY } from '../../src-shared/data-port';
+import { DATA_PORT_READY, readTook } from '../../src-shared/data-port';
 
 export { DATA_SOCKET_BINDING, RELAY_PATH } from './data-socket-names';
 
@@ -80,14 +80,21 @@ export interface DataSockets {
   close(): Promise<void>;
 }
 
-export async function startDataSockets(pageOrigin: string): Promise<DataSockets> {
+/**
+ * `took`: the cache worker of `page` reports it took message `seq` of road `road` (the data
+ * port's report, data-port.ts), for that page's Road.
+ */
+export async function startDataSockets(
+  pageOrigin: string,
+  took: (page: Page, road: number, seq: number) => void = () => undefined,
+): Promise<DataSockets> {
   const token = randomBytes(16).toString('hex');
   const joined = new WeakMap<Page, Joined>();
   const waiting = new Map<string, Page>();
   const server = new WebSocketServer({
     host: '127.0.0.1',
     port: 0,
-    // Pages send only DATA_PORT_READY.
+    // Pages send only DATA_PORT_READY and took reports.
     maxPayload: 256,
     // The app's own origin (the relay worker's), with an address handed out and not yet used.
     verifyClient: ({ req, origin: from }: { req: IncomingMessage; origin: string }) =>
@@ -110,8 +117,11 @@ export async function startDataSockets(pageOrigin: string): Promise<DataSockets>
     if (!page || !current || current.id !== id) return socket.close();
     current.socket = socket;
     socket.on('message', (data, isBinary) => {
-      if (!isBinary && data.toString() === DATA_PORT_READY && current.socket === socket)
-        current.ready = true;
+      const text = isBinary ? null : data.toString();
+      const report = readTook(text);
+      if (current.socket !== socket) socket.close();
+      else if (text === DATA_PORT_READY) current.ready = true;
+      else if (report) took(page, report.road, report.seq);
       else socket.close();
     });
     socket.on('close', () => {

@@ -29,6 +29,7 @@ import {
 import { fetchFromEnv } from '../../src-main/core/network/env-fetch';
 import type { ProxyEnv } from '../../src-main/core/network/proxy-env';
 import { networkSwitch } from './network';
+import { favourMemoryInMain } from '../../src-main/app/main-heap';
 import type { DailyBuilds } from '../../src-main/core/basemap/daily-builds';
 import { runnerNotifier } from './notifications';
 import type { ReminderNotice } from '../../src-main/core/reminders/reminder-schedule';
@@ -118,6 +119,8 @@ export interface RunningApp {
 }
 
 export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
+  // As Electron's main.ts does: the heap of the process that runs main's services.
+  favourMemoryInMain();
   const log = options.log ?? ((line: string) => console.log(line));
   ensureRendererBuilt(log);
   if (!options.headless && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
@@ -127,14 +130,18 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
   }
 
   let context: BrowserContext | null = null;
-  const sockets = await startDataSockets(RUNNER_ORIGIN);
+  // Reports go to the page's road, made by eventDelivery (set once it is).
+  let took: (page: Page, road: number, seq: number) => void = () => undefined;
+  const sockets = await startDataSockets(RUNNER_ORIGIN, (page, road, seq) => took(page, road, seq));
   const envNetwork = fetchFromEnv(options.env ?? process.env);
   const network = networkSwitch(envNetwork.fetch, options.offline ?? false);
-  const { emit, gateRoad } = eventDelivery(
+  const delivery = eventDelivery(
     () => context,
     sockets,
     () => network.offline,
   );
+  const { emit, gateRoad } = delivery;
+  took = delivery.took;
   // Main's log, as the Electron shell keeps it in its logs folder.
   const appLog = new AppLog({
     dir: join(options.dataDir, 'logs'),
@@ -286,7 +293,12 @@ function eventDelivery(
   getContext: () => BrowserContext | null,
   sockets: DataSockets,
   offline: () => boolean,
-): { emit: EmitEvent; gateRoad(): RoadGate } {
+): {
+  emit: EmitEvent;
+  gateRoad(): RoadGate;
+  /** The page's cache worker took a message of its road (data-socket.ts). */
+  took(page: Page, road: number, seq: number): void;
+} {
   let gated: Array<{ page: Page; text: string }> | null = null;
   const chains = new WeakMap<Page, Promise<void>>();
   /** Each page's road to its cache worker (src-shared/data-road.ts), kept across its loads. */
@@ -337,6 +349,10 @@ function eventDelivery(
           const json = JSON.stringify(message);
           queue(page, () => toPage(page, 'data:road', json));
         },
+        later: (fn, ms) => {
+          const timer = setTimeout(fn, ms);
+          return () => clearTimeout(timer);
+        },
       });
       roads.set(page, road);
     }
@@ -371,5 +387,5 @@ function eventDelivery(
       },
     };
   };
-  return { emit, gateRoad };
+  return { emit, gateRoad, took: (page, road, seq) => roads.get(page)?.took(road, seq) };
 }

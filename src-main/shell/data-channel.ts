@@ -7,7 +7,7 @@
 // answered on it (DATA_PORT_READY); until then messages go over IPC as 'data:road' events, which
 // the page hands on to the worker. From the moment the page starts loading again the road is
 // closed: the new page opens one.
-import { DATA_PORT_CHANNEL, DATA_PORT_READY } from '../../src-shared/data-port';
+import { DATA_PORT_CHANNEL, DATA_PORT_READY, readTook } from '../../src-shared/data-port';
 import type { Road } from '../../src-shared/data-road';
 import type { ShellDataPorts, ShellMessagePortMain, ShellWebContents } from './shell-deps';
 
@@ -36,7 +36,11 @@ export function attachDataChannel(
       const channel = new ports.MessageChannelMain();
       const own = channel.port1;
       own.on('message', (event) => {
-        if (event.data === DATA_PORT_READY && port === own) ready = true;
+        if (port !== own) return;
+        if (event.data === DATA_PORT_READY) ready = true;
+        // The worker took a message off the port: a stream waiting for room may send on.
+        const took = readTook(event.data);
+        if (took) road.took(took.road, took.seq);
       });
       own.start();
       port = own;

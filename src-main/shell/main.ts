@@ -27,7 +27,9 @@ import { createShellServices } from '../app/shell-services';
 import planWorkerPath from '../core/basemap/plan-worker?modulePath';
 import { KeytarCredentialStore } from '../core/service/credential-store';
 import { startShell } from './start-shell';
+import { favourMemoryInMain } from '../app/main-heap';
 
+favourMemoryInMain();
 startShell(
   {
     app,

@@ -130,6 +130,10 @@ export function startShell(deps: ShellDeps, options: ShellOptions): ShellHandle 
   const road = new Road({
     direct: () => data?.direct() ?? null,
     viaPage: (message) => send('data:road', message),
+    later: (fn, ms) => {
+      const timer = setTimeout(fn, ms);
+      return () => clearTimeout(timer);
+    },
   });
   let services: MainServices | null = null;
   let wasOnline = true;

@@ -104,7 +104,7 @@ export interface AppHandle {
   /** Main's process: this one, or the child's with mainInChild (a new one after a restart). */
   mainPid(): number;
   /** Main's own account of its memory, with mainInChild only (bytes). */
-  mainMemory(): Promise<ChildMemory>;
+  mainMemory(collect?: boolean): Promise<ChildMemory>;
   /** Closes browser and services, then starts both again on the same data dir and profile. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -225,7 +225,7 @@ export async function launchApp(options: HarnessOptions = {}): Promise<AppHandle
     gateRoad: () => inProcess().gateRoad(),
     dataChannelOpen: () => inProcess().dataChannelOpen(),
     mainPid: () => (options.mainInChild ? child().pid : process.pid),
-    mainMemory: () => child().memory(),
+    mainMemory: (collect) => child().memory(collect),
     async restart() {
       await running().close();
       app = null;

@@ -7,7 +7,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PieceJoiner, type DataPiece, type JoinedEvent } from '../../src-shared/data-pieces';
-import { Road, roadEmitter } from '../../src-shared/data-road';
+import { Road, roadEmitter, STREAM_WINDOW } from '../../src-shared/data-road';
 import { ServiceClient } from '../../src-main/core/service/client';
 import { RateLimiter } from '../../src-main/core/service/rate-limiter';
 import { normaliseCustomer } from '../../src-main/core/sync/pull';
@@ -122,5 +122,70 @@ describe('a first pull streams its snapshot', () => {
     expect((await h.engine.syncNow()).kind).toBe('synced');
     expect(pieces.length).toBeGreaterThan(0);
     expect(pieces.every((p) => p.event === 'data:delta')).toBe(true);
+  }, 60_000);
+
+  it("sends a stream's next pieces only while few sent are not yet taken by the worker", async () => {
+    h = await Harness.start({ customers: 30_000 });
+    // The worker's own channel: messages wait here until the test says the worker took them.
+    const onTheirWay: Array<{ road: number; seq: number; piece?: DataPiece }> = [];
+    const pieces: DataPiece[] = [];
+    const road = new Road({
+      direct: () => (text) => {
+        const message = JSON.parse(text) as { road: number; seq: number; piece?: DataPiece };
+        onTheirWay.push(message);
+        if (message.piece) pieces.push(message.piece);
+      },
+      viaPage: () => undefined,
+    });
+    const emit = roadEmitter(
+      () => undefined,
+      () => [road],
+    );
+    emit.openRoad();
+    // The worker takes the road's first message: from then on it is known to report.
+    emit('session:changed', null);
+    const first = onTheirWay.shift()!;
+    road.took(first.road, first.seq);
+    await h.close();
+    await h.open({ emit });
+
+    const sync = h.engine.syncNow();
+    const onTheirWayPieces = () => onTheirWay.filter((m) => m.piece).length;
+    // Main sends up to the window (and the piece that filled it), then waits for the worker.
+    await expect.poll(() => road.waiting, { timeout: testBoundMs() }).toBe(true);
+    expect(pieces).toHaveLength(STREAM_WINDOW + 1);
+    const count = pieces[0]!.count;
+    expect(count).toBeGreaterThan(STREAM_WINDOW + 3);
+    // Each piece the worker takes lets one more go, never more than the window's worth.
+    for (let taken = 1; taken <= 3; taken++) {
+      const [next] = onTheirWay.splice(
+        onTheirWay.findIndex((m) => m.piece),
+        1,
+      );
+      road.took(next!.road, next!.seq);
+      await expect
+        .poll(() => road.waiting && pieces.length === STREAM_WINDOW + 1 + taken, {
+          timeout: testBoundMs(),
+        })
+        .toBe(true);
+      expect(onTheirWayPieces()).toBe(STREAM_WINDOW + 1);
+    }
+    // The worker takes everything as it comes: the whole stream goes and the sync ends.
+    const takeAll = () => {
+      for (const m of onTheirWay.splice(0)) road.took(m.road, m.seq);
+    };
+    while (pieces.length < count) {
+      takeAll();
+      await expect
+        .poll(() => onTheirWay.length > 0 || pieces.length === count, { timeout: testBoundMs() })
+        .toBe(true);
+    }
+    takeAll();
+    expect((await sync).kind).toBe('synced');
+    const joiner = new PieceJoiner();
+    let joined: JoinedEvent | null = null;
+    for (const piece of pieces) joined = joiner.add(piece) ?? joined;
+    const snapshot = joined!.event === 'data:snapshot' ? joined!.payload : null;
+    expect(snapshot!.customers).toEqual(h.service.store.customers(USER).map(normaliseCustomer));
   }, 60_000);
 });

@@ -165,6 +165,14 @@ export function parseGroup(text: Uint8Array, group: { start: number; end: number
 }
 
 /**
+ * The elements of an array whose UTF-8 bytes are `bytes` whole (brackets included): one decode,
+ * no second text with the brackets added (a group of a large list is MBs of main's heap).
+ */
+export function parseArrayBytes(bytes: Uint8Array): unknown[] {
+  return JSON.parse(decoder.decode(bytes)) as unknown[];
+}
+
+/**
  * The top-level array of `text` as groups of at most `per` parsed elements, in order. Throws
  * JsonSliceError or the SyntaxError of JSON.parse for a text JSON.parse would refuse.
  */

@@ -8,7 +8,7 @@ import {
   arrayLayoutInSlices,
   firstNonSpace,
   looksLikeArray,
-  parseGroup,
+  parseArrayBytes,
   type ArrayLayout,
 } from './json-slices';
 import { checkedText, decodeBody, notUtf8, phpMessageOf } from './php-readings';
@@ -181,7 +181,7 @@ export async function listReader<S extends v.ArraySchema<v.GenericSchema, undefi
         groups[i] = null;
         let items: unknown[];
         try {
-          items = parseGroup(group.bytes, { start: 0, end: group.bytes.length });
+          items = parseArrayBytes(group.bytes);
         } catch (e) {
           throw notJson(e);
         }
@@ -196,17 +196,21 @@ export async function listReader<S extends v.ArraySchema<v.GenericSchema, undefi
 /**
  * Each group's bytes copied out, so the body can go: a group's copy goes once it is parsed (the
  * reader drops it), so the bytes still to read shrink as the records read from them grow,
- * instead of the whole body staying until the last slice. A function of its own: a closure in
- * listReader that named the body would keep it alive with the reader.
+ * instead of the whole body staying until the last slice. Each copy is an array's text, its
+ * brackets included, so it is parsed as it is. A function of its own: a closure in listReader
+ * that named the body would keep it alive with the reader.
  */
 function copiedGroups(
   text: Uint8Array,
   layout: ArrayLayout,
 ): Array<{ bytes: Uint8Array; length: number } | null> {
-  return layout.groups.map((g) => ({
-    bytes: new Uint8Array(text.subarray(g.start, g.end)),
-    length: g.length,
-  }));
+  return layout.groups.map((g) => {
+    const bytes = new Uint8Array(g.end - g.start + 2);
+    bytes[0] = 0x5b;
+    bytes.set(text.subarray(g.start, g.end), 1);
+    bytes[bytes.length - 1] = 0x5d;
+    return { bytes, length: g.length };
+  });
 }
 
 /** A ListReader over a list already parsed. */

@@ -26,7 +26,7 @@ import {
   type RoadMessage,
   type StateEvent,
 } from '../../../src-shared/data-road';
-import { DATA_PORT_READY } from '../../../src-shared/data-port';
+import { DATA_PORT_READY, tookReport } from '../../../src-shared/data-port';
 import { CustomerCache } from './customer-cache';
 import { OutboxInbox } from './outbox-events';
 import { PIECE_GAP_MS } from './piece-save';
@@ -102,7 +102,7 @@ export interface WriterOptions {
 export function serveCacheWriter(
   port: WriterPort,
   { pieceGapMs = PIECE_GAP_MS, roadGapMs = pieceGapMs }: WriterOptions = {},
-): (raw: unknown) => void {
+): (raw: unknown) => { road: number; seq: number } | null {
   let joiner = new PieceJoiner();
   const joined = new Map<string, JoinedEvent>();
   const caches = new Map<string, Promise<CustomerCache>>();
@@ -319,8 +319,11 @@ export function serveCacheWriter(
     roadGapMs,
   );
 
-  /** A road message: its text (from the data port), or an object (through the page). */
-  const takeRaw = (raw: unknown) => {
+  /**
+   * A road message: its text (from the data port), or an object (through the page). Returns its
+   * place on the road, or null when it was refused.
+   */
+  const takeRaw = (raw: unknown): { road: number; seq: number } | null => {
     let text: string | undefined;
     let value = raw;
     if (typeof raw === 'string') {
@@ -328,19 +331,30 @@ export function serveCacheWriter(
       try {
         value = JSON.parse(raw);
       } catch {
-        return console.error('fieldmap: refused a road message that is not JSON');
+        console.error('fieldmap: refused a road message that is not JSON');
+        return null;
       }
     }
     const parsed = v.safeParse(RoadMessageSchema, value);
-    if (parsed.success) reader.take(parsed.output, text);
-    else console.error('fieldmap: refused a malformed road message');
+    if (!parsed.success) {
+      console.error('fieldmap: refused a malformed road message');
+      return null;
+    }
+    reader.take(parsed.output, text);
+    return { road: parsed.output.road, seq: parsed.output.seq };
   };
 
   port.onmessage = (message) => {
     const request = message.data as WriterRequest;
-    if (request.kind === 'road') return takeRaw(request.message);
+    if (request.kind === 'road') return void takeRaw(request.message);
     if (request.kind === 'data-port') {
-      request.port.onmessage = (event) => takeRaw(event.data);
+      const dataPort = request.port;
+      // Each message taken is reported back on the port: main sends a stream's next pieces only
+      // while few are still on their way (Road.room), instead of queuing a whole account.
+      dataPort.onmessage = (event) => {
+        const place = takeRaw(event.data);
+        if (place) dataPort.postMessage(tookReport(place.road, place.seq));
+      };
       request.port.postMessage(DATA_PORT_READY);
       return;
     }
