@@ -129,18 +129,15 @@ export function syncStatusView(
       timeLeftMs: null,
     };
   }
-  // Without a network main's requests fail, whatever it is trying: a restart offline with changes
-  // queued tries them before it learns the service cannot be reached, and said "Sending 3
-  // changes" for seconds. The machine knows it has no network: that is what the bar says.
-  const shown: SyncState =
-    !env.online && sync.kind === 'syncing' ? { kind: 'offline', nextProbeAt: null } : sync;
-  const progress = shown.kind === 'syncing' && shown.total > 0 ? shown : null;
-  const left = env.online ? timeLeftMs(shown, env.syncAt ?? env.now, env.now) : null;
+  const progress = sync.kind === 'syncing' && sync.total > 0 ? sync : null;
+  // Without a network main's requests fail, whatever its estimate said (a restart offline with
+  // changes queued tries them before it knows): no time rather than a wrong one.
+  const left = env.online ? timeLeftMs(sync, env.syncAt ?? env.now, env.now) : null;
   return {
-    kind: shown.kind,
+    kind: sync.kind,
     progress: progress && { done: progress.done, total: progress.total },
     timeLeftMs: left,
-    ...mainStateView(shown, q, { ...env, timeLeftMs: left }),
+    ...mainStateView(sync, q, { ...env, timeLeftMs: left }),
   };
 }
 
