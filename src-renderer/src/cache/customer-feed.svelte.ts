@@ -14,6 +14,7 @@ import { Dexie, type ObservabilitySet } from 'dexie';
 import type { CustomerRow, FieldmapDb } from './schema';
 import { patchById } from './id-order';
 import type { SnapshotStage } from './snapshot-stage';
+import { FEED_READ_ALL_MARK } from './feed-mark';
 
 /** A snapshot the page kept, for one account's feed (cache/snapshot-stage.ts). */
 export interface FeedStage {
@@ -25,9 +26,6 @@ export interface FeedStage {
    */
   quiet: () => boolean;
 }
-
-/** The mark of a read of every customer (performance.getEntriesByName). */
-export const FEED_READ_ALL_MARK = 'fieldmap:feed-read-all';
 
 /** Customers per read of a full read-back: each read a short task of deserialisation. */
 export const READ_PIECE = 5_000;
