@@ -41,7 +41,7 @@ import {
   MAP_SOURCE_PATCH_MARK,
   MAP_SOURCE_RELOAD_MARK,
 } from '../../src-renderer/src/map/drawn-mark';
-import { FEED_READ_ALL_MARK } from '../../src-renderer/src/cache/customer-feed.svelte';
+import { FEED_READ_ALL_MARK } from '../../src-renderer/src/cache/feed-mark';
 import { RECENT_SOURCE } from '../../src-renderer/src/map/layers/customer-layer-specs';
 import { MemoryCredentialStore } from '../browser-runner/credentials';
 import { spawn } from 'node:child_process';
@@ -60,7 +60,6 @@ import { profiled, profiling } from './support/profile';
 import { bulkBox, bulkColour, selectBox, type BulkResult } from './support/bulk';
 import {
   idleAt,
-  installRenderSpans,
   installRevertSampler,
   PAGE_PROBE,
   longestAppTask,
@@ -89,21 +88,12 @@ const PARTIAL =
 type Probe = { longtasks: Array<{ start: number; duration: number }> };
 type Op = { target: string };
 
-/** Collects long tasks (buffered: those since navigation start too) into window.__scale. */
+/**
+ * The probe (PAGE_PROBE) on a page that may not have run it from its start: the app's page has
+ * (the harness's pageProbe), the baselines' pages have not.
+ */
 async function installProbe(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    // tsx names the page functions' inner arrows with esbuild's __name helper: give the page one.
-    const g = globalThis as unknown as { __scale?: Probe; __name?: (f: unknown) => unknown };
-    g.__name ??= (f) => f;
-    if (g.__scale) return;
-    const probe: Probe = { longtasks: [] };
-    g.__scale = probe;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries())
-        probe.longtasks.push({ start: e.startTime, duration: e.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  });
-  await installRenderSpans(page);
+  await page.evaluate(PAGE_PROBE);
 }
 
 /** The longest long task that started in [from, to] (page time), 0 when none. */

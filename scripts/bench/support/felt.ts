@@ -17,9 +17,12 @@ type Probe = {
  * first frame, linking its programs while software GL waits on the GPU process, before the bench
  * could reach the page. Long tasks since navigation start; each frame render of the map, from
  * the moment its element gets the map; and each WebGL context's creation, a GPU-process round
- * trip of MapLibre's constructor. Plain text: tsx would rewrite a function's source.
+ * trip of MapLibre's constructor. Plain text: tsx would rewrite a function's source. Evaluated
+ * again on a page that did not load it first (installProbe), it observes the long tasks since
+ * navigation (buffered) and the maps created after it.
  */
 export const PAGE_PROBE = `(() => {
+  if (globalThis.__scale) return;
   const probe = { longtasks: [], renders: [] };
   globalThis.__scale = probe;
   globalThis.__name ??= (f) => f;
@@ -52,40 +55,6 @@ export const PAGE_PROBE = `(() => {
     },
   });
 })();`;
-
-/**
- * Wraps the map's frame render (MapLibre's `_render`, run from its requestAnimationFrame) so each
- * call's span is recorded: under software GL most of a long task can be MapLibre drawing and
- * waiting on the GPU process, which is not the app's code. Polls, as the map is created after
- * sign-in and again after a restart or a new sign-in.
- */
-export async function installRenderSpans(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const probe = (globalThis as unknown as { __scale: Probe }).__scale;
-    if (probe.renders) return;
-    probe.renders = [];
-    type Rendering = { _render(t: number): unknown; __scaleWrapped?: boolean };
-    const wrap = () => {
-      const el = document.querySelector('.fm-map') as
-        (Element & { fieldmapMap?: { map: Rendering } }) | null;
-      const map = el?.fieldmapMap?.map;
-      if (!map || map.__scaleWrapped) return;
-      const render = map._render.bind(map);
-      map._render = (t: number) => {
-        const a = performance.now();
-        try {
-          return render(t);
-        } finally {
-          const b = performance.now();
-          if (b - a > 1) probe.renders.push([a, b]);
-        }
-      };
-      map.__scaleWrapped = true;
-    };
-    wrap();
-    setInterval(wrap, 50);
-  });
-}
 
 /**
  * The longest long task in [from, to] less the time MapLibre's frame render ran inside it (the
