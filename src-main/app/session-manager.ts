@@ -47,6 +47,11 @@ export interface SessionManagerOptions {
   demo?: DemoLauncher;
   /** The files' seam (default: the real file system with this platform's rules). */
   fs?: DurableFs;
+  /**
+   * Told when an account was closed (signed out, or another opened): what it held in memory is
+   * garbage (main-heap.ts collectAfterAccount). Not awaited.
+   */
+  closed?: () => void;
 }
 
 export interface CurrentSession {
@@ -205,7 +210,9 @@ export class SessionManager {
   private async closeCurrent(): Promise<void> {
     const current = this.current;
     this.current = null;
-    if (current) await current.runtime.close();
+    if (!current) return;
+    await current.runtime.close();
+    this.options.closed?.();
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {
