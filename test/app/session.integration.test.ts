@@ -140,7 +140,13 @@ describe.skipIf(!HAS_KEYCHAIN)('sessions through the IPC handlers', () => {
     const rep = await app.ok('session:login', { baseUrl: service.url, ...REP });
     const other = await app.ok('session:login', { baseUrl: service.url, ...OTHER });
     expect((await app.ok('accounts:list')).map((a) => a.username)).toEqual(['other', 'rep']);
+    const collected = collections.count;
     expect(await app.ok('session:switch', { accountKey: rep.accountKey })).toEqual(rep);
+    expect(await app.ok('session:current')).toEqual(rep);
+    // The account switched from is closed: collected once. Quitting (a restart) collects nothing.
+    expect(collections.count).toBe(collected + 1);
+    await app.restart();
+    expect(collections.count).toBe(collected + 1);
     expect(await app.ok('session:current')).toEqual(rep);
 
     await app.store.delete(service.url, 'other');
