@@ -10,6 +10,7 @@ import { refusedResolution } from '../core/basemap/remote-policy';
 import type { WorkerEntry } from '../core/untrusted/parse-worker';
 import { systemClock, type Clock, type CredentialStore, type EmitEvent } from '../core/ports';
 import { createRuntimeFactory } from './account-runtime';
+import { collectAfterAccount } from './main-heap';
 import { OpenRequests } from './open-requests';
 import { customerOfLink } from '../../src-shared/customer-link';
 import type { ShowNotification } from '../core/reminders/reminder-schedule';
@@ -131,6 +132,7 @@ export async function createMainServices(options: MainServicesOptions): Promise<
     credentialStore: options.credentialStore,
     clock,
     factory,
+    closed: () => void collectAfterAccount(),
     ...fs,
     ...(options.demo !== false
       ? {

@@ -47,6 +47,11 @@ export interface SessionManagerOptions {
   demo?: DemoLauncher;
   /** The files' seam (default: the real file system with this platform's rules). */
   fs?: DurableFs;
+  /**
+   * Told when an account was closed (signed out, or another opened; not at quit): what it held
+   * in memory is garbage (main-heap.ts collectAfterAccount). Not awaited.
+   */
+  closed?: () => void;
 }
 
 export interface CurrentSession {
@@ -175,7 +180,8 @@ export class SessionManager {
   }
 
   async dispose(): Promise<void> {
-    await this.serial(() => this.closeCurrent());
+    // Quitting: the process's memory goes with it, no collection to wait behind.
+    await this.serial(() => this.closeCurrent(false));
     await this.options.demo?.stop?.();
   }
 
@@ -202,10 +208,12 @@ export class SessionManager {
     return account;
   }
 
-  private async closeCurrent(): Promise<void> {
+  private async closeCurrent(collect = true): Promise<void> {
     const current = this.current;
     this.current = null;
-    if (current) await current.runtime.close();
+    if (!current) return;
+    await current.runtime.close();
+    if (collect) this.options.closed?.();
   }
 
   private serial<T>(task: () => Promise<T>): Promise<T> {

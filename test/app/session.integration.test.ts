@@ -2,12 +2,22 @@
 // over HTTP, the real keychain and real files.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ERROR_MESSAGES } from '../../src-shared/errors';
 import type { AccountSummary } from '../../src-shared/ipc-contract';
 import { accountDirOf } from '../../src-main/app/accounts-index';
 import { startService, type RunningService } from '../../src-service/index';
 import { filesUnder, HAS_KEYCHAIN, startApp, type AppUnderTest } from '../support/main';
+
+// Each account closed asks V8 for a collection (main-heap.ts): counted here, not run.
+const collections = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../src-main/app/main-heap', async (original) => ({
+  ...(await original<typeof import('../../src-main/app/main-heap')>()),
+  collectAfterAccount: () => {
+    collections.count++;
+    return Promise.resolve();
+  },
+}));
 
 const REP = { username: 'rep', password: 'S3cret-rep-PASSWORD-7q' };
 const OTHER = { username: 'other', password: 'An0ther-PASSWORD-zz9' };
@@ -99,11 +109,13 @@ describe.skipIf(!HAS_KEYCHAIN)('sessions through the IPC handlers', () => {
       base: customer,
     });
 
+    const collected = collections.count;
     const asked = await app.ok('session:logout', {
       accountKey: account.accountKey,
       dropUnsynced: false,
     });
     expect(asked).toEqual({ signedOut: false, unsynced: 1 });
+    expect(collections.count).toBe(collected);
     expect(await app.ok('session:current')).toEqual(account);
     expect(await app.store.load(service.url, 'rep')).toBe(REP.password);
 
@@ -116,6 +128,8 @@ describe.skipIf(!HAS_KEYCHAIN)('sessions through the IPC handlers', () => {
     expect(await app.ok('accounts:list')).toEqual([]);
     expect(await app.store.load(service.url, 'rep')).toBeNull();
     expect(existsSync(accountDirOf(app.dataDir, account.accountKey))).toBe(false);
+    // What the account held is garbage now: V8 is told so once, not left to find it out.
+    expect(collections.count).toBe(collected + 1);
     expect(app.events.at(-2)).toEqual({ event: 'session:changed', payload: null });
     // The dropped change never reached the service.
     service.configure({ allow: ['127.0.0.1/8', '::1'] });
@@ -126,7 +140,13 @@ describe.skipIf(!HAS_KEYCHAIN)('sessions through the IPC handlers', () => {
     const rep = await app.ok('session:login', { baseUrl: service.url, ...REP });
     const other = await app.ok('session:login', { baseUrl: service.url, ...OTHER });
     expect((await app.ok('accounts:list')).map((a) => a.username)).toEqual(['other', 'rep']);
+    const collected = collections.count;
     expect(await app.ok('session:switch', { accountKey: rep.accountKey })).toEqual(rep);
+    expect(await app.ok('session:current')).toEqual(rep);
+    // The account switched from is closed: collected once. Quitting (a restart) collects nothing.
+    expect(collections.count).toBe(collected + 1);
+    await app.restart();
+    expect(collections.count).toBe(collected + 1);
     expect(await app.ok('session:current')).toEqual(rep);
 
     await app.store.delete(service.url, 'other');

@@ -165,11 +165,38 @@ export function parseGroup(text: Uint8Array, group: { start: number; end: number
 }
 
 /**
- * The elements of an array whose UTF-8 bytes are `bytes` whole (brackets included): one decode,
- * no second text with the brackets added (a group of a large list is MBs of main's heap).
+ * Where a group of `arrayLayout` of `text` lies with its separators: the `[` or `,` before its
+ * first element (`open`) and the `,` or `]` after its last (`close`).
  */
-export function parseArrayBytes(bytes: Uint8Array): unknown[] {
-  return JSON.parse(decoder.decode(bytes)) as unknown[];
+export function groupSpan(
+  text: Uint8Array,
+  group: { start: number; end: number },
+): { open: number; close: number } {
+  let open = group.start - 1;
+  while (open > 0 && isJsonSpace(text[open]!)) open--;
+  return { open, close: skipSpace(text, group.end) };
+}
+
+/**
+ * The elements of the group whose separators are at `open` and `close` (groupSpan), decoded from
+ * the text itself: the separators are written over with brackets for the one decode and put back
+ * at once, so there is neither a copy of the group's bytes nor a second text with the brackets
+ * added (a group of a large list is MBs of main's heap). `text` is unchanged when this returns or
+ * throws; nothing else may read it meanwhile (the decode is synchronous).
+ */
+export function parseSpanInPlace(text: Uint8Array, open: number, close: number): unknown[] {
+  const before = text[open]!;
+  const after = text[close]!;
+  text[open] = 0x5b;
+  text[close] = 0x5d;
+  let decoded: string;
+  try {
+    decoded = decoder.decode(text.subarray(open, close + 1));
+  } finally {
+    text[open] = before;
+    text[close] = after;
+  }
+  return JSON.parse(decoded) as unknown[];
 }
 
 /**

@@ -8,7 +8,8 @@ import {
   arrayLayoutInSlices,
   firstNonSpace,
   looksLikeArray,
-  parseArrayBytes,
+  groupSpan,
+  parseSpanInPlace,
   type ArrayLayout,
 } from './json-slices';
 import { checkedText, decodeBody, notUtf8, phpMessageOf } from './php-readings';
@@ -156,6 +157,7 @@ export async function listReader<S extends v.ArraySchema<v.GenericSchema, undefi
   contentType: string | null,
   what: string,
   item: (raw: unknown) => unknown = (raw) => raw,
+  partBytes = BODY_PART_MIN_BYTES,
 ): Promise<ListReader<v.InferOutput<S['item']>>> {
   const text = await utf8Body(bytes, contentType);
   // Not an array: read whole. A list PHP wrote as an object ({} or keyed "0", "2"…) is read as
@@ -171,46 +173,82 @@ export async function listReader<S extends v.ArraySchema<v.GenericSchema, undefi
   } catch (e) {
     throw notJson(e);
   }
-  const groups = copiedGroups(text, layout);
+  const parts = bodyParts(text, layout, partBytes);
   return {
     count: layout.count,
     async *slices() {
       let offset = 0;
-      for (let i = 0; i < groups.length; i++) {
-        const group = groups[i]!;
-        groups[i] = null;
-        let items: unknown[];
-        try {
-          items = parseArrayBytes(group.bytes);
-        } catch (e) {
-          throw notJson(e);
+      try {
+        for (let p = 0; p < parts.length; p++) {
+          const part = parts[p];
+          if (!part) return;
+          for (const group of part.groups) {
+            let items: unknown[];
+            try {
+              items = parseSpanInPlace(part.text, group.open, group.close);
+            } catch (e) {
+              throw notJson(e);
+            }
+            yield validateBody(schema, items.map(item), what, offset) as v.InferOutput<S['item']>[];
+            offset += group.length;
+            await pause();
+          }
+          // Read: this part goes now, not with the reader.
+          parts[p] = null;
         }
-        yield validateBody(schema, items.map(item), what, offset) as v.InferOutput<S['item']>[];
-        offset += group.length;
-        await pause();
+      } finally {
+        parts.fill(null);
       }
     },
   };
 }
 
 /**
- * Each group's bytes copied out, so the body can go: a group's copy goes once it is parsed (the
- * reader drops it), so the bytes still to read shrink as the records read from them grow,
- * instead of the whole body staying until the last slice. Each copy is an array's text, its
- * brackets included, so it is parsed as it is. A function of its own: a closure in listReader
- * that named the body would keep it alive with the reader.
+ * Large enough that the C library always maps a block of its own for it (glibc maps anything
+ * over 32 MiB, whatever it learned since), with room for the last part to end up a group smaller.
  */
-function copiedGroups(
+export const BODY_PART_MIN_BYTES = 34 * 1024 * 1024;
+
+interface BodyPart {
+  text: Uint8Array;
+  groups: Array<{ open: number; close: number; length: number }>;
+}
+
+/**
+ * The body as the parts it is read from, each group whole in one and parsed in place
+ * (json-slices.ts parseSpanInPlace). A body under two parts' size is read as it is and goes after
+ * the last slice. A larger one is copied out in parts of `partBytes` or more and let go: each
+ * part is a mapping of its own, given back once its groups are read, so the end of a 100k list
+ * is read beside its records without the bytes already read. Not a copy per group: blocks that
+ * small come from the C heap, which glibc does not give back from the middle, so main's RSS
+ * kept them after the sync. A function of its own: a closure in listReader that named the body
+ * would keep it alive with the reader.
+ */
+function bodyParts(
   text: Uint8Array,
   layout: ArrayLayout,
-): Array<{ bytes: Uint8Array; length: number } | null> {
-  return layout.groups.map((g) => {
-    const bytes = new Uint8Array(g.end - g.start + 2);
-    bytes[0] = 0x5b;
-    bytes.set(text.subarray(g.start, g.end), 1);
-    bytes[bytes.length - 1] = 0x5d;
-    return { bytes, length: g.length };
-  });
+  partBytes: number,
+): Array<BodyPart | null> {
+  const spans = layout.groups.map((g) => ({ ...groupSpan(text, g), length: g.length }));
+  const count = Math.floor(text.byteLength / partBytes);
+  if (count < 2 || spans.length < 2) return [{ text, groups: spans }];
+  const target = text.byteLength / count;
+  const parts: Array<BodyPart | null> = [];
+  let first = 0;
+  for (let i = 0; i < spans.length; i++) {
+    const from = spans[first]!.open;
+    const last = i === spans.length - 1;
+    if (!last && spans[i]!.close - from < target) continue;
+    if (!last && parts.length === count - 1) continue;
+    const to = spans[i]!.close + 1;
+    const groups = spans
+      .slice(first, i + 1)
+      .map((g) => ({ open: g.open - from, close: g.close - from, length: g.length }));
+    // A copy (a Buffer's slice would be a view of the body).
+    parts.push({ text: new Uint8Array(text.subarray(from, to)), groups });
+    first = i + 1;
+  }
+  return parts;
 }
 
 /** A ListReader over a list already parsed. */
