@@ -48,14 +48,36 @@ describe('status during a large first sync', () => {
     expect(view()).toMatchObject({ text: 'Downloading customers…', timeLeftMs: null });
   });
 
-  it('gives no time left while the machine has no network', () => {
+  it('says offline at once while main tries its queue on a machine with no network, still syncing', () => {
     const trying = { kind: 'syncing', done: 0, total: 7, etaMs: 10_000 } as const;
     const queued = queueCounts([{ state: 'pending' }, { state: 'pending' }, { state: 'pending' }]);
     expect(syncStatusView(trying, queued, env).text).toBe('Sending 3 changes · about 10 s left');
-    expect(syncStatusView(trying, queued, { ...env, online: false })).toMatchObject({
-      text: 'Sending 3 changes',
+    const offline = { ...env, online: false };
+    const main = syncStatusView({ kind: 'offline', nextProbeAt: null }, queued, offline);
+    expect(main.text).toBe('Offline — 3 changes waiting to be sent');
+    // The words are the rep's; the kind is main's, whose sync is not over until it says so.
+    expect(syncStatusView(trying, queued, offline)).toEqual({
+      kind: 'syncing',
+      text: main.text,
+      tone: main.tone,
+      nextTryAt: null,
+      tryNow: false,
+      progress: null,
       timeLeftMs: null,
     });
+  });
+
+  it('never reports synced while a change is queued, whatever the words', () => {
+    const synced = { kind: 'synced', at: env.now } as const;
+    const waiting = queueCounts(Array.from({ length: 309 }, () => ({ state: 'pending' }) as const));
+    expect(syncStatusView(synced, waiting, env)).toMatchObject({
+      kind: 'queued',
+      text: '309 changes waiting to be sent',
+      tone: 'warn',
+    });
+    const attention = queueCounts([{ state: 'needs-attention' }]);
+    expect(syncStatusView(synced, attention, env).kind).toBe('queued');
+    expect(syncStatusView(synced, none, env).kind).toBe('synced');
   });
 
   it('says the app is opening, not "Not signed in", before main has said who is signed in', () => {

@@ -332,11 +332,18 @@ export class SyncEngine implements SyncEnginePort {
       // Changes queued during this sync go in a second one at once: not "synced" yet. A nudge or
       // a "Sync now" that this sync's push already answered runs nothing more: a second pull
       // (a whole account's list) for a network that came back twice, page and main each saying so.
-      if (this.#again && this.#started && this.#queuedLeft()) return this.#state;
-      this.#again = false;
-      this.#setState({ kind: 'synced', at: now });
-      // After "synced": a first snapshot's prints are taken here, not before the cache has it.
+      const again = this.#again && this.#started && this.#queuedLeft();
+      if (!again) {
+        this.#again = false;
+        this.#setState({ kind: 'synced', at: now });
+      }
+      // Every pull sent to the cache has its prints saved, the one a second sync follows too:
+      // that one may fail or be stopped before its own save, and a restart that diffs against
+      // older prints sends a delta the cache refuses (then the whole account again). After the
+      // data (and "synced"): a first snapshot's prints are taken here, not before the cache has
+      // it. A save that a later pull's take makes stand down leaves the file to that pull's save.
       this.#saving = this.#snapshot.save(this.#listMs);
+      if (again) return this.#state;
       let delay = this.#o.periodMs;
       if (pushed.retryLater.size > 0) delay = this.#retry.next();
       else this.#retry.reset();

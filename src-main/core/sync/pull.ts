@@ -248,6 +248,8 @@ export class SnapshotKeeper {
   #loadedListMs = 0;
   /** Bumped by every take: a save of older prints is not written over newer ones. */
   #version = 0;
+  /** The prints file's last write (never rejects). */
+  #writing: Promise<void> = Promise.resolve();
 
   constructor(accountKey: string, store: PrintsStore | null = null) {
     this.#accountKey = accountKey;
@@ -315,8 +317,12 @@ export class SnapshotKeeper {
       territories: [...prints.territories],
       listMs,
     };
+    // One write at a time, in the order taken: an older pull's write that took longer must not
+    // land over a newer one's.
+    const write = this.#writing.then(() => store.fs.writeJson(store.file, file));
+    this.#writing = write.catch(() => undefined);
     try {
-      await store.fs.writeJson(store.file, file);
+      await write;
     } catch (error) {
       console.warn("fieldmap: the last pull's prints could not be saved", error);
     }

@@ -19,10 +19,13 @@ export type Tone = 'ok' | 'warn' | 'bad' | 'busy';
 
 export interface SyncStatusView {
   /**
-   * The state shown (data-sync): main's, 'saving' while main's data is not yet in the list, or
-   * 'not-saved' while main says synced over a cache whose storage refused main's data.
+   * The state the page reports (data-sync, what tests and the bench wait on): main's, 'saving'
+   * while main's data is not yet in the list, 'not-saved' while main says synced over a cache
+   * whose storage refused main's data, 'queued' while main says synced with changes still queued.
+   * Main's 'syncing' stays 'syncing' until main says it is over, even where the words say the
+   * machine is offline: a wait for the end of main's sync must not end before its last message.
    */
-  kind: SyncState['kind'] | 'saving' | 'not-saved';
+  kind: SyncState['kind'] | 'saving' | 'not-saved' | 'queued';
   text: string;
   tone: Tone;
   /** When the engine tries again by itself (shown as "next try in …"), or null. */
@@ -129,15 +132,20 @@ export function syncStatusView(
       timeLeftMs: null,
     };
   }
-  const progress = sync.kind === 'syncing' && sync.total > 0 ? sync : null;
-  // Without a network main's requests fail, whatever its estimate said (a restart offline with
-  // changes queued tries them before it knows): no time rather than a wrong one.
+  // Without a network main's requests fail, whatever it is trying: a restart offline with changes
+  // queued tries them before it learns the service cannot be reached. The machine knows it has no
+  // network, so the words say offline at once (no progress, no time); the kind stays main's.
+  const said: SyncState =
+    !env.online && sync.kind === 'syncing' ? { kind: 'offline', nextProbeAt: null } : sync;
+  const progress = said.kind === 'syncing' && said.total > 0 ? said : null;
   const left = env.online ? timeLeftMs(sync, env.syncAt ?? env.now, env.now) : null;
+  const words = mainStateView(said, q, { ...env, timeLeftMs: left });
   return {
-    kind: sync.kind,
+    kind: sync.kind === 'synced' && q.queued > 0 ? 'queued' : sync.kind,
     progress: progress && { done: progress.done, total: progress.total },
     timeLeftMs: left,
-    ...mainStateView(sync, q, { ...env, timeLeftMs: left }),
+    // Main tries on by itself (the button stays "Sync now", disabled while it runs).
+    ...(said === sync ? words : { ...words, nextTryAt: null, tryNow: false }),
   };
 }
 
