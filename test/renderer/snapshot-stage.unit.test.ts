@@ -72,6 +72,43 @@ describe('SnapshotStage', () => {
     expect(stage.take('dup')).toBe(rows);
   });
 
+  it('merges a whole stream in several tasks, with what peek gives; a take meanwhile wins', async () => {
+    const payload = snapshot('a', 40_000, 5);
+    payload.customers.sort(() => Math.random() - 0.5);
+    const last = { ...payload.customers[10]!, name: 'last copy' };
+    payload.customers.push(last);
+    const expected = makeCustomers(40_000, 5)
+      .map((c) => c.id)
+      .sort();
+    const stage = new SnapshotStage();
+    feed(stage, pieces('m', payload, 2_000));
+    // Tasks that ran while it merged: it let the event loop go between its slices.
+    let ticks = 0;
+    const tick = setInterval(() => ticks++, 0);
+    const rows = await stage.merged('m');
+    clearInterval(tick);
+    expect(ticks).toBeGreaterThan(1);
+    expect(ids(rows)).toEqual(expected);
+    expect(rows!.find((r) => r.id === last.id)!.name).toBe('last copy');
+    expect(stage.peek('m')).toBe(rows);
+    expect(stage.take('m')).toBe(rows);
+    // Taken (adopted) while merging: the take has every row, the merge nothing.
+    const again = new SnapshotStage();
+    feed(again, pieces('t', payload, 2_000));
+    const merging = again.merged('t');
+    const taken = again.take('t');
+    expect(ids(taken)).toEqual(expected);
+    expect(await merging).toBeNull();
+    // Merged behind the pieces as they come, a task or more between them: the same rows.
+    const behind = new SnapshotStage();
+    for (const piece of pieces('b', payload, 2_000)) {
+      feed(behind, [piece]);
+      for (let i = 0; i < 3; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    expect(ids(await behind.merged('b'))).toEqual(expected);
+    expect(behind.peek('b')!.find((r) => r.id === last.id)!.name).toBe('last copy');
+  });
+
   it('keeps nothing of a stream with a piece missing, out of order, dropped or without its text', () => {
     const stage = new SnapshotStage();
     const gap = pieces('gap', snapshot('a', 3_000, 1));

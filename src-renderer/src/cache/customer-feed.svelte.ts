@@ -281,8 +281,8 @@ export class CustomerFeed<V extends CustomerRow> {
   async #preview(stream: string): Promise<V[] | null> {
     const stage = this.stage;
     if (!stage || this.#current?.length !== 0 || !this.quiet()) return null;
-    const rows = stage.peek(stream);
-    if (!rows) return null;
+    const rows = await stage.merged(stream);
+    if (!rows || this.#disposed || this.#current?.length !== 0 || !this.quiet()) return null;
     const views = await this.#viewsInPieces(rows);
     if (this.#disposed || !stage.has(stream)) return null;
     this.#previewed = { stream, views };

@@ -19,16 +19,49 @@ export function compareById(a: { id: string }, b: { id: string }): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** One array in id order from two in id order. */
-export function mergeById<R extends { id: string }>(a: readonly R[], b: readonly R[]): R[] {
-  const out = new Array<R>(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) out[k++] = a[i]!.id <= b[j]!.id ? a[i++]! : b[j++]!;
-  while (i < a.length) out[k++] = a[i++]!;
-  while (j < b.length) out[k++] = b[j++]!;
-  return out;
+/**
+ * One array in id order from two in id order, each id once: its last copy, `newer`'s over
+ * `older`'s (and within either, a later copy over an earlier one; the merge is stable). Made a
+ * step at a time (`step`), or at once (`all`).
+ */
+export class RunMerge<R extends { id: string }> {
+  readonly out: R[] = [];
+  #i = 0;
+  #j = 0;
+
+  constructor(
+    readonly older: readonly R[],
+    readonly newer: readonly R[],
+  ) {}
+
+  get done(): boolean {
+    return this.#i >= this.older.length && this.#j >= this.newer.length;
+  }
+
+  /** Takes up to `n` more rows; true once every row is taken. */
+  step(n: number): boolean {
+    const { older, newer, out } = this;
+    let i = this.#i;
+    let j = this.#j;
+    for (let taken = 0; taken < n && (i < older.length || j < newer.length); taken++) {
+      const row =
+        j >= newer.length || (i < older.length && older[i]!.id <= newer[j]!.id)
+          ? older[i++]!
+          : newer[j++]!;
+      const last = out.length - 1;
+      if (last >= 0 && out[last]!.id === row.id) out[last] = row;
+      else out.push(row);
+    }
+    this.#i = i;
+    this.#j = j;
+    return this.done;
+  }
+
+  /** Every row merged. */
+  all(): R[] {
+    this.step(Infinity);
+    return this.out;
+  }
 }
 
 /**

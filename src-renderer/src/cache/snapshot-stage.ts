@@ -8,7 +8,9 @@
 // the UI thread is otherwise idle; the first pull of each app start sends a snapshot too, so the page
 // also holds a second copy of the customers while that one is saved)
 // and keeps the records in the cache's primary-key order (each piece sorted, then merged with the
-// runs before it, like a binary counter: no task sorts 100k at once).
+// runs before it, like a binary counter: no task sorts 100k at once). The merges run in slices,
+// each its own task, behind the pieces (#compact), and a whole stream's last ones before the feed
+// shows it (`merged`): a merge of 64k or 100k records in one task was the first sync's longest.
 // The feed adopts a stream only when the committed cache says it holds exactly that snapshot
 // (customer-feed.svelte.ts: the 'snapshotStream' marker, which only the snapshot's own save
 // writes and every other change of the server data deletes), and reads the records the overlay
@@ -17,7 +19,8 @@
 // Listeners hear when a stream is whole (a first sync's feed then shows it before the commit:
 // CustomerFeed #preview) and when one is let go unadopted (the feed then reads the cache back).
 import type { PieceMeta } from '../../../src-shared/data-pieces';
-import { compareById, mergeById } from './id-order';
+import { compareById, RunMerge } from './id-order';
+import { nextTask } from '../ui/next-task';
 import type { CustomerRow } from './schema';
 
 type Staged = {
@@ -27,25 +30,17 @@ type Staged = {
   seen: number;
   /** False once a customers piece came without its text: the stream cannot be adopted. */
   whole: boolean;
-  /** Sorted runs of records, longest first; two runs merge when the newer grows as long. */
+  /**
+   * Runs of records in id order, each id once in a run (its last copy), longest first; two runs
+   * merge when the newer grows as long. One run once merged (peek, merged).
+   */
   runs: CustomerRow[][];
-  /** The runs are one, each id once (peek). */
-  merged: boolean;
+  /** The merges running in slices (#compact), until they have nothing left to merge. */
+  compacting: Promise<void> | null;
 };
 
-/**
- * Rows in id order with each id once: its last copy, as the cache saves a snapshot that lists an
- * id twice (piece-save.ts). The sort and the merges are stable, so equal ids keep their order.
- */
-function lastById(rows: CustomerRow[]): CustomerRow[] {
-  let i = 1;
-  while (i < rows.length && rows[i]!.id !== rows[i - 1]!.id) i++;
-  if (i >= rows.length) return rows;
-  const out = rows.slice(0, i - 1);
-  for (; i < rows.length; i++) if (rows[i]!.id !== rows[i - 1]!.id) out.push(rows[i - 1]!);
-  out.push(rows.at(-1)!);
-  return out;
-}
+/** Rows a merge in slices takes per task: a few ms. */
+const MERGE_SLICE = 16_384;
 
 /** Told when a stream is staged whole, and when a stream staged (whole or not) is let go unadopted. */
 export interface StageListener {
@@ -85,7 +80,7 @@ export class SnapshotStage {
         seen: 0,
         whole: true,
         runs: [],
-        merged: false,
+        compacting: null,
       };
       this.#streams.set(meta.stream, staged);
     }
@@ -99,11 +94,8 @@ export class SnapshotStage {
       const piece = JSON.parse(json!) as { path: string[]; items: CustomerRow[] };
       if (piece.path.length !== 1 || piece.path[0] !== 'customers')
         return this.#forget(meta.stream);
-      let run = piece.items.sort(compareById);
-      const runs = staged.runs;
-      while (runs.length > 0 && runs.at(-1)!.length <= run.length)
-        run = mergeById(runs.pop()!, run);
-      runs.push(run);
+      staged.runs.push(new RunMerge(piece.items.sort(compareById), []).all());
+      void this.#compact(meta.stream, staged);
     }
     if (!staged.whole || staged.seen === staged.count) this.#settle(meta.stream);
     if (this.has(meta.stream))
@@ -161,15 +153,65 @@ export class SnapshotStage {
   peek(stream: string): CustomerRow[] | null {
     const staged = this.#streams.get(stream);
     if (!staged || !this.has(stream)) return null;
-    if (!staged.merged) {
-      const all =
-        staged.runs.length === 1
-          ? staged.runs[0]!
-          : staged.runs.reduceRight<CustomerRow[]>((all, run) => mergeById(run, all), []);
-      staged.runs = [lastById(all)];
-      staged.merged = true;
+    const runs = staged.runs;
+    // Newest first, so a copy in a newer run wins over an older one's.
+    while (runs.length > 1) {
+      const newer = runs.pop()!;
+      runs.push(new RunMerge(runs.pop()!, newer).all());
     }
-    return staged.runs[0]!;
+    if (runs.length === 0) runs.push([]);
+    return runs[0]!;
+  }
+
+  /**
+   * `peek`, its merges done in slices, each its own task; null when the stream is not (or no
+   * longer) whole.
+   */
+  async merged(stream: string): Promise<CustomerRow[] | null> {
+    for (;;) {
+      const staged = this.#streams.get(stream);
+      if (!staged || !this.has(stream)) return null;
+      if (staged.runs.length <= 1) return this.peek(stream);
+      await this.#compact(stream, staged);
+    }
+  }
+
+  /** Starts the merges of a stream's runs in slices, unless they run; resolves when they stop. */
+  #compact(stream: string, staged: Staged): Promise<void> {
+    staged.compacting ??= this.#merges(stream, staged).finally(() => (staged.compacting = null));
+    return staged.compacting;
+  }
+
+  /**
+   * Merges two neighbouring runs at a time, in slices: while pieces come, a run as long as the
+   * one before it (a binary counter, each record merged about log2(pieces) times); once the
+   * stream is whole, the last two, down to one run.
+   */
+  async #merges(stream: string, staged: Staged): Promise<void> {
+    for (;;) {
+      // Never in the task of the piece or the call that started it: each merge in tasks of its own.
+      await nextTask();
+      if (this.#streams.get(stream) !== staged) return;
+      const runs = staged.runs;
+      let at = runs.length - 2;
+      if (!this.has(stream)) {
+        at = 0;
+        while (at < runs.length - 1 && runs[at]!.length > runs[at + 1]!.length) at++;
+        if (at >= runs.length - 1) return;
+      }
+      if (at < 0) return;
+      const older = runs[at]!;
+      const newer = runs[at + 1]!;
+      const merge = new RunMerge(older, newer);
+      while (!merge.step(MERGE_SLICE)) {
+        await nextTask();
+        if (this.#streams.get(stream) !== staged) return;
+      }
+      // Pieces may have come meanwhile (runs after these two), or a `peek` merged every run at
+      // once (these two are gone): the merge replaces its two runs only where they still are.
+      const i = runs.indexOf(older);
+      if (i >= 0 && runs[i + 1] === newer) runs.splice(i, 2, merge.out);
+    }
   }
 
   /** True when `take(stream)` would answer the rows. */

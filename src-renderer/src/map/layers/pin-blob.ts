@@ -9,6 +9,7 @@
 // posting it back). The CSP allows it with `connect-src blob:` (src-main/shell/csp.ts).
 import type { CustomerView } from '../../types';
 import { CustomerFeaturesBuilder, type CustomerFeatures, type PinFeature } from './geojson';
+import { nextTask } from '../../ui/next-task';
 
 /** About how long one slice of work holds the UI thread (ms). */
 export const SLICE_MS = 8;
@@ -21,18 +22,6 @@ const CHUNK = 1_000;
 
 /** True once the work was superseded: the slices stop at the next yield. */
 export type Cancelled = () => boolean;
-
-/** Resolves in a new task (a message, so no timer clamping): input and frames run in between. */
-export function nextTask(): Promise<void> {
-  const channel = new MessageChannel();
-  return new Promise((resolve) => {
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
 
 /**
  * Runs `step(i)` for every i below `n`, yielding to the event loop every SLICE_MS or so (the
