@@ -509,6 +509,7 @@ async function weekPlan(
   await page.fill('input[aria-label="Start point"]', `${lat.toFixed(5)}, ${lng.toFixed(5)}`);
   await page.fill('input[aria-label="Number of days"]', '5');
   const from = await page.evaluate(() => performance.now());
+  if (process.env['FIELDMAP_SCALE_DEBUG']) await page.evaluate(MAP_PARTS);
   await startFrames(page);
   await page.click('button:has-text("Make the plan")');
   const started = Date.now();
@@ -528,8 +529,82 @@ async function weekPlan(
       `week plan's longest task: ${Math.round(t.task)} ms at ${Math.round(t.at - from)} ms ` +
         `after the click, ${Math.round(t.render)} ms of it MapLibre's render`,
     );
+    console.error(`week plan's long tasks, whose parts (ms):\n${await mapParts(page, from, idle)}`);
   }
   return { ms, longest: await longestTask(page, from, idle), gap, stops: stops.trim() };
+}
+
+/**
+ * FIELDMAP_SCALE_DEBUG: MapLibre's parts of a frame and its GL calls that wait on the GPU process,
+ * as spans, so a long task can be told apart: the render's parts, the tiles' loads, GL waits, the
+ * map's events (our listeners), and each GL program as it is first linked. Spans nest (a GL call
+ * inside painter.render counts in both). Plain text: tsx would rewrite a function's source.
+ */
+const MAP_PARTS = `(() => {
+  const g = globalThis;
+  if (g.__parts) { g.__parts.length = 0; return; }
+  const parts = (g.__parts = []);
+  const map = document.querySelector('.fm-map').fieldmapMap.map;
+  const wrap = (o, name, label) => {
+    const f = o[name];
+    if (typeof f !== 'function') return;
+    o[name] = function (...args) {
+      const a = performance.now();
+      try { return f.apply(this, args); } finally {
+        const b = performance.now();
+        if (b - a > 0.05) parts.push([typeof label === 'function' ? label(args) : label, a, b]);
+      }
+    };
+  };
+  const style = map.style;
+  wrap(style, 'update', 'style.update');
+  wrap(style, '_updateSources', 'style._updateSources');
+  wrap(style, '_updatePlacement', 'style._updatePlacement');
+  wrap(map.painter, 'render', 'painter.render');
+  wrap(map._renderTaskQueue, 'run', 'renderTaskQueue.run');
+  wrap(map, 'fire', (args) => 'fire ' + (args[0] && args[0].type) + (args[0] && args[0].sourceId ? ' ' + args[0].sourceId : ''));
+  const tiles = Object.values(style.tileManagers || {}).flatMap((m) => (m._inViewTiles && m._inViewTiles.getAllTiles ? m._inViewTiles.getAllTiles() : []));
+  const tileProto = tiles.length ? Object.getPrototypeOf(tiles[0]) : null;
+  if (tileProto) { wrap(tileProto, 'loadVectorData', 'tile.loadVectorData'); wrap(tileProto, 'upload', 'tile.upload'); }
+  const seen = new Set(Object.keys(map.painter.programCache.programs || {}));
+  map.on('render', () => {
+    for (const k of Object.keys(map.painter.programCache.programs || {}))
+      if (!seen.has(k)) { seen.add(k); const t = performance.now(); parts.push(['program ' + k.slice(0, 160), t, t + 0.001]); }
+  });
+  const gl = map.painter.context.gl;
+  for (const n of ['getProgramParameter','linkProgram','compileShader','getShaderParameter','readPixels','bufferData','bufferSubData','texImage2D','texSubImage2D','getError','finish','drawElements','drawArrays','clear'])
+    wrap(gl, n, 'gl.' + n);
+})()`;
+
+/** FIELDMAP_SCALE_DEBUG: the long tasks in [from, to] with the MAP_PARTS spans inside each. */
+function mapParts(page: Page, from: number, to: number): Promise<string> {
+  return page.evaluate(
+    ([a, b]) => {
+      const g = globalThis as unknown as {
+        __scale: { longtasks: Array<{ start: number; duration: number }> };
+        __parts?: Array<[string, number, number]>;
+      };
+      const out: string[] = [];
+      for (const t of g.__scale.longtasks) {
+        if (t.start < a || t.start > b || t.duration < 60) continue;
+        const end = t.start + t.duration;
+        const by = new Map<string, number>();
+        for (const [n, s, e] of g.__parts ?? []) {
+          const o = Math.min(e, end) - Math.max(s, t.start);
+          if (o > 0 || (n.startsWith('program ') && s >= t.start && s <= end))
+            by.set(n, (by.get(n) ?? 0) + o);
+        }
+        const list = [...by]
+          .sort((x, y) => y[1] - x[1])
+          .slice(0, 24)
+          .map(([n, v]) => (n.startsWith('program ') ? n : `${n} ${v.toFixed(0)}`))
+          .join(', ');
+        out.push(`  ${t.duration.toFixed(0)} ms at ${(t.start - a).toFixed(0)}: ${list}`);
+      }
+      return out.join('\n');
+    },
+    [from, to] as const,
+  );
 }
 
 /** The week plan of the box's customers (selected before), profiled as 'plan'; null on failure. */

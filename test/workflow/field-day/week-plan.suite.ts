@@ -155,35 +155,36 @@ describe('Plan the week', () => {
   });
 
   it(
-    "draws the map's first plan a layer kind per frame, each GL program linked in its own",
+    "draws the plan with GL programs the map's own layers linked, none of its own",
     async () => {
       const { page } = app;
-      // From before the plan: the plan layers' programs each frame the map renders links
-      // (MapLibre's painter keys them by which paint properties are data-driven; internal).
+      // From before the plan: each plan layer's draw, and the GL programs linked while it drew
+      // (MapLibre's painter keys them by which paint properties are data-driven; internal). A
+      // program's first draw links it, a synchronous wait on the GPU process: a long task.
       await page.evaluate(() => {
-        type Painted = {
-          on(e: 'render', f: () => void): void;
-          painter: { programCache: { programs: Record<string, unknown> } };
+        type Layer = { id: string };
+        type Painter = {
+          programCache: { programs: Record<string, unknown> };
+          renderLayer(p: Painter, t: unknown, layer: Layer, coords: unknown[], c: unknown): void;
         };
         const { map } = (
-          document.querySelector('.fm-map') as Element & { fieldmapMap: { map: Painted } }
+          document.querySelector('.fm-map') as Element & {
+            fieldmapMap: { map: { painter: Painter } };
+          }
         ).fieldmapMap;
-        const frames: string[][] = [];
-        (globalThis as { __planPrograms?: string[][] }).__planPrograms = frames;
-        const ours = (k: string) =>
-          (k.startsWith('line/') && k.includes('/a_line-color')) ||
-          (k.startsWith('circle/') &&
-            k.includes('/a_circle-stroke-color') &&
-            k.includes('/u_circle-color')) ||
-          (k.startsWith('symbolSDF/') && k.includes('/a_text-color'));
-        const seen = new Set<string>();
-        map.on('render', () => {
-          const fresh = Object.keys(map.painter.programCache.programs).filter(
-            (k) => !seen.has(k) && ours(k),
-          );
-          for (const k of fresh) seen.add(k);
-          if (fresh.length > 0) frames.push(fresh);
-        });
+        const seen = { drawn: [] as string[], linked: [] as string[] };
+        (globalThis as { __planDraws?: typeof seen }).__planDraws = seen;
+        const painter = map.painter;
+        const renderLayer = painter.renderLayer.bind(painter);
+        painter.renderLayer = (p, t, layer, coords, c) => {
+          if (!layer.id.startsWith('fm-week-plan') || coords.length === 0)
+            return renderLayer(p, t, layer, coords, c);
+          const before = new Set(Object.keys(painter.programCache.programs));
+          renderLayer(p, t, layer, coords, c);
+          seen.drawn.push(layer.id);
+          for (const k of Object.keys(painter.programCache.programs))
+            if (!before.has(k)) seen.linked.push(`${layer.id}: ${k}`);
+        };
       });
       await planSeeded(page, [
         ['08:30', '17:30'],
@@ -192,36 +193,41 @@ describe('Plan the week', () => {
       const visits = (await shownDays(page)).flatMap((d) => d.visits).length;
       expect(visits).toBeGreaterThan(0);
       type Styled = {
-        getStyle(): { sources: Record<string, { data: { features: unknown[] } }> };
-        getLayer(id: string): unknown;
-        getLayoutProperty(id: string, p: string): unknown;
+        getStyle(): {
+          sources: Record<string, { data: { features: unknown[] } }>;
+          glyphs?: string;
+        };
       };
-      const drawn = () =>
+      const stops = () =>
         page.locator('.fm-map').evaluate((el) => {
           const { map } = (el as unknown as { fieldmapMap: { map: Styled } }).fieldmapMap;
-          const numbers = 'fm-week-plan-numbers';
-          return {
-            stops: map.getStyle().sources['fm-week-plan-stops']?.data.features.length ?? 0,
-            numbers: map.getLayer(numbers)
-              ? (map.getLayoutProperty(numbers, 'visibility') ?? 'visible')
-              : 'no glyphs',
-          };
+          return map.getStyle().sources['fm-week-plan-stops']?.data.features.length ?? 0;
         });
-      // Every planned stop on the map, numbered when the style has glyphs.
-      await expect.poll(drawn).toMatchObject({ stops: visits });
-      await expect.poll(async () => (await drawn()).numbers).not.toBe('none');
-      const kinds = (await drawn()).numbers === 'no glyphs' ? 2 : 3;
+      // Every planned stop on the map.
+      await expect.poll(stops).toBe(visits);
+      const glyphs = await page
+        .locator('.fm-map')
+        .evaluate(
+          (el) =>
+            !!(el as unknown as { fieldmapMap: { map: Styled } }).fieldmapMap.map.getStyle().glyphs,
+        );
+      const draws = () =>
+        page.evaluate(() => (globalThis as { __planDraws?: { drawn: string[] } }).__planDraws!);
+      // Its lines, stops and (when the style has glyphs) numbers drawn...
+      const kinds = glyphs
+        ? ['fm-week-plan-lines', 'fm-week-plan-stops', 'fm-week-plan-numbers']
+        : ['fm-week-plan-lines', 'fm-week-plan-stops'];
       await expect
-        .poll(() =>
-          page.evaluate(
-            () => (globalThis as { __planPrograms?: string[][] }).__planPrograms!.flat().length,
-          ),
-        )
-        .toBe(kinds);
-      const frames = await page.evaluate(
-        () => (globalThis as { __planPrograms?: string[][] }).__planPrograms!,
+        .poll(async () => {
+          const { drawn } = await draws();
+          return kinds.filter((kind) => drawn.some((id) => id.startsWith(kind)));
+        })
+        .toEqual(kinds);
+      // ...with no program linked for them.
+      const { linked } = await page.evaluate(
+        () => (globalThis as { __planDraws?: { linked: string[] } }).__planDraws!,
       );
-      expect(frames.map((f) => f.length)).toEqual(Array.from({ length: kinds }, () => 1));
+      expect(linked).toEqual([]);
     },
     WAIT,
   );
