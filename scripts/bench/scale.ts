@@ -344,7 +344,7 @@ async function traceGc(page: Page): Promise<() => Promise<string[]>> {
     ts: number;
     dur?: number;
     tid: number;
-    args?: { name?: string };
+    args?: { name?: string; usedHeapSizeBefore?: number; usedHeapSizeAfter?: number };
   };
   const cdp = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
@@ -365,12 +365,18 @@ async function traceGc(page: Page): Promise<() => Promise<string[]>> {
       if (e.ph === 'M' && e.name === 'thread_name') threads.set(e.tid, e.args?.name ?? '?');
     const t0 = Math.min(...events.filter((e) => e.ts > 0).map((e) => e.ts));
     return events
-      .filter((e) => /^(MajorGC|MinorGC)$/.test(e.name) && (e.dur ?? 0) > 10_000)
-      .map(
-        (e) =>
+      .filter((e) => /^(MajorGC|MinorGC|V8\.GCFinalizeMC.*)$/.test(e.name))
+      .filter((e) => (e.dur ?? 0) > 10_000)
+      .map((e) => {
+        const mb = (b?: number) => (b === undefined ? '?' : Math.round(b / 2 ** 20));
+        const heap = e.args?.usedHeapSizeBefore
+          ? ` (heap ${mb(e.args.usedHeapSizeBefore)} -> ${mb(e.args.usedHeapSizeAfter)} MB)`
+          : '';
+        return (
           `${e.name} on ${threads.get(e.tid) ?? e.tid} at ${Math.round((e.ts - t0) / 1000)}: ` +
-          `${Math.round((e.dur ?? 0) / 1000)}`,
-      );
+          `${Math.round((e.dur ?? 0) / 1000)}${heap}`
+        );
+      });
   };
 }
 
