@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page, Worker } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppProtocolHandler } from '../../src-main/shell/app-protocol';
@@ -18,8 +18,6 @@ const ORIGIN = 'http://fieldmap-csp.localhost';
 
 let browser: Browser;
 let page: Page;
-/** The page's workers, as Chromium started them. */
-const workers: Worker[] = [];
 
 beforeAll(async () => {
   // `npm test` builds first; a lone run of this suite builds when the renderer is missing.
@@ -76,7 +74,6 @@ beforeAll(async () => {
     w.fieldmap = Object.freeze(api);
   }, methods);
   page = await context.newPage();
-  page.on('worker', (worker) => workers.push(worker));
   await page.goto(`${ORIGIN}/index.html`);
   await page.waitForFunction(() => (document.querySelector('#app')?.childElementCount ?? 0) > 0);
 });
@@ -90,29 +87,6 @@ const violations = () =>
 
 describe('CSP in Chromium', () => {
   it('the built renderer starts with no violation', async () => {
-    expect(await violations()).toEqual([]);
-  });
-
-  it('makes a WebGL2 context in a worker from the page start, under the policy', async () => {
-    // public/gpu-warm.js: the GPU process's first-context start, paid off the UI thread before
-    // the map makes its own context.
-    await expect
-      .poll(async () => {
-        const made = await Promise.all(
-          workers
-            .filter((w) => w.url().startsWith('blob:'))
-            .map((w) =>
-              w
-                .evaluate(() => {
-                  const gl = (globalThis as { warmGl?: WebGL2RenderingContext | null }).warmGl;
-                  return gl instanceof WebGL2RenderingContext && !gl.isContextLost();
-                })
-                .catch(() => false),
-            ),
-        );
-        return made.includes(true);
-      })
-      .toBe(true);
     expect(await violations()).toEqual([]);
   });
 
