@@ -186,7 +186,11 @@ export async function launchApp(options: LaunchOptions): Promise<RunningApp> {
     context = await chromium.launchPersistentContext(profileDir, {
       executablePath: CHROMIUM_PATH,
       headless: options.headless,
-      args: [...CHROMIUM_ARGS, ...(options.debuggingPort ? ['--remote-debugging-port=0'] : [])],
+      args: [
+        ...CHROMIUM_ARGS,
+        ...(options.debuggingPort ? ['--remote-debugging-port=0'] : []),
+        ...startupTraceArgs(),
+      ],
       viewport: { width: 1280, height: 800 },
       offline: options.offline ?? false,
       ...(options.locale !== undefined ? { locale: options.locale } : {}),
@@ -388,4 +392,31 @@ function eventDelivery(
     };
   };
   return { emit, gateRoad, took: (page, road, seq) => roads.get(page)?.took(road, seq) };
+}
+
+/**
+ * FIELDMAP_TRACE_STARTUP=<file>: Chromium's own trace from its start (the page's first moments
+ * run before any CDP client could start a trace or a profile), written to <file> after
+ * FIELDMAP_TRACE_STARTUP_S seconds (default 15). Each launch writes it again: the last one wins.
+ */
+function startupTraceArgs(): string[] {
+  const file = process.env['FIELDMAP_TRACE_STARTUP'];
+  if (!file) return [];
+  const categories = [
+    'devtools.timeline',
+    'disabled-by-default-devtools.timeline',
+    'v8',
+    'v8.execute',
+    'disabled-by-default-v8.compile',
+    'disabled-by-default-v8.cpu_profiler',
+    'blink.user_timing',
+    'toplevel',
+    'loading',
+  ];
+  return [
+    `--trace-startup=${categories.join(',')}`,
+    `--trace-startup-file=${file}`,
+    '--trace-startup-format=json',
+    `--trace-startup-duration=${Number(process.env['FIELDMAP_TRACE_STARTUP_S'] ?? 15) || 15}`,
+  ];
 }
