@@ -16,8 +16,10 @@ type Probe = {
  * restarted page's first frames are measured too: a cold start's longest task is MapLibre's
  * first frame, linking its programs while software GL waits on the GPU process, before the bench
  * could reach the page. Long tasks since navigation start; each frame render of the map, from
- * the moment its element gets the map; and each WebGL context's creation, a GPU-process round
- * trip of MapLibre's constructor. Plain text: tsx would rewrite a function's source. Evaluated
+ * the moment its element gets the map; each WebGL context's creation, a GPU-process round trip
+ * of MapLibre's constructor; and the context's calls that wait for the GPU process's answer
+ * (its queries, readPixels, finish): the first of them also waits for the context itself, which
+ * Chromium makes lazily. Plain text: tsx would rewrite a function's source. Evaluated
  * again on a page that did not load it first (installProbe), it observes the long tasks since
  * navigation (buffered) and the maps created after it.
  */
@@ -41,8 +43,18 @@ export const PAGE_PROBE = `(() => {
   };
   const getContext = HTMLCanvasElement.prototype.getContext;
   const gl = span(getContext);
+  const waits = /^(get|is)|^(readPixels|finish|clientWaitSync)$/;
   HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
-    return String(type).startsWith('webgl') ? gl.call(this, type, ...rest) : getContext.call(this, type, ...rest);
+    if (!String(type).startsWith('webgl')) return getContext.call(this, type, ...rest);
+    const context = gl.call(this, type, ...rest);
+    if (context && !context.__scaleWrapped) {
+      context.__scaleWrapped = true;
+      for (let o = Object.getPrototypeOf(context); o && o !== Object.prototype; o = Object.getPrototypeOf(o))
+        for (const name of Object.getOwnPropertyNames(o))
+          if (waits.test(name) && !Object.hasOwn(context, name) && typeof context[name] === 'function')
+            context[name] = span(context[name]);
+    }
+    return context;
   };
   Object.defineProperty(HTMLElement.prototype, 'fieldmapMap', {
     configurable: true,
@@ -57,8 +69,8 @@ export const PAGE_PROBE = `(() => {
 })();`;
 
 /**
- * The longest long task in [from, to] less the time MapLibre's frame render ran inside it (the
- * app's own code, GPU waits and MapLibre's drawing excluded), with that task for the debug output.
+ * The longest long task in [from, to] less the time MapLibre's frame render and the GL waits ran
+ * inside it (the app's own code, GPU waits and MapLibre's drawing excluded), with that task for the debug output.
  */
 export function longestAppTask(
   page: Page,
@@ -73,9 +85,17 @@ export function longestAppTask(
       for (const t of probe.longtasks) {
         if (t.start < a || t.start > b) continue;
         const end = t.start + t.duration;
+        // The spans nest (a GL wait inside a frame render): their union inside the task.
+        const inside = (probe.renders ?? [])
+          .map(([s, e]) => [Math.max(s, t.start), Math.min(e, end)] as const)
+          .filter(([s, e]) => e > s)
+          .sort((x, y) => x[0] - y[0]);
         let render = 0;
-        for (const [s, e] of probe.renders ?? [])
-          render += Math.max(0, Math.min(e, end) - Math.max(s, t.start));
+        let reach = t.start;
+        for (const [s, e] of inside) {
+          render += Math.max(0, e - Math.max(s, reach));
+          reach = Math.max(reach, e);
+        }
         const app = t.duration - render;
         if (app > best.app) best = { app, task: t.duration, render, at: t.start, renders };
       }
