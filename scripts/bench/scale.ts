@@ -79,23 +79,48 @@ const RUNS = Math.max(1, Number(process.env['FIELDMAP_SCALE_RUNS'] ?? 3) || 3);
 const K = N >= 1000 ? `${Math.round(N / 1000)}k` : String(N);
 const LIMIT_MS = 30 * 60_000;
 const EDITS = 10;
-const ONLY_FILTERS = process.env['FIELDMAP_SCALE_ONLY'] === 'filters';
-const ONLY_BULK = process.env['FIELDMAP_SCALE_ONLY'] === 'bulk';
-const ONLY_RECONNECT = process.env['FIELDMAP_SCALE_ONLY'] === 'reconnect';
-const ONLY_RSS = process.env['FIELDMAP_SCALE_ONLY'] === 'rss';
-const ONLY_EDITS = process.env['FIELDMAP_SCALE_ONLY'] === 'edits';
-const ONLY_COLD = process.env['FIELDMAP_SCALE_ONLY'] === 'cold';
-const ONLY_PLAN = process.env['FIELDMAP_SCALE_ONLY'] === 'plan';
-const ONLY_EXPORT = process.env['FIELDMAP_SCALE_ONLY'] === 'export';
-const PARTIAL =
-  ONLY_FILTERS ||
-  ONLY_BULK ||
-  ONLY_RECONNECT ||
-  ONLY_RSS ||
-  ONLY_EDITS ||
-  ONLY_COLD ||
-  ONLY_PLAN ||
-  ONLY_EXPORT;
+/** A run's key groups, in the full run's order. */
+const KEY_GROUPS = [
+  'first',
+  'firstFloor',
+  'cold',
+  'edits',
+  'reconnect',
+  'rss',
+  'app',
+  'firstLongest',
+  'filters',
+  'export',
+  'plan',
+  'bulk',
+] as const;
+type KeyGroup = (typeof KEY_GROUPS)[number];
+/** The partial modes (FIELDMAP_SCALE_ONLY) and the key groups each reports. */
+const PARTIAL_MODES: Record<string, readonly KeyGroup[]> = {
+  filters: ['first', 'filters'],
+  bulk: ['first', 'bulk'],
+  reconnect: ['first', 'reconnect'],
+  rss: ['first', 'rss'],
+  edits: ['first', 'edits', 'app'],
+  cold: ['first', 'cold', 'app'],
+  plan: ['first', 'plan'],
+  export: ['first', 'export'],
+};
+const ONLY = process.env['FIELDMAP_SCALE_ONLY'] ?? '';
+if (ONLY !== '' && !Object.hasOwn(PARTIAL_MODES, ONLY))
+  throw new Error(
+    `FIELDMAP_SCALE_ONLY=${ONLY}: no such mode (${Object.keys(PARTIAL_MODES).join(', ')})`,
+  );
+const MODE_GROUPS: readonly KeyGroup[] = PARTIAL_MODES[ONLY] ?? KEY_GROUPS;
+const PARTIAL = ONLY !== '';
+const ONLY_FILTERS = ONLY === 'filters';
+const ONLY_BULK = ONLY === 'bulk';
+const ONLY_RECONNECT = ONLY === 'reconnect';
+const ONLY_RSS = ONLY === 'rss';
+const ONLY_EDITS = ONLY === 'edits';
+const ONLY_COLD = ONLY === 'cold';
+const ONLY_PLAN = ONLY === 'plan';
+const ONLY_EXPORT = ONLY === 'export';
 /** The runs that measure the cold start's floor (raw put and getAll, bare MapLibre). */
 const FLOOR = !PARTIAL || ONLY_COLD;
 
@@ -1246,119 +1271,53 @@ export async function run(): Promise<Record<string, number | string>> {
     const bare: Array<{ ms: number; longest: number }> = [];
     for (let i = 0; i < (FLOOR ? RUNS : 0); i++) bare.push(await bareMap());
     const med = (key: string) => round(median(runs.map((r) => r[key]!)));
-    if (ONLY_BULK) {
-      return {
-        [`first_sync_${K}_to_map_ms`]: med('first'),
-        ...BULK_KEYS((k) => median(runs.map((r) => r[k]!))),
-        scale_customers: N,
-        scale_runs: RUNS,
+    // Each group's keys, in the full run's order; a partial mode reports its own groups.
+    const groups: Record<KeyGroup, () => Promise<Record<string, number>> | Record<string, number>> =
+      {
+        first: () => ({ [`first_sync_${K}_to_map_ms`]: med('first') }),
+        firstFloor: () => ({ [`baseline_pull_plus_raw_idb_${K}_ms`]: med('baselineFirst') }),
+        cold: () => ({
+          [`cold_start_${K}_to_map_ms`]: med('cold'),
+          [`baseline_cold_${K}_ms`]: round(
+            median(runs.map((r) => r['getAll']!)) + median(bare.map((b) => b.ms)),
+          ),
+          longest_task_cold_start_ms: med('coldLongest'),
+          longest_task_bare_map_ms: round(median(bare.map((b) => b.longest))),
+        }),
+        edits: () => ({
+          [`edit_to_pin_${K}_ms`]: med('edits'),
+          [`edit_revert_${K}_ms`]: med('editRevert'),
+        }),
+        reconnect: () => ({ [`reconnect_3_edits_${K}_to_synced_ms`]: med('reconnect') }),
+        rss: async () => ({
+          main_rss_peak_second_sync_mb: Math.round(median(runs.map((r) => r['rss']!))),
+          // Main's process just before the sign-out: what it held already.
+          main_rss_before_second_sync_mb: Math.round(median(runs.map((r) => r['rssBefore']!))),
+          main_rss_started_mb: Math.round(median(runs.map((r) => r['mainIdle']!))),
+          runner_playwright_client_rss_mb: await playwrightClientRssMb(),
+        }),
+        app: () => ({ longest_app_task_ms: med('appLongest') }),
+        firstLongest: () => ({ longest_task_first_sync_ms: med('firstLongest') }),
+        filters: () => ({
+          [`filter_sort_${K}_p95_ms`]: med('filterSort'),
+          [`filter_to_map_${K}_p95_ms`]: med('filterToMap'),
+          longest_task_filter_sort_ms: med('filterLongest'),
+        }),
+        export: () => ({
+          [`export_csv_${K}_ms`]: med('export'),
+          longest_task_export_ms: med('exportLongest'),
+          longest_task_export_ui_ms: med('exportUiLongest'),
+          longest_frame_gap_export_ui_ms: med('exportUiGap'),
+        }),
+        plan: () => ({
+          longest_task_week_plan_ui_ms: med('weekPlanLongest'),
+          longest_frame_gap_week_plan_ui_ms: med('weekPlanGap'),
+        }),
+        bulk: () => BULK_KEYS((k) => median(runs.map((r) => r[k]!))),
       };
-    }
-    const rssKeys = async () => ({
-      main_rss_peak_second_sync_mb: Math.round(median(runs.map((r) => r['rss']!))),
-      // Main's process just before the sign-out: what it held already.
-      main_rss_before_second_sync_mb: Math.round(median(runs.map((r) => r['rssBefore']!))),
-      main_rss_started_mb: Math.round(median(runs.map((r) => r['mainIdle']!))),
-      runner_playwright_client_rss_mb: await playwrightClientRssMb(),
-    });
-    if (ONLY_RSS) {
-      return {
-        [`first_sync_${K}_to_map_ms`]: med('first'),
-        ...(await rssKeys()),
-        scale_customers: N,
-        scale_runs: RUNS,
-      };
-    }
-    if (ONLY_RECONNECT) {
-      return {
-        [`first_sync_${K}_to_map_ms`]: med('first'),
-        [`reconnect_3_edits_${K}_to_synced_ms`]: med('reconnect'),
-        scale_customers: N,
-        scale_runs: RUNS,
-      };
-    }
-    if (ONLY_COLD) {
-      return {
-        [`first_sync_${K}_to_map_ms`]: med('first'),
-        [`cold_start_${K}_to_map_ms`]: med('cold'),
-        [`baseline_cold_${K}_ms`]: round(
-          median(runs.map((r) => r['getAll']!)) + median(bare.map((b) => b.ms)),
-        ),
-        longest_task_cold_start_ms: med('coldLongest'),
-        longest_task_bare_map_ms: round(median(bare.map((b) => b.longest))),
-        longest_app_task_ms: med('appLongest'),
-        scale_customers: N,
-        scale_runs: RUNS,
-      };
-    }
-    if (ONLY_EDITS) {
-      return {
-        [`first_sync_${K}_to_map_ms`]: med('first'),
-        [`edit_to_pin_${K}_ms`]: med('edits'),
-        [`edit_revert_${K}_ms`]: med('editRevert'),
-        longest_app_task_ms: med('appLongest'),
-        scale_customers: N,
-        scale_runs: RUNS,
-      };
-    }
-    if (ONLY_PLAN) {
-      return {
-        [`first_sync_${K}_to_map_ms`]: med('first'),
-        longest_task_week_plan_ui_ms: med('weekPlanLongest'),
-        longest_frame_gap_week_plan_ui_ms: med('weekPlanGap'),
-        scale_customers: N,
-        scale_runs: RUNS,
-      };
-    }
-    if (ONLY_EXPORT) {
-      return {
-        [`first_sync_${K}_to_map_ms`]: med('first'),
-        [`export_csv_${K}_ms`]: med('export'),
-        longest_task_export_ms: med('exportLongest'),
-        longest_task_export_ui_ms: med('exportUiLongest'),
-        longest_frame_gap_export_ui_ms: med('exportUiGap'),
-        scale_customers: N,
-        scale_runs: RUNS,
-      };
-    }
-    if (ONLY_FILTERS) {
-      return {
-        [`first_sync_${K}_to_map_ms`]: med('first'),
-        [`filter_sort_${K}_p95_ms`]: med('filterSort'),
-        [`filter_to_map_${K}_p95_ms`]: med('filterToMap'),
-        longest_task_filter_sort_ms: med('filterLongest'),
-        scale_customers: N,
-        scale_runs: RUNS,
-      };
-    }
-    return {
-      [`first_sync_${K}_to_map_ms`]: med('first'),
-      [`baseline_pull_plus_raw_idb_${K}_ms`]: med('baselineFirst'),
-      [`cold_start_${K}_to_map_ms`]: med('cold'),
-      [`baseline_cold_${K}_ms`]: round(
-        median(runs.map((r) => r['getAll']!)) + median(bare.map((b) => b.ms)),
-      ),
-      [`edit_to_pin_${K}_ms`]: med('edits'),
-      [`edit_revert_${K}_ms`]: med('editRevert'),
-      [`reconnect_3_edits_${K}_to_synced_ms`]: med('reconnect'),
-      ...(await rssKeys()),
-      longest_app_task_ms: med('appLongest'),
-      longest_task_first_sync_ms: med('firstLongest'),
-      longest_task_cold_start_ms: med('coldLongest'),
-      longest_task_bare_map_ms: round(median(bare.map((b) => b.longest))),
-      [`filter_sort_${K}_p95_ms`]: med('filterSort'),
-      [`filter_to_map_${K}_p95_ms`]: med('filterToMap'),
-      longest_task_filter_sort_ms: med('filterLongest'),
-      [`export_csv_${K}_ms`]: med('export'),
-      longest_task_export_ms: med('exportLongest'),
-      longest_task_export_ui_ms: med('exportUiLongest'),
-      longest_frame_gap_export_ui_ms: med('exportUiGap'),
-      longest_task_week_plan_ui_ms: med('weekPlanLongest'),
-      longest_frame_gap_week_plan_ui_ms: med('weekPlanGap'),
-      ...BULK_KEYS((k) => median(runs.map((r) => r[k]!))),
-      scale_customers: N,
-      scale_runs: RUNS,
-    };
+    const out: Record<string, number> = {};
+    for (const group of MODE_GROUPS) Object.assign(out, await groups[group]());
+    return { ...out, scale_customers: N, scale_runs: RUNS };
   } finally {
     await service.stop();
   }
