@@ -119,6 +119,30 @@ describe('SyncEngine', () => {
     expect(h.of('data:snapshot').at(-1)?.pulledAt).toBe(delta?.pulledAt);
   });
 
+  it("gives a road opened after a restart's first sync that sync's delta, not every record", async () => {
+    h = await Harness.start({ customers: 40 });
+    await h.engine.syncNow();
+    const first = h.of('data:snapshot')[0]!;
+    const prints = path.join(h.dir, 'state', 'last-pull-prints.json');
+    await until(() => existsSync(prints), "the last pull's prints saved");
+    await h.close();
+    const changed = h.serverCustomers()[5]!.id;
+    h.service.store.updateCustomerDirect(USER, changed, { city: 'Elsewhere' });
+    h.events = [];
+    await h.open();
+    // Main's first sync ran before the page opened its road: its delta reached no cache.
+    await h.engine.syncNow();
+    const [delta] = h.of('data:delta');
+    expect(delta?.base).toBe(first.pulledAt);
+    // The road opens over a cache that holds the pull before it: the same delta again.
+    expect(h.engine.resendSnapshot(first.pulledAt)).toBe(true);
+    expect(h.of('data:snapshot')).toEqual([]);
+    expect(h.of('data:delta')).toEqual([delta, delta]);
+    // A cache holding anything else gets the whole pull.
+    expect(h.engine.resendSnapshot(first.pulledAt - 1)).toBe(true);
+    expect(h.of('data:snapshot').map((s) => s.pulledAt)).toEqual([delta!.pulledAt]);
+  });
+
   it('goes offline when the service is unreachable, probes with backoff, and syncs when it is back', async () => {
     h = await Harness.start();
     await h.engine.syncNow();

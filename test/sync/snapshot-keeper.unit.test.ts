@@ -61,6 +61,21 @@ describe('SnapshotKeeper', () => {
     expect(out.delta.customers.upserted).toEqual([served]);
     expect(out.delta.customers.deleted).toEqual([]);
   });
+
+  it('keeps the last delta for a later road only while it leads to the kept pull', async () => {
+    const keeper = new SnapshotKeeper('acct');
+    const first = ['a', 'b'].map((id) => customerRecord({ id, name: id, color: 'red' }));
+    await keeper.take(pulled(first), 1);
+    expect(keeper.deltaOver(1)).toBeNull();
+    const next = [{ ...first[0]!, color: 'black' }, first[1]!];
+    const out = await keeper.take(pulled(next), 2);
+    if (!('delta' in out)) throw new Error('expected a delta');
+    expect(keeper.deltaOver(1)).toBe(out.delta);
+    expect(keeper.deltaOver(0)).toBeNull();
+    // An acknowledgement changes the kept pull: the delta no longer leads to what a resend holds.
+    keeper.acknowledge({ upserted: [{ ...first[1]!, color: 'green' }], deleted: [] });
+    expect(keeper.deltaOver(1)).toBeNull();
+  });
 });
 
 it('never changes a snapshot it handed out; its own copy takes every acknowledgement', async () => {

@@ -242,7 +242,11 @@ export class SyncEngine implements SyncEnginePort {
     if (!snapshot && this.#streaming) return (this.#resendAfterStream = true);
     if (!snapshot) return false;
     if (newerThan !== null && snapshot.pulledAt <= newerThan) return false;
-    this.#o.emit('data:snapshot', snapshot);
+    // A road opened after this pull's delta went out (a restart's first sync can outrun the
+    // page): a cache holding its base takes the delta, not every record again.
+    const delta = newerThan === null ? null : this.#snapshot.deltaOver(newerThan);
+    if (delta) this.#o.emit('data:delta', delta);
+    else this.#o.emit('data:snapshot', snapshot);
     return true;
   }
 

@@ -246,6 +246,11 @@ export class SnapshotKeeper {
   #loadedAt: number | null = null;
   /** How long the saved pull's customers GET took, as read back (0: unknown). */
   #loadedListMs = 0;
+  /**
+   * The last take's delta while the kept pull is exactly what it made (no acknowledgement since):
+   * a page whose road opened after it was sent, over a cache holding its base, gets it again.
+   */
+  #delta: Delta | null = null;
   /** Bumped by every take: a save of older prints is not written over newer ones. */
   #version = 0;
   /** The prints file's last write (never rejects). */
@@ -334,6 +339,7 @@ export class SnapshotKeeper {
    * an update differs from the kept one, if only in its updatedAt, so it is sent again).
    */
   acknowledge({ upserted, deleted }: Acknowledged): void {
+    this.#delta = null;
     const prints = this.#prints?.customers;
     for (const id of deleted) prints?.delete(id);
     for (const c of upserted) prints?.set(c.id, printOf(c));
@@ -384,6 +390,7 @@ export class SnapshotKeeper {
     const next = { accountKey: this.#accountKey, pulledAt, ...pulled };
     const loaded = last === null && this.#loadedAt !== null;
     this.#loadedAt = null;
+    this.#delta = null;
     if (previous === null || base === null) {
       this.#last = next;
       this.#own = null;
@@ -394,23 +401,29 @@ export class SnapshotKeeper {
     this.#last = next;
     this.#own = null;
     this.#prints = prints;
-    return {
-      delta: {
-        accountKey: this.#accountKey,
-        pulledAt,
-        base,
-        present: loaded
-          ? {
-              customers: idsOf(pulled.customers),
-              routes: idsOf(pulled.routes),
-              territories: idsOf(pulled.territories),
-            }
-          : null,
-        user: previous.user === prints.user ? null : pulled.user,
-        customers: diffRecords(previous.customers, pulled.customers, prints.customers),
-        routes: diffRecords(previous.routes, pulled.routes, prints.routes),
-        territories: diffRecords(previous.territories, pulled.territories, prints.territories),
-      },
+    const delta: Delta = {
+      accountKey: this.#accountKey,
+      pulledAt,
+      base,
+      present: loaded
+        ? {
+            customers: idsOf(pulled.customers),
+            routes: idsOf(pulled.routes),
+            territories: idsOf(pulled.territories),
+          }
+        : null,
+      user: previous.user === prints.user ? null : pulled.user,
+      customers: diffRecords(previous.customers, pulled.customers, prints.customers),
+      routes: diffRecords(previous.routes, pulled.routes, prints.routes),
+      territories: diffRecords(previous.territories, pulled.territories, prints.territories),
     };
+    this.#delta = delta;
+    return { delta };
+  }
+
+  /** The last take's delta when it leads from `base` to the kept pull as it is now, else null. */
+  deltaOver(base: number): Delta | null {
+    const delta = this.#delta;
+    return delta && delta.base === base && delta.pulledAt === this.#last?.pulledAt ? delta : null;
   }
 }
