@@ -327,20 +327,32 @@ export class CustomerFeed<V extends CustomerRow> {
     return read;
   }
 
-  /** Every customer read back in pieces, in one read-only transaction of the customers alone. */
+  /**
+   * Every customer read back in pieces, in one read-only transaction of the customers alone. The
+   * next piece is asked for before this one's views are built, so IndexedDB reads it meanwhile.
+   */
   #readBack(): Promise<V[]> {
     const { customers } = this.db;
     return this.db.transaction('r', customers, async () => {
       const rows: V[] = [];
-      for (;;) {
-        const last = rows.at(-1)?.id;
-        const from =
-          last === undefined ? customers.toCollection() : customers.where(':id').above(last);
-        const piece = await from.limit(READ_PIECE).toArray();
-        const views = this.view(piece);
-        this.onPiece?.(views, rows.length);
-        for (const row of views) rows.push(row);
-        if (piece.length < READ_PIECE || this.#disposed) return rows;
+      const after = (last?: string) =>
+        (last === undefined ? customers.toCollection() : customers.where(':id').above(last))
+          .limit(READ_PIECE)
+          .toArray();
+      let next: Promise<CustomerRow[]> | null = after();
+      try {
+        while (next !== null) {
+          const piece: CustomerRow[] = await next;
+          next =
+            piece.length < READ_PIECE || this.#disposed ? null : after(piece[piece.length - 1]!.id);
+          const views = this.view(piece);
+          this.onPiece?.(views, rows.length);
+          for (const row of views) rows.push(row);
+        }
+        return rows;
+      } finally {
+        // A view that threw leaves the next read unawaited: its failure is the transaction's.
+        void next?.catch(() => undefined);
       }
     });
   }
