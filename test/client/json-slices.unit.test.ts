@@ -1,8 +1,6 @@
 // A list body is parsed in slices (src-main/core/service/json-slices.ts) so a 100k list does not
 // hold main's event loop for seconds. It must accept exactly what JSON.parse accepts, give the
 // same elements in the same order, and refuse what JSON.parse refuses.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { arrayInSlices } from '../../src-main/core/service/json-slices';
@@ -14,6 +12,7 @@ import {
 } from '../../src-main/core/service/responses';
 import { mulberry32 } from '../support/prng';
 import { immediateTicker } from '../support/clock';
+import { collectedMemory } from '../support/heap';
 
 /** The elements the slicer gives, joined, or the word 'refused'. */
 function sliced(text: string, per: number): unknown[] | 'refused' {
@@ -129,15 +128,9 @@ describe('a list body decoded in slices', () => {
     // makes it a two-byte string). A copy of its bytes (a group at a time) went to the C heap,
     // which glibc keeps once grown: main's RSS held it after the sync. The body itself is one
     // mapping, given back whole once it goes.
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
     /** The JS heap and the array buffers after a full collection. */
     const collected = async () => {
-      gc();
-      // A turn: a WeakRef read in this job keeps its target until the job ends.
-      await new Promise((resolve) => setImmediate(resolve));
-      gc();
-      const m = process.memoryUsage();
+      const m = await collectedMemory();
       return { heap: m.heapUsed, buffers: m.arrayBuffers };
     };
     // Parsed from JSON, so its strings are flat before the heap is first measured (a template's
@@ -181,14 +174,7 @@ describe('a list body decoded in slices', () => {
   it('copies a large body out in parts and lets each go once its groups are read', async () => {
     // At 100k the body is ~76 MB: read in place it stayed whole beside the records until the
     // last slice. In parts (each a mapping of its own), the part already read is given back.
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    const buffers = async () => {
-      gc();
-      await new Promise((resolve) => setImmediate(resolve));
-      gc();
-      return process.memoryUsage().arrayBuffers;
-    };
+    const buffers = async () => (await collectedMemory()).arrayBuffers;
     const list = Array.from({ length: 12 * LIST_SLICE + 7 }, (_, i) => ({
       id: `c${i}`,
       name: `Zoë ${'x'.repeat(400 + (i % 13))}`,

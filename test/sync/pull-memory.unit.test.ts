@@ -2,12 +2,11 @@
 // syncs (SnapshotKeeper), so the values many customers share (a town, a state, a colour, a
 // group, a custom field's choice, a time zone) are one string each, not one per record as
 // JSON.parse makes them.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { normaliseCustomer, pullAll } from '../../src-main/core/sync/pull';
 import type { Customer } from '../../src-shared/domain';
 import { Harness } from '../support/main';
+import { collectedMemory } from '../support/heap';
 
 let h: Harness | null = null;
 
@@ -18,14 +17,7 @@ afterEach(async () => {
 
 describe("a pull's records", () => {
   it('share the values many customers have: less held than the same records with strings of their own', async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    const heap = async () => {
-      gc();
-      await new Promise((resolve) => setImmediate(resolve));
-      gc();
-      return process.memoryUsage().heapUsed;
-    };
+    const heap = async () => (await collectedMemory()).heapUsed;
     h = await Harness.start({ customers: 20_000 });
     const progress = { step: () => undefined, listing: () => undefined };
     const clock = { now: () => 0 };

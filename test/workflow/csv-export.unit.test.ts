@@ -2,8 +2,6 @@
 // MessageChannel (structured clones, as between the page and its worker). The file is the same
 // text as the one-shot export (BOM, header, every cell guard), progress counts every chunk, a
 // cancel stops the sending, and the worker holds the rows written so far outside its JS heap.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { MessageChannel } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportTable } from '../../src-shared/csv-customers';
@@ -19,6 +17,7 @@ import {
 } from '../../src-renderer/src/features/import-export/csv-export';
 import { toCsv } from '../../src-renderer/src/features/import-export/csv-io';
 import { makeCustomers } from '../renderer/pages/fixtures';
+import { collectedMemory } from '../support/heap';
 
 const channels: MessageChannel[] = [];
 afterEach(() => {
@@ -77,14 +76,7 @@ describe('CSV export in a worker', () => {
   });
 
   it("holds the rows written so far outside the worker's heap: its text is no garbage kept", async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    const heap = async () => {
-      gc();
-      await new Promise((resolve) => setImmediate(resolve));
-      gc();
-      return process.memoryUsage().heapUsed;
-    };
+    const heap = async () => (await collectedMemory()).heapUsed;
     const customers = makeCustomers(EXPORT_CHUNK * 10, 5);
     // The worker's side driven directly: no port's queue holds anything between the chunks.
     const answers: FromExportWorker[] = [];
