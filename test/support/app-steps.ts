@@ -172,3 +172,10 @@ export async function untilMainSynced(app: AppHandle): Promise<void> {
     })
     .toBe(true);
 }
+
+/** Customers whose name no other customer's name contains: a search for it lists one row. */
+export function uniquelyNamed<C extends { name: string }>(all: readonly C[]): C[] {
+  return all.filter(
+    (c) => all.filter((o) => o.name.toLowerCase().includes(c.name.toLowerCase())).length === 1,
+  );
+}

@@ -91,18 +91,26 @@ describe('SyncEngine', () => {
     expect(delta.user).toBeNull();
   });
 
+  /**
+   * A first sync, its prints on disk, main closed while a colleague changes customer `index` on
+   * the service, then main open again: the first pull's snapshot and the changed id.
+   */
+  async function restartedAfterChange(main: Harness, index: number) {
+    await main.engine.syncNow();
+    const first = main.of('data:snapshot')[0]!;
+    const prints = path.join(main.dir, 'state', 'last-pull-prints.json');
+    await until(() => existsSync(prints), "the last pull's prints saved");
+    await main.close();
+    const changed = main.serverCustomers()[index]!.id;
+    main.service.store.updateCustomerDirect(USER, changed, { city: 'Elsewhere' });
+    main.events = [];
+    await main.open();
+    return { first, changed };
+  }
+
   it('after a restart, sends the cache only what changed since the last pull, naming every id', async () => {
     h = await Harness.start({ customers: 40 });
-    await h.engine.syncNow();
-    const first = h.of('data:snapshot')[0]!;
-    const prints = path.join(h.dir, 'state', 'last-pull-prints.json');
-    await until(() => existsSync(prints), "the last pull's prints saved");
-    await h.close();
-    // While the app was closed, a colleague changed one customer on the service.
-    const changed = h.serverCustomers()[3]!.id;
-    h.service.store.updateCustomerDirect(USER, changed, { city: 'Elsewhere' });
-    h.events = [];
-    await h.open();
+    const { first, changed } = await restartedAfterChange(h, 3);
     await h.engine.syncNow();
     expect(h.of('data:snapshot')).toEqual([]);
     const [delta] = h.of('data:delta');
@@ -121,15 +129,7 @@ describe('SyncEngine', () => {
 
   it("gives a road opened after a restart's first sync that sync's delta, not every record", async () => {
     h = await Harness.start({ customers: 40 });
-    await h.engine.syncNow();
-    const first = h.of('data:snapshot')[0]!;
-    const prints = path.join(h.dir, 'state', 'last-pull-prints.json');
-    await until(() => existsSync(prints), "the last pull's prints saved");
-    await h.close();
-    const changed = h.serverCustomers()[5]!.id;
-    h.service.store.updateCustomerDirect(USER, changed, { city: 'Elsewhere' });
-    h.events = [];
-    await h.open();
+    const { first } = await restartedAfterChange(h, 5);
     // Main's first sync ran before the page opened its road: its delta reached no cache.
     await h.engine.syncNow();
     const [delta] = h.of('data:delta');

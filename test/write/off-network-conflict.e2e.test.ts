@@ -3,7 +3,7 @@
 // both values, and the rep's choice is what the service ends with (both choices).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, syncNow, waitRows, waitSync } from '../support/app-steps';
+import { signIn, syncNow, waitRows, waitSync, uniquelyNamed } from '../support/app-steps';
 
 const USER = 'rep';
 let service: TestService;
@@ -42,9 +42,7 @@ describe('off the office network, then conflicts', () => {
     await waitRows(page, 'Customers', 20);
     await waitSync(page, 'synced');
     const all = service.store.customers(USER);
-    const unique = all.filter(
-      (c) => all.filter((o) => o.name.toLowerCase().includes(c.name.toLowerCase())).length === 1,
-    );
+    const unique = uniquelyNamed(all);
     [first, second] = unique as unknown as [typeof first, typeof second];
     expect(second).toBeDefined();
 

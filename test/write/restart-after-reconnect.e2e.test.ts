@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../src-main/core/sync/engine';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, waitRows, waitSync } from '../support/app-steps';
+import { signIn, waitRows, waitSync, uniquelyNamed } from '../support/app-steps';
 
 const USER = 'rep';
 let service: TestService;
@@ -42,9 +42,7 @@ describe('a restart right after a reconnect sync', () => {
     await waitRows(page, 'Customers', 20);
     await waitSync(page, 'synced');
     const all = service.store.customers(USER);
-    const unique = all.filter(
-      (c) => all.filter((o) => o.name.toLowerCase().includes(c.name.toLowerCase())).length === 1,
-    );
+    const unique = uniquelyNamed(all);
     const targets = unique.slice(0, 3);
     expect(targets).toHaveLength(3);
 
