@@ -2,6 +2,7 @@
 // summarised on stderr as the functions that ran in its longest busy stretch. The keys say how
 // long a task was; this says whose code it was, so a slow phase can be worked on without guessing.
 import type { Page } from 'playwright-core';
+import { longestAppTask } from './felt';
 
 type Frame = { functionName: string; url: string; lineNumber: number };
 type ProfileNode = { id: number; callFrame: Frame; children?: number[] };
@@ -37,43 +38,22 @@ export async function profiled<T>(page: Page, phase: string, fn: () => Promise<T
     await cdp.detach();
     // The task with the most of the app's own time: MapLibre's frame renders taken out (felt.ts).
     const longest = await page
-      .evaluate(
-        ([start, origin]) => {
-          // The profile's start on this document's clock.
-          const from = start - (performance.timeOrigin - origin);
-          const probe = (
-            globalThis as unknown as {
-              __scale?: {
-                longtasks: Array<{ start: number; duration: number }>;
-                renders?: Array<[number, number]>;
-              };
-            }
-          ).__scale;
-          let best: { start: number; duration: number; app: number } | null = null;
-          for (const t of probe?.longtasks ?? []) {
-            if (t.start < from) continue;
-            let render = 0;
-            for (const [a, b] of probe?.renders ?? [])
-              render += Math.max(0, Math.min(b, t.start + t.duration) - Math.max(a, t.start));
-            const app = t.duration - render;
-            if (!best || app > best.app)
-              best = { start: t.start - from, duration: t.duration, app };
-          }
-          return best;
-        },
-        [pageStart, origin] as const,
-      )
+      // The profile's start on this document's clock.
+      .evaluate(([start, origin]) => start - (performance.timeOrigin - origin), [
+        pageStart,
+        origin,
+      ] as const)
+      .then(async (from) => ({ from, ...(await longestAppTask(page, from, Number.MAX_VALUE)) }))
       .catch(() => null);
     console.error(`profile of ${phase}:\n${summarise(profile)}`);
-    if (longest)
+    if (longest && longest.task > 0) {
+      const start = longest.at - longest.from;
       console.error(
         `  its task with the most app time (${Math.round(longest.app)} ms), ` +
-          `${Math.round(longest.duration)} ms at ${Math.round(longest.start)} ms:\n` +
-          summarise(profile, 18, {
-            from: longest.start * 1000,
-            to: (longest.start + longest.duration) * 1000,
-          }),
+          `${Math.round(longest.task)} ms at ${Math.round(start)} ms:\n` +
+          summarise(profile, 18, { from: start * 1000, to: (start + longest.task) * 1000 }),
       );
+    }
   }
 }
 
