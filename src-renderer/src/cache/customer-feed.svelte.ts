@@ -15,7 +15,6 @@ import type { CustomerRow, FieldmapDb } from './schema';
 import { patchById } from './id-order';
 import type { SnapshotStage } from './snapshot-stage';
 import { FEED_READ_ALL_MARK } from './feed-mark';
-import { nextTask } from '../ui/next-task';
 
 /** A snapshot the page kept, for one account's feed (cache/snapshot-stage.ts). */
 export interface FeedStage {
@@ -261,7 +260,7 @@ export class CustomerFeed<V extends CustomerRow> {
   async #viewsInPieces(rows: readonly CustomerRow[]): Promise<V[]> {
     const views: V[] = [];
     for (let from = 0; from < rows.length && !this.#disposed; from += READ_PIECE) {
-      if (from > 0) await nextTask();
+      if (from > 0) await new Promise((resolve) => setTimeout(resolve, 0));
       const piece = this.view(rows.slice(from, from + READ_PIECE));
       this.onPiece?.(piece, from);
       for (const row of piece) views.push(row);

@@ -6,7 +6,6 @@
 import type { ListKeys } from './list-keys';
 import { SORT_KEYS, TEXT_SORTS } from './list-orders';
 import { packText, type SortAnswer, type SortPort, type SortRequest } from './list-sort-worker';
-import { nextTask } from '../../ui/next-task';
 
 /** Below this many customers a sort on first use is a few ms: no worker is started for them. */
 export const MIN_WORKER_ROWS = 5_000;
@@ -84,7 +83,7 @@ export class ListSorter {
     const text = {} as SortRequest['text'];
     for (const key of TEXT_SORTS) {
       text[key] = packText(keys.text[key]);
-      await nextTask();
+      await new Promise((resolve) => setTimeout(resolve, 0));
       if (this.#failed) return;
     }
     const lastVisitMs = keys.lastVisitMs.slice();
