@@ -1,7 +1,8 @@
 // Browser side of test/renderer/customer-feed.test.ts: the real cache worker (CacheWriter) writes
 // an account while the page's CustomerFeed follows it, as the app runs them. Every state the feed
 // publishes is recorded by an effect, so the test sees each one, not the ones a poll happened to hit.
-import type { Op } from '../../../src-shared';
+import { Dexie, type ObservabilitySet } from 'dexie';
+import type { EventOf, Op } from '../../../src-shared';
 import { CacheWriter } from '../../../src-renderer/src/cache/cache-writer-page';
 import { CustomerCache } from '../../../src-renderer/src/cache/customer-cache';
 import { CustomerFeed } from '../../../src-renderer/src/cache/customer-feed.svelte';
@@ -57,13 +58,31 @@ async function followed(key: string) {
     await eventually(() => feed.current !== undefined && test(feed.current));
     return feed.current ?? [];
   };
+  const part = `idb://${cache.db.name}/customers/`;
+  let heard = 0;
+  const onMutated = (parts: ObservabilitySet) => {
+    if (parts[part]) heard++;
+  };
+  Dexie.on('storagemutated', onMutated);
+  // A snapshot, and the feed's state once it follows it. A read already under way when the
+  // worker commits may see the snapshot before the page hears of the commit (the worker's word
+  // comes on a broadcast channel, at its own time); that word starts one more whole read, whose
+  // records are new objects. So wait for the word, then for a read begun after it.
+  const snapshot = async (payload: EventOf<'data:snapshot'>) => {
+    const before = heard;
+    await road.data('data:snapshot', payload);
+    await eventually(() => heard > before, 'the page to hear of the snapshot');
+    await feed.refresh([]);
+    return feed.current ?? [];
+  };
   const close = async () => {
+    Dexie.on('storagemutated').unsubscribe(onMutated);
     feed.dispose();
     await writer.close(key);
     cache.close();
     await cache.destroy();
   };
-  return { road, cache, feed, until, close };
+  return { road, cache, feed, until, snapshot, close };
 }
 
 export const feedScenarios = {
@@ -73,7 +92,7 @@ export const feedScenarios = {
    */
   async follow() {
     const key = `feed-${Math.random()}`;
-    const { road, cache, feed, until, close } = await followed(key);
+    const { road, cache, feed, until, snapshot, close } = await followed(key);
     const seen: Seen[] = [];
     const stop = $effect.root(() => {
       $effect(() => {
@@ -82,8 +101,7 @@ export const feedScenarios = {
       });
     });
     try {
-      await road.data('data:snapshot', snapshotOf(key, 12_000, 1, 'A:'));
-      const first = await until((rows) => rows.length === 12_000);
+      const first = await snapshot(snapshotOf(key, 12_000, 1, 'A:'));
 
       const edit = op(1, { kind: 'updateCustomer', target: 'c1', payload: { name: 'Local' } });
       await road.outbox({ accountKey: key, ops: [edit] });
@@ -124,10 +142,9 @@ export const feedScenarios = {
    */
   async bulk() {
     const key = `feed-bulk-${Math.random()}`;
-    const { road, until, close } = await followed(key);
+    const { road, until, snapshot, close } = await followed(key);
     try {
-      await road.data('data:snapshot', snapshotOf(key, 12_000, 1, 'A:'));
-      const first = await until((rows) => rows.length === 12_000);
+      const first = await snapshot(snapshotOf(key, 12_000, 1, 'A:'));
       const targets = first.filter((_, i) => i % 30 === 0).slice(0, 355);
       const ops = targets.map((c, i) =>
         op(10 + i, { kind: 'updateCustomer', target: c.id, payload: { color: 'bulk-colour' } }),
