@@ -83,6 +83,8 @@ export function localWorkText(work: LocalWork): string {
         : text.syncStatus.savingUncounted;
     case 'showing':
       return text.syncStatus.showing(work.total);
+    case 'reading':
+      return text.syncStatus.reading;
   }
 }
 
