@@ -20,8 +20,8 @@ export const SyncStateSchema = v.variant('kind', [
     done: v.number(),
     total: v.number(),
     /**
-     * Estimated milliseconds left when main sent it (0: not known): the requests left at the rate
-     * limit and the customers list's expected time (main's sync/progress.ts).
+     * Estimated milliseconds to the sync's end when main sent it (0: not known): the requests
+     * left at their pace and the pull's expected time (main's sync/progress.ts).
      */
     etaMs: v.number(),
   }),
@@ -34,6 +34,18 @@ export const SyncStateSchema = v.variant('kind', [
   }),
 ]);
 export type SyncState = v.InferOutput<typeof SyncStateSchema>;
+
+/**
+ * What is left of main's estimate at `now`, counted down from `syncAt` (when the page applied the
+ * state); null when main gave none or it has run out: a sync that outruns its estimate shows no
+ * time rather than "about 1 s left" for as long as it takes. The status bar and the Selection
+ * panel both say this one time.
+ */
+export function timeLeftMs(sync: SyncState, syncAt: number, now: number): number | null {
+  if (sync.kind !== 'syncing' || sync.etaMs <= 0) return null;
+  const left = sync.etaMs - Math.max(0, now - syncAt);
+  return left > 0 ? left : null;
+}
 
 /** The outbox by what it means to the rep: waiting to be sent, being sent, needing the rep. */
 export interface QueueCounts {

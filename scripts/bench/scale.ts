@@ -19,7 +19,8 @@
 // - edit to pin: Save of a new colour in the editor to the edited pin in its new colour in the
 //   map's source of changed pins and the next painted frame, median of 10 edits;
 // - bulk: a box around ~355 customers of one town, Set colour, until the service answered every
-//   change; the page's longest task and the worst "time left" meanwhile (support/bulk.ts);
+//   change; the page's longest task meanwhile, and the worst "time left" of the Selection panel
+//   and of the status bar against "Synced" (support/bulk.ts);
 // - main's RSS: main's services run in a child Node process of their own (the harness's
 //   mainInChild), as Electron's main process is, the page driven from the bench over CDP; its peak
 //   RSS while a second full sync runs (secondSyncRssMb), by its pid. That process holds what
@@ -1151,6 +1152,7 @@ function bulkKeys(r: BulkResult): Record<string, number> {
     bulkOps: r.opsPerS,
     bulkLongest: r.longestTask,
     bulkEta: r.etaWorstError,
+    bulkBarEta: r.barEtaWorstError,
   };
 }
 
@@ -1159,6 +1161,7 @@ const BULK_KEYS = (med: (key: string) => number) => ({
   bulk_355_send_ops_per_s: Math.round(med('bulkOps') * 100) / 100,
   longest_task_bulk_355_ms: med('bulkLongest'),
   bulk_355_time_left_worst_error_pct: Math.round(med('bulkEta') * 100),
+  bulk_355_status_bar_time_left_worst_error_pct: Math.round(med('bulkBarEta') * 100),
 });
 
 /** The reference service as the bench talks to it: over HTTP only, in a process of its own. */

@@ -1,7 +1,7 @@
 // How far a bulk action's changes got, as the Selection panel says it (selection/bulk-progress.ts):
 // a change counts as sent only once main said the service has it, so the panel never says "All …
-// reached the service" for changes the page has not even seen queued yet. How a time left is
-// written is the formatter's (format.unit.test.ts).
+// reached the service" for changes the page has not even seen queued yet. The time left is main's
+// (sync-eta.unit.test.ts); how it is written is the formatter's (format.unit.test.ts).
 import { describe, expect, it } from 'vitest';
 import type { Op } from '../../src-shared';
 import { drainView, type Drain } from '../../src-renderer/src/features/selection/bulk-progress';
@@ -10,9 +10,12 @@ const pending = (opId: string) => ({ opId, state: 'pending' }) as Op;
 const drainOf = (ids: string[], seen: string[] = []): Drain => ({
   tracked: new Set(ids),
   seen: new Set(seen),
-  firstSent: null,
 });
-const env = (reached: string[] = [], now = 0) => ({ online: true, now, reached: new Set(reached) });
+const env = (reached: string[] = [], timeLeftMs: number | null = null) => ({
+  online: true,
+  reached: new Set(reached),
+  timeLeftMs,
+});
 
 describe("a bulk action's changes on their way", () => {
   it('are waiting until main says the service has them, even before the page sees them queued', () => {
@@ -47,13 +50,18 @@ describe("a bulk action's changes on their way", () => {
     expect(view).toMatchObject({ total: 1, sent: 1, waiting: 0, finished: true });
   });
 
-  it("never says the changes go faster than the service's limit takes them", () => {
-    // 300 queued; the page heard of the first 10 answers within a second of the first (a burst).
+  it("says main's time left, the status bar's, and none when main gives none", () => {
+    // 300 queued; the page heard of the first 10 answers. Main's one estimate (core/sync/
+    // progress.ts: the changes at their pace and the pull after them) is what the panel says too.
     const ids = Array.from({ length: 300 }, (_, i) => `op${i}`);
-    const drain = { ...drainOf(ids, ids), firstSent: [0, 1] as [number, number] };
-    const view = drainView(drain, ids.slice(10).map(pending), env(ids.slice(0, 10), 1000));
+    const drain = drainOf(ids, ids);
+    const waiting = ids.slice(10).map(pending);
+    const view = drainView(drain, waiting, env(ids.slice(0, 10), 100_000));
     expect(view).toMatchObject({ sent: 10, waiting: 290 });
-    // 290 changes at 3 a second are ~97 s: not the 32 s that the burst's 9 a second would say.
-    expect(view.text).toMatch(/about 1 min 40 s left/);
+    expect(view.text).toBe('Sending 10 of 300 changes · about 1 min 40 s left.');
+    // Main not syncing them yet, or past its estimate: no time rather than a guess of its own.
+    expect(drainView(drain, waiting, env(ids.slice(0, 10))).text).toBe(
+      'Sending 10 of 300 changes.',
+    );
   });
 });

@@ -12,60 +12,81 @@ import { FakeClock } from '../support/clock';
 import { Harness } from '../support/main';
 
 describe('SyncProgress: the time left', () => {
-  it("counts the list's known time, and while it is on its way what it still has of it", () => {
+  it("counts the pull's known time, and while it is on its way what it still has of it", () => {
     let now = 50_000;
-    // A pull at 3 requests/s whose list took 9 s last time, and routes and territories after it.
-    const p = new SyncProgress(4, 3, { listMs: 9_000, now: () => now, fromList: 3 });
-    // The user's slot of 333 ms and the list's 9 s; after a list that long the limiter's window
-    // is past, so the two after it find their slots free.
-    expect(p.state).toEqual({ kind: 'syncing', done: 0, total: 4, etaMs: 9_333 });
+    // A pull at 3 requests/s whose list took 9 s last time and the rest after it 1 s.
+    const p = new SyncProgress(4, 3, {
+      pull: { listMs: 9_000, afterMs: 1_000 },
+      now: () => now,
+      fromList: 3,
+    });
+    // The user's slot of 333 ms, then the pull from its list on.
+    expect(p.state).toEqual({ kind: 'syncing', done: 0, total: 4, etaMs: 10_333 });
     p.step(); // the user
-    expect(p.state.etaMs).toBe(9_000);
+    expect(p.state.etaMs).toBe(10_000);
     p.listing();
     now += 4_000;
-    expect(p.state.etaMs).toBe(5_000);
+    expect(p.state.etaMs).toBe(6_000);
     now += 4_999;
-    expect(p.state.etaMs).toBe(1);
+    expect(p.state.etaMs).toBe(1_001);
     // Slower than last time: how much longer is not known, so no time rather than a wrong one.
     now += 1;
     expect(p.state.etaMs).toBe(0);
     now += 10_000;
     expect(p.state.etaMs).toBe(0);
-    p.step(); // the list came: routes and territories go at once
-    expect(p.state).toEqual({ kind: 'syncing', done: 2, total: 4, etaMs: 0 });
+    p.step(); // the list came: what comes after it, from now
+    expect(p.state).toEqual({ kind: 'syncing', done: 2, total: 4, etaMs: 1_000 });
+    now += 600;
+    expect(p.state.etaMs).toBe(400);
     p.step(2);
     expect(p.state).toMatchObject({ done: 4, total: 4, etaMs: 0 });
   });
 
-  it('costs a list quicker than a slot its slot, and every request left its slot', () => {
-    const p = new SyncProgress(10, 2, { listMs: 100, now: () => 0 });
-    p.step(4);
-    expect(p.state).toEqual({ kind: 'syncing', done: 4, total: 10, etaMs: 3_000 });
-    p.listing();
-    p.step(8);
-    expect(p.state).toMatchObject({ done: 12, total: 12, etaMs: 0 });
+  it('paces the requests before the list as they really go, never faster than the limit', () => {
+    let now = 0;
+    // Sixteen changes and the user before the list, at 3 a second: 333 ms a slot at most.
+    const p = new SyncProgress(20, 3, {
+      pull: { listMs: 3_000, afterMs: 0 },
+      now: () => now,
+      fromList: 3,
+    });
+    // The first answers come in a burst: the limit's slot still counts.
+    p.step(6);
+    p.step();
+    expect(p.state.etaMs).toBe(Math.round(10 * (1_000 / 3) + 3_000));
+    // Then each takes 2 s (a loaded service): from the first answered on, the pace measured.
+    for (let i = 0; i < 5; i++) {
+      now += 2_000;
+      p.step();
+    }
+    expect(p.state).toMatchObject({ done: 12, total: 20 });
+    expect(p.state.etaMs).toBe(Math.round(5 * (10_000 / 6) + 3_000));
   });
 
   it('keeps the list and the pull after it ahead when the push takes more requests than planned', () => {
     // Planned: 2 changes (and a read for them) and the pull's 4; the push took 6.
-    const p = new SyncProgress(7, 3, { listMs: 9_000, now: () => 0, fromList: 3 });
+    const p = new SyncProgress(7, 3, {
+      pull: { listMs: 9_000, afterMs: 500 },
+      now: () => 0,
+      fromList: 3,
+    });
     p.step(6);
-    expect(p.state).toEqual({ kind: 'syncing', done: 6, total: 9, etaMs: 9_000 });
+    expect(p.state).toEqual({ kind: 'syncing', done: 6, total: 9, etaMs: 9_500 });
     p.step(); // the user
     p.listing();
-    p.step(); // the list, at once this time: the two after it wait their slots
-    expect(p.state).toEqual({ kind: 'syncing', done: 8, total: 10, etaMs: 667 });
+    p.step(); // the list, at once this time: what comes after it is left
+    expect(p.state).toEqual({ kind: 'syncing', done: 8, total: 10, etaMs: 500 });
   });
 
-  it("gives no time while the list's time is not known, nor with no rate limit", () => {
+  it("gives no time while the pull's time is not known, nor with no rate limit", () => {
     const unknown = new SyncProgress(4, 3, { now: () => 0 });
     expect(unknown.state.etaMs).toBe(0);
     unknown.step();
     unknown.listing();
     expect(unknown.state.etaMs).toBe(0);
     unknown.step();
-    expect(unknown.state.etaMs).toBe(667);
-    const unlimited = new SyncProgress(4, 0, { listMs: 9_000, now: () => 0 });
+    expect(unknown.state.etaMs).toBe(0);
+    const unlimited = new SyncProgress(4, 0, { pull: { listMs: 9_000, afterMs: 0 }, now: () => 0 });
     expect(unlimited.state.etaMs).toBe(0);
   });
 });
@@ -170,5 +191,65 @@ describe('time left while the customers list is on its way', () => {
     expect(h.engine.state).toMatchObject({ kind: 'syncing', done: 1, etaMs: 7_000 });
     list.release();
     await sync;
+  });
+});
+
+describe("the time left of a bulk's sync, to its end", () => {
+  it("counts the pull after the changes at the machine's load now, not the first sync's", async () => {
+    const clock = new FakeClock();
+    let load = 6;
+    const harness = (h = await Harness.start({
+      customers: 40,
+      engine: { clock, ratePerSecond: 3, load: () => load },
+    }));
+    // The first sync's list took 18 s while the machine was busy (a first sync loads both cores).
+    const first = holdList(harness);
+    const firstSync = harness.engine.syncNow();
+    await first.arrived;
+    await clock.advance(18_000);
+    first.release();
+    expect((await firstSync).kind).toBe('synced');
+
+    // A bulk colour change of 10 customers, on a machine a third as busy: its final pull's list
+    // takes a third of that time.
+    load = 2;
+    for (const c of harness.serverCustomers().slice(0, 10))
+      await harness.outbox.enqueue({
+        kind: 'updateCustomer',
+        target: c.id,
+        payload: { color: '#ff0000' },
+        base: harness.base(c.id),
+      });
+    const page = new SessionState(() => clock.now());
+    let applied = 0;
+    const leftShown = () => {
+      const states = harness.of('sync:state');
+      for (const state of states.slice(applied)) page.setSync(state);
+      applied = states.length;
+      const text = syncStatusView(page.sync, queueCounts([]), {
+        online: true,
+        now: clock.now(),
+        syncAt: page.syncAt,
+        lastSync: 1,
+      }).text;
+      const said = /about (\d+) s left/.exec(text);
+      return said ? Number(said[1]) * 1_000 : null;
+    };
+    harness.events = [];
+    const list = holdList(harness);
+    const sync = harness.engine.syncNow();
+    await list.arrived;
+    const end = clock.now() + 6_000;
+    // Every reading while the list is on its way is within 20 % of the time really left (not
+    // the 18 s the first sync's list took).
+    for (let t = 0; t < 5_000; t += 1_000) {
+      const left = leftShown();
+      expect(left).not.toBeNull();
+      expect(Math.abs(left! - (end - clock.now()))).toBeLessThanOrEqual(0.2 * (end - clock.now()));
+      await clock.advance(1_000);
+    }
+    await clock.advance(end - clock.now());
+    list.release();
+    expect((await sync).kind).toBe('synced');
   });
 });

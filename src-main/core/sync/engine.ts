@@ -30,7 +30,7 @@ import { createCandidates, decideCreate } from './creates/decide';
 import type { Customer } from '../../../src-shared/domain';
 import type { OpenSnapshotStream } from '../../../src-shared/data-pieces';
 import { nodeDurableFs, type DurableFs } from '../durable-fs';
-import { SyncProgress } from './progress';
+import { machineLoad, SyncProgress, type PullTimes } from './progress';
 import { pullAll, SnapshotKeeper } from './pull';
 import { DEFAULT_ABSENCE_GRACE_MS, push, type PushOptions } from './push';
 
@@ -52,6 +52,11 @@ export interface SyncEngineOptions {
   retryBackoff?: BackoffSettings;
   /** The account's request rate, for the ETA (default 3/s). */
   ratePerSecond?: number;
+  /**
+   * How busy the machine is, as a factor on CPU-bound work (1: a core free; progress.ts
+   * machineLoad by default): a pull measured under one load is expected to scale with it.
+   */
+  load?: () => number;
   push?: PushOptions;
   /** Told the customers after each pull and each acknowledged change (main's reminders). */
   watcher?: CustomersWatcher;
@@ -102,6 +107,8 @@ export class SyncEngine implements SyncEnginePort {
   #listMs = 0;
   /** The running (or last) sync's progress. */
   #progress: SyncProgress | null = null;
+  /** The last pull's time from its list on, as on an unloaded machine (null: not measured). */
+  #pull: PullTimes | null = null;
 
   constructor(options: SyncEngineOptions) {
     this.#o = {
@@ -109,6 +116,7 @@ export class SyncEngine implements SyncEnginePort {
       probeBackoff: DEFAULT_PROBE_BACKOFF,
       retryBackoff: { initialMs: 5_000, maxMs: 5 * 60_000, factor: 2 },
       ratePerSecond: 3,
+      load: machineLoad,
       push: {},
       fs: nodeDurableFs,
       ...options,
@@ -126,6 +134,7 @@ export class SyncEngine implements SyncEnginePort {
       const conflicts = await ConflictLog.open(options.stateDir, options.accountKey, fs);
       await snapshot.load();
       this.#listMs ||= snapshot.savedListMs;
+      this.#pull ??= snapshot.savedPull;
       this.#conflictLog = conflicts;
       return { ledger, conflicts };
     })();
@@ -269,10 +278,16 @@ export class SyncEngine implements SyncEnginePort {
     this.#cancelTimer();
     const { ledger, conflicts } = await this.#ready;
     const queued = this.#o.outbox.list().filter((op) => op.state !== 'needs-attention').length;
+    const known = this.#pull;
     const progress = new SyncProgress(
       queued + (queued > 0 ? 1 : 0) + PULL_REQUESTS,
       this.#o.ratePerSecond,
-      { listMs: this.#listMs, now: () => this.#o.clock.now(), fromList: PULL_REQUESTS - 1 },
+      {
+        ...(known && { pull: known }),
+        load: this.#o.load,
+        now: () => this.#o.clock.now(),
+        fromList: PULL_REQUESTS - 1,
+      },
     );
     this.#progress = progress;
     const step = () => {
@@ -306,10 +321,13 @@ export class SyncEngine implements SyncEnginePort {
       // A first pull streams its snapshot while it reads it (pull.ts), where the transport can.
       const openStream = this.#snapshot.canDiff ? undefined : this.#o.emit.openSnapshotStream;
       const pulledAt = this.#o.clock.now();
+      /** When a first pull's stream opened (its sending is paced by the page, not the pull). */
+      let streamAt: number | null = null;
       // Streaming from the stream's announcement on: a page that asks for the data before it
       // (as every page does when it opens the account) gets the whole stream anyway.
       const open: OpenSnapshotStream = (head, counts) => {
         this.#streaming = true;
+        streamAt = this.#o.clock.now();
         return openStream!(head, counts);
       };
       const stream = openStream && { open, accountKey: this.#o.accountKey, pulledAt };
@@ -322,9 +340,10 @@ export class SyncEngine implements SyncEnginePort {
         this.#streaming = false;
       }
       const now = this.#o.clock.now();
-      const { streamed, listMs, ...data } = pulled;
+      const { streamed, listMs, parseMs, ...data } = pulled;
       this.#listMs = listMs;
       const out = await this.#snapshot.take(data, streamed ? pulledAt : now);
+      this.#measured(progress, listMs + parseMs, streamAt, now);
       const resend = this.#resendAfterStream;
       this.#resendAfterStream = false;
       const customers = this.#snapshot.snapshot?.customers;
@@ -346,7 +365,19 @@ export class SyncEngine implements SyncEnginePort {
       // older prints sends a delta the cache refuses (then the whole account again). After the
       // data (and "synced"): a first snapshot's prints are taken here, not before the cache has
       // it. A save that a later pull's take makes stand down leaves the file to that pull's save.
-      this.#saving = this.#snapshot.save(this.#listMs);
+      const measured = this.#pull;
+      const savedFrom = this.#o.clock.now();
+      const saving = this.#snapshot.save(this.#listMs, measured);
+      // A streamed first pull's prints are taken in its save, where a later pull diffs in its
+      // take: that time is part of what a later pull takes after its list.
+      this.#saving = !streamed
+        ? saving
+        : saving.then(() => {
+            if (measured === null || this.#pull !== measured) return;
+            const tookMs = (this.#o.clock.now() - savedFrom) / this.#o.load();
+            this.#pull = { ...measured, afterMs: measured.afterMs + tookMs };
+          });
+
       if (again) return this.#state;
       let delay = this.#o.periodMs;
       if (pushed.retryLater.size > 0) delay = this.#retry.next();
@@ -358,6 +389,25 @@ export class SyncEngine implements SyncEnginePort {
       this.#failed(e);
     }
     return this.#state;
+  }
+
+  /**
+   * Keeps this pull's time from its list on, as on an unloaded machine, for the next time left:
+   * the list, then routes, territories and the diff. A first pull's stream is paced by the page's
+   * save, which a later pull does not wait for: its time is left out (`streamAt` to `takenFrom`).
+   */
+  #measured(
+    progress: SyncProgress,
+    listMs: number,
+    streamAt: number | null,
+    takenFrom: number,
+  ): void {
+    const answered = progress.listAnsweredAt;
+    if (answered === null || listMs <= 0) return;
+    const end = this.#o.clock.now();
+    const afterMs = end - answered - (streamAt === null ? 0 : takenFrom - streamAt);
+    const load = this.#o.load();
+    this.#pull = { listMs: listMs / load, afterMs: Math.max(0, afterMs) / load };
   }
 
   /** Changes still waiting to be sent (not one left for the rep to decide). */

@@ -1,19 +1,42 @@
-// Progress of one sync for the status bar: requests done and planned, and an estimate of the time
-// left. Each request left costs a slot of the account's rate limit; the pull's customers list costs
-// what it took last time instead (seconds at 100k: one request the size of the account), and
-// while it is on its way, what it still has of that time. A list whose time is not known, or
-// that has outrun it, leaves the time unknown (etaMs 0): better no time than a wrong one.
+// Progress of one sync: requests done and planned, and THE estimate of the time left that the
+// status bar and the Selection panel both show (the page counts it down between main's words).
+// Each request before the pull's customers list costs a slot of the account's rate limit, or the
+// pace this sync's requests really went at once a few have (never faster than the limit). The
+// pull costs what it took last time, from its list on: the list (seconds at 100k: one request the
+// size of the account) and the rest after it (routes, territories, the diff against the last
+// pull), each scaled by how busy the machine is now against then (a list measured while both
+// cores were busy takes a fraction of that time on a quieter machine, and the other way round).
+// While the list is on its way, and after it, what is left of those times counts. A pull whose time is not known, or that has
+// outrun it, leaves the time unknown (etaMs 0): better no time than a wrong one.
+import { availableParallelism, loadavg } from 'node:os';
 import type { SyncState } from '../../../src-shared/sync-state';
 
+/** Requests that must have been answered before their measured pace replaces the limit's. */
+const MEASURE_AFTER = 5;
+
 /**
- * The rate limiter's window: a list that took this long leaves every slot but its own free, so
- * the requests right after it go at once, not a slot apart.
+ * How busy this machine is, as a factor on CPU-bound work: 1 while a core is free, the
+ * runnable processes per core above that (the last minute's load average). 1 where the system
+ * gives no load average (Windows).
  */
-const WINDOW_MS = 1_000;
+export function machineLoad(): number {
+  const [lastMinute = 0] = loadavg();
+  return Math.max(1, lastMinute / Math.max(1, availableParallelism()));
+}
+
+/** The pull's time from its list on; the engine keeps it as on an unloaded machine (machineLoad). */
+export interface PullTimes {
+  /** The customers list, asked for to answered (0: not known). */
+  listMs: number;
+  /** From the list's answer to the pull's end: routes, territories and the diff (0: not known). */
+  afterMs: number;
+}
 
 export interface SyncProgressOptions {
-  /** How long the customers list is expected to take (the last one measured; 0: not known). */
-  listMs?: number;
+  /** What the pull took from its list on last time, as on an unloaded machine (machineLoad). */
+  pull?: PullTimes;
+  /** The machine's load now, read at each estimate (default 1: none). */
+  load?: () => number;
   /** The engine's clock: the list's time counts from when it was asked for. */
   now?: () => number;
   /**
@@ -25,7 +48,8 @@ export interface SyncProgressOptions {
 
 export class SyncProgress {
   readonly #ratePerSecond: number;
-  readonly #listMs: number;
+  readonly #pull: PullTimes;
+  readonly #load: () => number;
   readonly #now: () => number;
   readonly #fromList: number;
   #done = 0;
@@ -34,12 +58,18 @@ export class SyncProgress {
   #listAhead = true;
   /** When the list was asked for (null: not yet). */
   #listSince: number | null = null;
-  /** How long this sync's list took, once it came. */
-  #listTook = 0;
+  /** When the list was answered (null: not yet). */
+  #listAnswered: number | null = null;
+  /** [when, done] at this sync's first answered request: its pace is measured from there. */
+  #first: [number, number] | null = null;
+  /** The measured time per request, once MEASURE_AFTER have been answered before the list. */
+  #paceMs = 0;
 
   constructor(plannedRequests: number, ratePerSecond: number, options: SyncProgressOptions = {}) {
     this.#ratePerSecond = ratePerSecond;
-    this.#listMs = Math.max(0, options.listMs ?? 0);
+    const pull = options.pull ?? { listMs: 0, afterMs: 0 };
+    this.#pull = { listMs: Math.max(0, pull.listMs), afterMs: Math.max(0, pull.afterMs) };
+    this.#load = options.load ?? (() => 1);
     this.#now = options.now ?? Date.now;
     this.#fromList = Math.max(1, options.fromList ?? 1);
     this.#total = Math.max(plannedRequests, this.#fromList);
@@ -50,13 +80,24 @@ export class SyncProgress {
     this.#listSince = this.#now();
   }
 
+  /** When the pull's list was answered, on the engine's clock (null: not yet). */
+  get listAnsweredAt(): number | null {
+    return this.#listAnswered;
+  }
+
   /** Requests answered; the first after `listing` is the list's (the pull's GETs go in turn). */
   step(requests = 1): void {
+    const now = this.#now();
     this.#done += requests;
-    if (this.#listSince !== null) {
+    if (this.#listSince !== null && this.#listAhead) {
       this.#listAhead = false;
-      this.#listTook = this.#now() - this.#listSince;
-      this.#listSince = null;
+      this.#listAnswered = now;
+    }
+    if (this.#listAhead) {
+      // The pace of the requests before the list: the first answered starts the measure.
+      if (this.#first === null) this.#first = [now, this.#done];
+      else if (this.#done - this.#first[1] >= MEASURE_AFTER)
+        this.#paceMs = (now - this.#first[0]) / (this.#done - this.#first[1]);
     }
     const ahead = this.#listAhead ? this.#fromList : 0;
     this.#total = Math.max(this.#total, this.#done + ahead);
@@ -70,17 +111,24 @@ export class SyncProgress {
     const left = this.#total - this.#done;
     // Rate 0 means unlimited: the time is then only the network's, which is not guessed.
     if (left <= 0 || this.#ratePerSecond <= 0) return 0;
-    const slotMs = 1_000 / this.#ratePerSecond;
-    // Requests that find a free slot after a list of a window or more.
-    const freeAfter = (listMs: number) =>
-      listMs >= WINDOW_MS ? Math.max(0, Math.floor(this.#ratePerSecond) - 1) : 0;
-    if (!this.#listAhead) return Math.round(Math.max(0, left - freeAfter(this.#listTook)) * slotMs);
-    if (this.#listMs <= 0) return 0;
-    const after = this.#fromList - 1;
-    const waits = left - this.#fromList + Math.max(0, after - freeAfter(this.#listMs));
-    const others = waits * slotMs;
-    if (this.#listSince === null) return Math.round(others + Math.max(slotMs, this.#listMs));
-    const still = this.#listMs - (this.#now() - this.#listSince);
-    return still > 0 ? Math.round(others + still) : 0;
+    if (this.#pull.listMs <= 0) return 0;
+    // As long as the machine's load now makes them.
+    const load = this.#load();
+    const listMs = this.#pull.listMs * load;
+    const afterMs = this.#pull.afterMs * load;
+    const now = this.#now();
+    const answered = this.#listAnswered;
+    if (answered !== null) {
+      const still = afterMs - (now - answered);
+      return still > 0 ? Math.round(still) : 0;
+    }
+    const since = this.#listSince;
+    if (since !== null) {
+      const still = listMs - (now - since);
+      return still > 0 ? Math.round(still + afterMs) : 0;
+    }
+    // Never faster than the limit: answers can come in a burst.
+    const slotMs = Math.max(1_000 / this.#ratePerSecond, this.#paceMs);
+    return Math.round((left - this.#fromList) * slotMs + listMs + afterMs);
   }
 }

@@ -16,6 +16,7 @@ import type { Clock, RequestPriority, ServiceApi } from '../ports';
 import { diffRecords, fingerprintInSlices, printOf } from './snapshot-diff';
 import type { DurableFs } from '../durable-fs';
 import * as v from 'valibot';
+import type { PullTimes } from './progress';
 
 export interface Pulled {
   user: UserMeta;
@@ -49,7 +50,9 @@ export interface PullProgress {
  * renderer rolls its save back and keeps its cache) and the pull fails as before.
  * `streamed`: the snapshot went out this way (the caller must not send it again). `listMs`: how
  * long the customers' GET took on `clock` (what the next push expects a list to take, bases.ts,
- * and the next sync's estimate of the time left, progress.ts).
+ * and the next sync's estimate of the time left, progress.ts); `parseMs`: a streamed list's
+ * parsing after it, its waits for the page left out (a list that is not streamed is parsed
+ * within its `listMs`).
  */
 export async function pullAll(
   api: ServiceApi,
@@ -57,7 +60,7 @@ export async function pullAll(
   progress: PullProgress,
   clock: Pick<Clock, 'now'>,
   stream?: PullStream,
-): Promise<Pulled & { streamed: boolean; listMs: number }> {
+): Promise<Pulled & { streamed: boolean; listMs: number; parseMs: number }> {
   const options = { priority };
   const step = () => progress.step();
   const user = await api.getUser(options);
@@ -75,7 +78,7 @@ export async function pullAll(
     step();
     const territories = await api.listTerritories(options);
     step();
-    return { user, customers, routes, territories, streamed: false, listMs };
+    return { user, customers, routes, territories, streamed: false, listMs, parseMs: 0 };
   }
   const reader = await api.readCustomers(options);
   const listMs = tookMs();
@@ -90,14 +93,18 @@ export async function pullAll(
     { customers: reader.count, routes: routes.length, territories: territories.length },
   );
   const customers: Customer[] = [];
+  let parseMs = 0;
+  let from = clock.now();
   try {
     for await (const slice of reader.slices()) {
       const normal = slice.map(normalise);
       sink?.add('customers', normal);
       for (const c of normal) customers.push(c);
+      parseMs += clock.now() - from;
       // The next slice is read once the page has taken all but a few of the pieces sent: main
       // holds a few pieces on their way, not the account's whole stream for a slow page.
       await sink?.room();
+      from = clock.now();
     }
     sink?.add('routes', routes);
     sink?.add('territories', territories);
@@ -106,7 +113,7 @@ export async function pullAll(
     sink?.abort();
     throw error;
   }
-  return { user, customers, routes, territories, streamed: sink !== null, listMs };
+  return { user, customers, routes, territories, streamed: sink !== null, listMs, parseMs };
 }
 
 /**
@@ -201,6 +208,8 @@ const PrintsFileSchema = v.object({
   territories: PrintPairs,
   /** How long that pull's customers GET took (what the first push after a restart expects). */
   listMs: v.optional(v.number(), 0),
+  /** The pull's time from its list on, unloaded (progress.ts PullTimes: the next time left). */
+  pull: v.optional(v.object({ listMs: v.number(), afterMs: v.number() })),
 });
 type PrintsFile = v.InferOutput<typeof PrintsFileSchema>;
 
@@ -208,7 +217,7 @@ type PrintsFile = v.InferOutput<typeof PrintsFileSchema>;
 function printsFrom(
   value: unknown,
   accountKey: string,
-): { prints: Prints; pulledAt: number; listMs: number } | null {
+): { prints: Prints; pulledAt: number; listMs: number; pull: PullTimes | null } | null {
   const read = v.safeParse(PrintsFileSchema, value);
   if (!read.success || read.output.accountKey !== accountKey) return null;
   const file = read.output;
@@ -221,6 +230,7 @@ function printsFrom(
     },
     pulledAt: file.pulledAt,
     listMs: file.listMs >= 0 ? file.listMs : 0,
+    pull: file.pull && file.pull.listMs > 0 && file.pull.afterMs >= 0 ? file.pull : null,
   };
 }
 
@@ -246,6 +256,8 @@ export class SnapshotKeeper {
   #loadedAt: number | null = null;
   /** How long the saved pull's customers GET took, as read back (0: unknown). */
   #loadedListMs = 0;
+  /** The saved pull's time from its list on, unloaded, as read back (null: unknown). */
+  #loadedPull: PullTimes | null = null;
   /**
    * The last take's delta while the kept pull is exactly what it made (no acknowledgement since):
    * a page whose road opened after it was sent, over a cache holding its base, gets it again.
@@ -279,6 +291,11 @@ export class SnapshotKeeper {
     return this.#loadedListMs;
   }
 
+  /** The saved pull's time from its list on, unloaded (null: unknown): the next time left's. */
+  get savedPull(): PullTimes | null {
+    return this.#loadedPull;
+  }
+
   /**
    * Reads the saved prints back (at start, before the first pull). A missing, damaged or foreign
    * file is ignored: the first pull then sends the whole snapshot, as it always did.
@@ -294,6 +311,7 @@ export class SnapshotKeeper {
       this.#prints = read.prints;
       this.#loadedAt = read.pulledAt;
       this.#loadedListMs = read.listMs;
+      this.#loadedPull = read.pull;
     } catch (error) {
       console.warn("fieldmap: the last pull's prints could not be read back", error);
     }
@@ -303,7 +321,7 @@ export class SnapshotKeeper {
    * Saves the prints of the last pull (taking them first after a snapshot, in slices). A failure
    * costs only speed: the first pull after a restart then sends the whole snapshot.
    */
-  async save(listMs = 0): Promise<void> {
+  async save(listMs = 0, pull: PullTimes | null = null): Promise<void> {
     const store = this.#store;
     const last = this.#last;
     if (!store || !last) return;
@@ -321,6 +339,7 @@ export class SnapshotKeeper {
       routes: [...prints.routes],
       territories: [...prints.territories],
       listMs,
+      ...(pull ? { pull } : {}),
     };
     // One write at a time, in the order taken: an older pull's write that took longer must not
     // land over a newer one's.

@@ -123,7 +123,9 @@ export class AppController {
     const data = this.#data;
     // Before the signed-in account's cache is open, its key from the session.
     const accountKey = data?.cache.accountKey ?? this.session.account?.accountKey ?? null;
-    return this.#inbox.localWork(accountKey, data?.customers.all.length ?? 0);
+    // A signed-in account's list that has not read its cache yet (or whose cache is not open).
+    const loaded = accountKey === null || (data !== null && data.customers.loaded);
+    return this.#inbox.localWork(accountKey, data?.customers.all.length ?? 0, loaded);
   }
 
   /** Why the open account's cache lacks main's last data (its storage refused it), or null. */

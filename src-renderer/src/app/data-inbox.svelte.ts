@@ -89,9 +89,12 @@ export class DataInbox {
     return queue && queue.accountKey === accountKey ? queue.counts : null;
   }
 
-  /** Data received from main and not yet in the cache and the list of `accountKey`, or null. */
-  localWork(accountKey: string | null, listed: number): LocalWork | null {
-    return this.#local.current(accountKey, listed);
+  /**
+   * Data received from main and not yet in the cache and the list of `accountKey`, or the list's
+   * first read of the cache (`loaded` false), or null.
+   */
+  localWork(accountKey: string | null, listed: number, loaded = true): LocalWork | null {
+    return this.#local.current(accountKey, listed, loaded);
   }
 
   /** Listens to the road and the worker; returns what stops each. */
@@ -125,6 +128,7 @@ export class DataInbox {
   /** Signs the worker out of an account and forgets its kept snapshot (before its cache goes). */
   async forget(accountKey: string): Promise<void> {
     await this.#writer.close(accountKey);
+    this.#local.forget(accountKey);
     this.stage.dropAccount(accountKey);
     if (this.#failed?.accountKey === accountKey) this.#failed = null;
   }

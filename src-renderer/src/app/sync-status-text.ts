@@ -7,6 +7,7 @@
 import {
   changesText,
   connectionCauseText,
+  timeLeftMs,
   type QueueCounts,
   type SyncState,
 } from '../../../src-shared';
@@ -36,17 +37,6 @@ export interface SyncStatusView {
   progress: { done: number; total: number } | null;
   /** The time left shown (ms; it counts down as the page's clock moves), or null: none shown. */
   timeLeftMs: number | null;
-}
-
-/**
- * What is left of main's estimate at `now`, counted down from `syncAt` (when the page applied the
- * state); null when main gave none or it has run out: a sync that outruns its estimate shows no
- * time rather than "about 1 s left" for as long as it takes.
- */
-export function timeLeftMs(sync: SyncState, syncAt: number, now: number): number | null {
-  if (sync.kind !== 'syncing' || sync.etaMs <= 0) return null;
-  const left = sync.etaMs - Math.max(0, now - syncAt);
-  return left > 0 ? left : null;
 }
 
 const capitalised = (said: string) => said.charAt(0).toUpperCase() + said.slice(1);
@@ -83,6 +73,8 @@ export function localWorkText(work: LocalWork): string {
         : text.syncStatus.savingUncounted;
     case 'showing':
       return text.syncStatus.showing(work.total);
+    case 'reading':
+      return text.syncStatus.reading;
   }
 }
 

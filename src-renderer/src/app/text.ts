@@ -69,6 +69,8 @@ export const text = {
     /** A save whose count is not known (or none): no "0 of 0". */
     savingUncounted: 'Saving on this laptop…',
     showing: (total: number) => `Showing ${format.count(total)} customers…`,
+    /** The list's first read of what the laptop's cache holds (a restart). */
+    reading: 'Reading customers on this laptop…',
     keptLater: ' — changes are kept and sent later',
     kept: (queued: string) => ` — ${queued}`,
     stayQueued: ' — changes stay queued',

@@ -84,16 +84,14 @@ export class BulkSelection {
   }
 
   /**
-   * Notes which tracked changes were seen queued, when the first of them was seen sent (the
-   * measured rate starts there), and when none is queued any more (the next action then starts a
-   * count of its own).
+   * Notes which tracked changes were seen queued, and when none is queued any more (the next
+   * action then starts a count of its own).
    */
-  observe(ops: readonly Op[], sent: number, finished: boolean, now: number): void {
+  observe(ops: readonly Op[], finished: boolean): void {
     const drain = this.#drain;
     if (!drain) return;
     for (const op of ops) if (drain.tracked.has(op.opId)) drain.seen.add(op.opId);
     if (finished !== this.#finished) this.#finished = finished;
-    if (drain.firstSent === null && sent > 0) this.#drain = { ...drain, firstSent: [now, sent] };
   }
 
   /**
@@ -139,7 +137,6 @@ export class BulkSelection {
     this.#drain = {
       tracked: new Set([...(before?.tracked ?? []), ...fresh]),
       seen: before?.seen ?? new Set(),
-      firstSent: before?.firstSent ?? null,
     };
   }
 

@@ -90,8 +90,9 @@ export const text = {
   drain: {
     offline: (waiting: number, total: number, needs: string) =>
       `${changes(waiting)} of ${format.count(total)} waiting: no connection. They are kept on this laptop and sent when it is back.${needs}`,
-    sending: (sent: number, total: number, left: string, needs: string) =>
-      `Sending ${format.count(sent)} of ${changes(total)} · about ${left} left.${needs}`,
+    /** `left`: the time left shown (null: none). */
+    sending: (sent: number, total: number, left: string | null, needs: string) =>
+      `Sending ${format.count(sent)} of ${changes(total)}${left === null ? '' : ` · about ${left} left`}.${needs}`,
     someReached: (sent: number, total: number, needs: string) =>
       `${format.count(sent)} of ${changes(total)} reached the service.${needs}`,
     allReached: (total: number, others: number) =>
