@@ -124,14 +124,19 @@ export class AppController {
     // Before the signed-in account's cache is open, its key from the session.
     const accountKey = data?.cache.accountKey ?? this.session.account?.accountKey ?? null;
     // A signed-in account's list that has not read its cache yet (or whose cache is not open).
-    const loaded = accountKey === null || (data !== null && data.customers.loaded);
+    // A read that failed is not still reading: the status names the failure (cacheFailure).
+    const customers = data?.customers;
+    const loaded =
+      accountKey === null ||
+      (customers !== undefined && (customers.loaded || customers.readFailure !== null));
     return this.#inbox.localWork(accountKey, data?.customers.all.length ?? 0, loaded);
   }
 
   /** Why the open account's cache lacks main's last data (its storage refused it), or null. */
   get cacheFailure(): CacheFailure | null {
     const accountKey = this.#data?.cache.accountKey ?? this.session.account?.accountKey ?? null;
-    return this.#inbox.failureOf(accountKey);
+    const unread = this.#data?.customers.readFailure ?? null;
+    return this.#inbox.failureOf(accountKey) ?? (unread && { failure: unread, nextTryAt: null });
   }
 
   /**

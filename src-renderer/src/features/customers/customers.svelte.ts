@@ -16,6 +16,7 @@ import { patchById } from '../../cache/id-order';
 import { PickedRecords } from './picked-records';
 import { afterPaint } from '../../ui/after-paint';
 import { listInputGate } from '../../map/redraw-gate';
+import { storageFailureOf, type StorageFailure } from '../../cache/storage-failure';
 
 /**
  * How long the map waits for typing to pause before it follows a new search term (the list
@@ -224,6 +225,12 @@ export class CustomersState {
   /** True once the first read from the cache has answered. */
   get loaded(): boolean {
     return this.#live.current !== undefined;
+  }
+
+  /** Why the last read of the cache failed (the next write read again), or null. */
+  get readFailure(): StorageFailure | null {
+    const error = this.#live.error;
+    return error ? (storageFailureOf(error) ?? 'storage') : null;
   }
 
   get all(): CustomerView[] {
