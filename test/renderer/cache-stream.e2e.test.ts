@@ -186,6 +186,16 @@ describe('A stream whose save meets a duplicate id or an exception', () => {
     expect(r.keptC10).toEqual(['D: last copy']);
   });
 
+  it("reports a snapshot's count as the table holds it: an id listed twice once, a queued create too", async () => {
+    const r = await outcome<{
+      clean: number | null;
+      cleanTable: number;
+      underOp: number | null;
+      underOpTable: number;
+    }>('countsReported');
+    expect(r).toEqual({ clean: 4_000, cleanTable: 4_000, underOp: 3_001, underOpTable: 3_001 });
+  });
+
   it('saves a delta that lists one id twice across two pieces, its last copy winning', async () => {
     const r = await outcome<{
       saved: boolean | null;

@@ -119,8 +119,8 @@ export function serveCacheWriter(
   // customer; otherwise the last count stands.
   const counts = new Map<string, number>();
   const existenceOps = new Map<string, boolean>();
-  const countOf = async (cache: CustomerCache) => {
-    const count = await cache.db.customers.count();
+  const countOf = async (cache: CustomerCache, known: number | null = null) => {
+    const count = known ?? (await cache.db.customers.count());
     counts.set(cache.accountKey, count);
     return count;
   };
@@ -228,7 +228,9 @@ export function serveCacheWriter(
       save.progress = (done) =>
         reply({ kind: 'saving', stream, accountKey, done, total: piece.total });
       if (save.written > 0) save.progress(save.written);
-      if (await save.done) count = await countOf(await cacheOf(accountKey));
+      // A snapshot's save knows its count: a count() walks the whole store (100k: the stream's
+      // report, and so the page's adoption and "Synced", waited for it).
+      if (await save.done) count = await countOf(await cacheOf(accountKey), save.customers);
       failure = save.failure;
     } else {
       const event = joined.get(stream);

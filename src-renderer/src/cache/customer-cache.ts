@@ -173,6 +173,9 @@ export class CustomerCache {
    * here, so saving overlaps delivery, and nothing is visible before the whole event commits. A
    * piece that does not come within the deadline (or a failed write) aborts the transaction: the
    * cache keeps its previous state. `progress`: customers written (inside the transaction).
+   * Resolves false when the event is not this cache's; else with the customers the cache holds
+   * after it when that is known without counting them (a snapshot under no queued change), null
+   * when it is not.
    */
   async applyPieces(
     first: DataPiece,
@@ -180,22 +183,24 @@ export class CustomerCache {
     progress?: SaveProgress,
     gapMs?: number,
     onOpen?: () => void,
-  ): Promise<boolean> {
+  ): Promise<false | { customers: number | null }> {
     const head = first.head;
     if (first.accountKey !== this.accountKey || first.index !== 0 || !head) return false;
     const snapshot = first.event === 'data:snapshot';
+    let customers: number | null = null;
     await this.db.transaction('rw', this.tables, async () => {
       // The transaction exists: a write started after this call waits for its commit.
       onOpen?.();
       if (snapshot) await this.clearServerData();
       else await this.beginDelta(head['base'], head['present'] as Delta['present'] | undefined);
-      await writePieces(this.db, snapshot, first, pieces, progress, gapMs);
+      const written = await writePieces(this.db, snapshot, first, pieces, progress, gapMs);
       const user = head['user'] as UserMeta | undefined;
       if (user) await this.db.user.put({ key: 'user', value: user });
       await this.writeMeta(head['pulledAt'] as number, snapshot ? first.stream : null);
-      await applyOverlay(this.db);
+      // Ops laid over the snapshot may add or remove customers: then the table is counted.
+      customers = (await applyOverlay(this.db)) ? null : written;
     });
-    return true;
+    return { customers };
   }
 
   /**

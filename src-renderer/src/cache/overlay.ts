@@ -37,9 +37,14 @@ export async function undoOverlay(db: FieldmapDb): Promise<void> {
   await db.routes.bulkDelete(pendingRoutes);
 }
 
-/** Applies the mirrored ops on top of pure server data (call `undoOverlay` first if needed). */
-export async function applyOverlay(db: FieldmapDb): Promise<void> {
-  await applyOps(db, liveOps(await db.pending.toArray()));
+/**
+ * Applies the mirrored ops on top of pure server data (call `undoOverlay` first if needed).
+ * False when no op was live: nothing was changed.
+ */
+export async function applyOverlay(db: FieldmapDb): Promise<boolean> {
+  const ops = liveOps(await db.pending.toArray());
+  await applyOps(db, ops);
+  return ops.length > 0;
 }
 
 /**

@@ -60,8 +60,9 @@ function waitInside<T>(promise: Promise<T>, gapMs?: number): Promise<T> {
 /**
  * Writes the pieces of one event, `first` and then every `next` one up to the last, inside the
  * caller's transaction: a snapshot's records are put into its cleared tables, a delta's
- * upserted put and deleted removed. Resolves once every write succeeded; rejects (aborting the
- * transaction) on a failed write, a piece out of place or one that missed its deadline.
+ * upserted put and deleted removed. Resolves once every write succeeded, with the customers a
+ * snapshot left in its table (null for a delta); rejects (aborting the transaction) on a failed
+ * write, a piece out of place or one that missed its deadline.
  */
 export async function writePieces(
   db: FieldmapDb,
@@ -70,7 +71,7 @@ export async function writePieces(
   source: PieceSource,
   progress?: (done: number) => void,
   gapMs = PIECE_GAP_MS,
-): Promise<void> {
+): Promise<number | null> {
   if (snapshot) return writeSnapshot(first, source, progress, gapMs);
   const next = source.next;
   const writes: Array<Promise<void>> = [];
@@ -102,6 +103,7 @@ export async function writePieces(
   }
   await Promise.all(writes);
   if (failed.length > 0) throw failed[0];
+  return null;
 }
 
 /**
@@ -122,10 +124,13 @@ async function writeSnapshot(
   source: PieceSource,
   progress: ((done: number) => void) | undefined,
   gapMs: number,
-): Promise<void> {
+): Promise<number> {
   const trans = Dexie.currentTransaction?.idbtrans;
   if (!trans) throw new Error('a snapshot is written inside its transaction');
   let failed: unknown = null;
+  // The customers' ids: the table's count once the snapshot is in (an id listed twice is one
+  // record), which the worker reports without walking the store again (IndexedDB's count()).
+  const ids = new Set<unknown>();
   let issued = 0;
   let done = 0;
   let written = 0;
@@ -153,6 +158,7 @@ async function writeSnapshot(
     const items = piece.items;
     const customers = key === 'customers' ? items.length : 0;
     if (items.length === 0) return pieceDone(0);
+    if (customers > 0) for (const item of items) ids.add((item as { id?: unknown }).id);
     for (let i = 0; i < items.length; i++) {
       // put, not add: an id the service listed twice is saved once, its last copy winning, as
       // main keeps and diffs the pull by id, in a Map (pull.ts); an add would abort the save.
@@ -188,6 +194,7 @@ async function writeSnapshot(
   }
   if (failed) throw failed;
   await waitInside(finished);
+  return ids.size;
 }
 
 /**

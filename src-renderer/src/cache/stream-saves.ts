@@ -18,6 +18,8 @@ export type StreamSave = {
   opened: Promise<void>;
   /** True once the whole event committed; false when it was not saved (the cache is unchanged). */
   done: Promise<boolean>;
+  /** Once done: the customers in the cache after the save, when known without counting them. */
+  customers: number | null;
   /** Set when the save failed because the storage refused it (a full disk, a damaged database). */
   failure: StorageFailure | null;
 };
@@ -180,6 +182,7 @@ export class StreamSaves {
       progress: null,
       opened: new Promise<void>((resolve) => (opened = resolve)),
       done: Promise.resolve(false),
+      customers: null,
       failure: null,
     };
     save.done = this.#cacheOf(first.accountKey)
@@ -195,6 +198,10 @@ export class StreamSaves {
           opened,
         ),
       )
+      .then((applied) => {
+        if (applied) save.customers = applied.customers;
+        return applied !== false;
+      })
       .catch((error: unknown) => {
         console.error(`fieldmap: a data stream was not saved: ${String(error)}`, error);
         save.failure = storageFailureOf(error);

@@ -446,10 +446,43 @@ export const streamScenarios = {
   },
 
   /**
+   * The count a streamed snapshot's end reports, against the table's: one listing c7 twice over
+   * a cache with no queued op (the save knows its count), then one under a queued create (the
+   * overlay adds a customer: the table is counted).
+   */
+  async countsReported() {
+    const writer = pageWriter({ pieceGapMs: 600_000 });
+    const key = `stream-${Math.random()}`;
+    const road = new RoadFeed(writer);
+    await road.session(key);
+    const cache = await CustomerCache.open(key);
+    try {
+      const twice = snapshotOf(key, 4_000, 5, 'F:');
+      twice.customers.push({ ...twice.customers[7]!, name: 'F: last copy' });
+      const clean = await road.apply(road.pieces('data:snapshot', twice), 'text');
+      const cleanTable = await cache.db.customers.count();
+      const create = ops(key).filter((op) => op.kind === 'createCustomer');
+      await road.outbox({ accountKey: key, ops: create });
+      const next = snapshotOf(key, 3_000, 6, 'G:');
+      const underOp = await road.apply(road.pieces('data:snapshot', next), 'text');
+      return {
+        clean: clean.count,
+        cleanTable,
+        underOp: underOp.count,
+        underOpTable: await cache.db.customers.count(),
+      };
+    } finally {
+      await writer.close(key);
+      cache.close();
+      await cache.destroy();
+    }
+  },
+
+  /**
    * Starts a scenario without waiting for it: the test polls `outcome` with a bound, so a
    * save that never ends fails the test instead of hanging it.
    */
-  start(name: 'duplicateId' | 'duplicateInDelta' | 'failedSaves') {
+  start(name: 'duplicateId' | 'duplicateInDelta' | 'failedSaves' | 'countsReported') {
     outcomes.delete(name);
     streamScenarios[name]().then(
       (value) => outcomes.set(name, { value }),
