@@ -35,6 +35,7 @@
 // FIELDMAP_SCALE_ONLY=plan: only the first sync, the bulk's box selected (no change made) and the
 // week plan of its customers.
 // FIELDMAP_SCALE_ONLY=export: only the first sync and the Export CSV of the whole list.
+// FIELDMAP_SCALE_ONLY=first: only the first sync, its longest task and app task, and bare MapLibre.
 // FIELDMAP_SCALE_ONLY=cold: only the first sync and the cold start, with its floor (the raw put
 // and getAll, bare MapLibre). FIELDMAP_TRACE_STARTUP=<file> (browser-runner/launch.ts) traces a
 // launch from Chromium's start, the restarted page's first moments included.
@@ -85,6 +86,7 @@ const KEY_GROUPS = [
   'first',
   'firstFloor',
   'cold',
+  'bare',
   'edits',
   'reconnect',
   'rss',
@@ -103,7 +105,8 @@ const PARTIAL_MODES: Record<string, readonly KeyGroup[]> = {
   reconnect: ['first', 'reconnect'],
   rss: ['first', 'rss'],
   edits: ['first', 'edits', 'app'],
-  cold: ['first', 'cold', 'app'],
+  cold: ['first', 'cold', 'bare', 'app'],
+  first: ['first', 'firstLongest', 'bare', 'app'],
   plan: ['first', 'plan'],
   export: ['first', 'export'],
 };
@@ -122,8 +125,11 @@ const ONLY_EDITS = ONLY === 'edits';
 const ONLY_COLD = ONLY === 'cold';
 const ONLY_PLAN = ONLY === 'plan';
 const ONLY_EXPORT = ONLY === 'export';
+const ONLY_FIRST = ONLY === 'first';
 /** The runs that measure the cold start's floor (raw put and getAll, bare MapLibre). */
 const FLOOR = !PARTIAL || ONLY_COLD;
+/** The runs that measure bare MapLibre (the floor of the first sync's and cold start's tasks). */
+const BARE = FLOOR || ONLY_FIRST;
 
 type Probe = { longtasks: Array<{ start: number; duration: number }> };
 type Op = { target: string };
@@ -775,8 +781,23 @@ async function oneRun(
     if (process.env['FIELDMAP_SCALE_DEBUG']) await startTimeline(app.page, MAP_DRAWN_MARK);
     const t1 = await profiled(app.page, 'first', async () => {
       await app.call('login', { baseUrl: service.url, username, password });
+      // FIELDMAP_SCALE_DEBUG: MapLibre's parts of the first sync's long tasks (the pins' first
+      // draw comes seconds after the map is made, once the list is in).
+      if (process.env['FIELDMAP_SCALE_DEBUG']) {
+        await app.page.waitForFunction(
+          () =>
+            (document.querySelector('.fm-map') as { fieldmapMap?: unknown } | null)?.fieldmapMap,
+          undefined,
+          { timeout: WAIT_MS },
+        );
+        await app.page.evaluate(MAP_PARTS);
+      }
       return filledAt(app.page, N, mapped);
     });
+    if (process.env['FIELDMAP_SCALE_DEBUG'])
+      console.error(
+        `first sync's long tasks, whose parts (ms):\n${await mapParts(app.page, t0, t1)}`,
+      );
     if (process.env['FIELDMAP_SCALE_DEBUG'])
       console.error(`first sync as shown:\n  ${(await stopTimeline(app.page)).join('\n  ')}`);
     const first = { ms: t1 - t0, longest: await longestTask(app.page, t0, t1) };
@@ -810,6 +831,8 @@ async function oneRun(
         );
     };
     await appTask('first sync', t0, t1);
+    if (ONLY_FIRST)
+      return { first: first.ms, firstLongest: first.longest, appLongest: Math.max(...appTasks) };
     if (ONLY_RSS) {
       if (process.env['FIELDMAP_SCALE_DEBUG'])
         console.error(
@@ -1272,7 +1295,7 @@ export async function run(): Promise<Record<string, number | string>> {
       runs.push(await oneRun(service, records, mapped));
     }
     const bare: Array<{ ms: number; longest: number }> = [];
-    for (let i = 0; i < (FLOOR ? RUNS : 0); i++) bare.push(await bareMap());
+    for (let i = 0; i < (BARE ? RUNS : 0); i++) bare.push(await bareMap());
     const med = (key: string) => round(median(runs.map((r) => r[key]!)));
     // Each group's keys, in the full run's order; a partial mode reports its own groups.
     const groups: Record<KeyGroup, () => Promise<Record<string, number>> | Record<string, number>> =
@@ -1285,8 +1308,8 @@ export async function run(): Promise<Record<string, number | string>> {
             median(runs.map((r) => r['getAll']!)) + median(bare.map((b) => b.ms)),
           ),
           longest_task_cold_start_ms: med('coldLongest'),
-          longest_task_bare_map_ms: round(median(bare.map((b) => b.longest))),
         }),
+        bare: () => ({ longest_task_bare_map_ms: round(median(bare.map((b) => b.longest))) }),
         edits: () => ({
           [`edit_to_pin_${K}_ms`]: med('edits'),
           [`edit_revert_${K}_ms`]: med('editRevert'),

@@ -5,7 +5,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it, vi } from 'vitest';
 import { positionOf, type Customer } from '../../src-shared';
-import { ListKeys } from '../../src-renderer/src/features/customers/list-keys';
+import { ListKeys, ReadKeys } from '../../src-renderer/src/features/customers/list-keys';
 import { SORT_KEYS, orderName } from '../../src-renderer/src/features/customers/list-orders';
 import {
   serveSorts,
@@ -196,5 +196,24 @@ describe('list sorts off the UI thread', () => {
     // Pieces of another read are refused (the caller builds the keys whole then).
     expect(ListKeys.concat(rows.slice(1), pieces)).toBeNull();
     expect(ListKeys.concat(viewsOf(tricky(7_003)), pieces)).toBeNull();
+  });
+
+  it('pieces added as they arrive become a few runs in read order, which concatenate to a fresh build', () => {
+    const rows = viewsOf(tricky(11_003));
+    const read = new ReadKeys();
+    for (let from = 0; from < rows.length; from += 1_000) {
+      const piece = ListKeys.build(rows.slice(from, from + 1_000));
+      piece.order('name', 'asc');
+      read.add(piece);
+    }
+    // 12 pieces (11 whole, 1 of 3): runs of 8, 2, 1 and 1 pieces, no two neighbours alike.
+    expect(read.runs.map((r) => r.rows.length)).toEqual([8_000, 2_000, 1_000, 3]);
+    expect(read.runs.every((r) => r.hasOrder('name', 'asc'))).toBe(true);
+    const sort = vi.spyOn(Uint32Array.prototype, 'sort');
+    const joined = ListKeys.concat(rows, read.runs)!;
+    expect(sort).not.toHaveBeenCalled();
+    sort.mockRestore();
+    expect(joined.hasOrder('name', 'asc')).toBe(true);
+    expect(snapshot(joined)).toEqual(snapshot(ListKeys.build(rows)));
   });
 });

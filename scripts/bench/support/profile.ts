@@ -46,6 +46,35 @@ export async function profiled<T>(page: Page, phase: string, fn: () => Promise<T
       .then(async (from) => ({ from, ...(await longestAppTask(page, from, Number.MAX_VALUE)) }))
       .catch(() => null);
     console.error(`profile of ${phase}:\n${summarise(profile)}`);
+    // FIELDMAP_SCALE_PROFILE_TASKS=<ms>: each long task of the phase over that many ms, by the
+    // functions that ran in it (self time): which of them are the app's, and whose.
+    const over = Number(process.env['FIELDMAP_SCALE_PROFILE_TASKS'] ?? 0);
+    if (over > 0) {
+      const tasks = await page
+        .evaluate(
+          ([start, origin, over]) => {
+            const from = start - (performance.timeOrigin - origin);
+            const probe = (
+              globalThis as unknown as {
+                __scale?: { longtasks: Array<{ start: number; duration: number }> };
+              }
+            ).__scale;
+            return (probe?.longtasks ?? [])
+              .filter((t) => t.start >= from && t.duration > over)
+              .map((t) => ({ at: t.start - from, ms: t.duration }));
+          },
+          [pageStart, origin, over] as const,
+        )
+        .catch(() => []);
+      for (const t of tasks)
+        console.error(
+          `  task of ${Math.round(t.ms)} ms at ${Math.round(t.at)} ms:\n` +
+            summarise(profile, 8, { from: t.at * 1000, to: (t.at + t.ms) * 1000 })
+              .split('\n')
+              .filter((line, i, all) => i >= all.indexOf('  self:'))
+              .join('\n'),
+        );
+    }
     if (longest && longest.task > 0) {
       const start = longest.at - longest.from;
       console.error(

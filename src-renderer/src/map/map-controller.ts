@@ -43,6 +43,7 @@ import { territoryData, TerritoryLayer, territoryLayerSpecs } from './layers/ter
 import { DRAWING_CLASS } from './tools/area-select';
 import { KeepInView } from './keep-in-view';
 import { boundsOf } from './layers/geojson';
+import { ProgramWarmup, WARM_SOURCE } from './program-warmup';
 import type { LngLat } from '../../../src-shared';
 
 export type MapControllerOptions = {
@@ -64,6 +65,14 @@ export type OpenedOnMap =
 const FIT_PADDING = 48;
 
 const FOCUS_ZOOM = CLUSTER_MAX_ZOOM + 2;
+
+/** The view of a map made with no pin (the world). */
+const EMPTY_CENTER: [number, number] = [0, 20];
+const EMPTY_ZOOM = 1.5;
+
+/** The base style's layers not drawn at `zoom` (drawn first once the map fits its data). */
+const hiddenAt = (layers: readonly LayerSpecification[], zoom: number) =>
+  layers.filter((l) => (l.minzoom ?? 0) > zoom || (l.maxzoom ?? 24) <= zoom);
 
 /** The layers of single pins: the clustered source's and the recently changed ones on top. */
 const PIN_LAYERS = [CUSTOMER_LAYER.recentPins, CUSTOMER_LAYER.pins];
@@ -91,6 +100,8 @@ export class MapController {
   readonly #keep: KeepInView;
   /** What the panel beside the map shows, looked up again whenever the pins change. */
   #opened: OpenedOnMap = null;
+  /** The overlays' GL programs linked while a map made before its data waits for it. */
+  #warmup: ProgramWarmup | null = null;
 
   constructor(options: MapControllerOptions) {
     useBundledWorker();
@@ -115,16 +126,33 @@ export class MapController {
     const routes = routeData(options.routes);
     const withTerritories = hasFeatures(territories);
     const withRoutes = hasFeatures(routes);
+    // A map made before its data (a first sync) would draw its overlays, and the base layers of
+    // the data's zoom, for the first time in one frame once the data comes: their programs are
+    // linked in its first frames instead (program-warmup.ts).
+    const warmup =
+      data.bounds === null && !large
+        ? new ProgramWarmup(
+            [
+              ...customerSpecs,
+              ...territorySpecs,
+              ...routeSpecs,
+              ...hiddenAt(options.baseStyle.layers, EMPTY_ZOOM),
+            ],
+            EMPTY_CENTER,
+          )
+        : null;
     const style = composeStyle(options.baseStyle, {
       sources: {
         ...(withTerritories ? overlaySources(territories) : {}),
         ...(withRoutes ? overlaySources(routes) : {}),
         [CUSTOMER_SOURCE]: customerSourceSpec(data.collection),
+        ...(warmup ? { [WARM_SOURCE]: warmup.source } : {}),
       },
       layers: [
         ...(withTerritories ? territorySpecs : []),
         ...(withRoutes ? routeSpecs : []),
         ...customerSpecs,
+        ...(warmup?.layers ?? []),
       ],
     });
     this.map = new MapLibreMap({
@@ -132,7 +160,7 @@ export class MapController {
       style,
       ...(data.bounds
         ? { bounds: data.bounds, fitBoundsOptions: { padding: FIT_PADDING, maxZoom: FOCUS_ZOOM } }
-        : { center: [0, 20], zoom: 1.5 }),
+        : { center: EMPTY_CENTER, zoom: EMPTY_ZOOM }),
       // The credits of every drawn source (OpenStreetMap for regions: ODbL), always expanded.
       attributionControl: { compact: false },
       // Labels (cluster counts above all) appear with their circles instead of fading in for
@@ -172,6 +200,8 @@ export class MapController {
     );
     this.#undrawn = this.customers.count > 0;
     this.#fitOnData = this.customers.count === 0;
+    this.#warmup = warmup;
+    warmup?.attach(this.map);
     this.#keep = new KeepInView(this.map);
     this.map.on('idle', this.#onIdle);
     this.map.on('click', this.#onClick);
@@ -193,6 +223,7 @@ export class MapController {
   /** The pins changed (a reload, maybe built in slices, or a patch); `before` pins there were. */
   #onPins = (before: number): void => {
     if (this.customers.count > 0 || before > 0) this.#undrawn = true;
+    if (this.customers.count > 0) this.#warmup?.stop();
     if (this.#fitOnData && this.customers.count > 0) {
       this.#fitOnData = false;
       const bounds = this.customers.bounds;
@@ -300,6 +331,7 @@ export class MapController {
   }
 
   destroy(): void {
+    this.#warmup?.stop();
     this.#keep.destroy();
     this.#ungate();
     this.#popup.close();

@@ -4,7 +4,7 @@ import { positionOf } from '../../../../src-shared';
 import type { CustomerCache } from '../../cache/customer-cache';
 import type { CustomerRow } from '../../cache/schema';
 import { CustomerIndex, type SortDirection, type SortKey } from './customer-index';
-import { ListKeys } from './list-keys';
+import { ListKeys, ReadKeys } from './list-keys';
 import { VisitFilterState } from '../visits/visit-filter.svelte';
 import type { CustomerView } from '../../types';
 import { CustomerFeed, type FeedStage } from '../../cache/customer-feed.svelte';
@@ -62,7 +62,7 @@ export class CustomersState {
   /** A filter or sort change holds the map's drawing until input pauses (redraw-gate.ts). */
   #visitFilter = new VisitFilterState(() => listInputGate.input());
   /** Keys of each piece of the feed's current full read, with the list's order (not reactive). */
-  #pieces: ListKeys[] = [];
+  #pieces = new ReadKeys();
   /** Every sort order of a new data version, computed in a worker (list-sorter.ts). */
   #sorter: ListSorter = new ListSorter(() => {
     const worker = new Worker(new URL('./list-sort.worker.ts', import.meta.url), {
@@ -84,9 +84,9 @@ export class CustomersState {
     const changed = previous ? this.#ahead.changedSince(previous.rows, rows) : null;
     // A full read: the keys its pieces got as they arrived, and new ones for saved rows over it.
     const layer = this.#ahead.under(rows);
-    const read = changed === null ? ListKeys.concat(layer?.base ?? rows, this.#pieces) : null;
+    const read = changed === null ? ListKeys.concat(layer?.base ?? rows, this.#pieces.runs) : null;
     const pieces = read && layer ? ListKeys.build(rows, read, layer.ids) : read;
-    this.#pieces = [];
+    this.#pieces = new ReadKeys();
     const keys = pieces ?? ListKeys.build(rows, previous, changed);
     this.#previousKeys = keys;
     this.#sorter.request(keys);
@@ -211,10 +211,10 @@ export class CustomersState {
 
   /** A piece of a full read: its keys and the list's order now, in the piece's own task. */
   #keysOf(piece: readonly CustomerView[], from: number): void {
-    if (from === 0) this.#pieces = [];
+    if (from === 0) this.#pieces = new ReadKeys();
     const keys = ListKeys.build(piece);
     untrack(() => keys.order(this.#shownSort.key, this.#shownSort.direction));
-    this.#pieces.push(keys);
+    this.#pieces.add(keys);
   }
 
   /** The cache's rows as the feed read them, under what the rep saved since. */
