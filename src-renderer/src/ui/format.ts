@@ -11,35 +11,73 @@ const KM2_PER_MI2 = 2.589988110336;
 const MB = 1024 * 1024;
 
 export class Formatter {
-  readonly #number: Intl.NumberFormat;
-  readonly #amount: Intl.NumberFormat;
-  readonly #date: Intl.DateTimeFormat;
-  readonly #dateTime: Intl.DateTimeFormat;
-  readonly #time: Intl.DateTimeFormat;
-  readonly #day: Intl.DateTimeFormat;
-  readonly #weekday: Intl.DateTimeFormat;
-  readonly #utcDate: Intl.DateTimeFormat;
-  readonly #plural: Intl.PluralRules;
+  // Each Intl object is made on its first use: nine of them made at the page's start were a
+  // share of the bundle's evaluation, and most are first needed later (a panel, a dialog).
+  readonly #zone: { timeZone?: string };
+  #numberMade: Intl.NumberFormat | undefined;
+  #amountMade: Intl.NumberFormat | undefined;
+  #dateMade: Intl.DateTimeFormat | undefined;
+  #dateTimeMade: Intl.DateTimeFormat | undefined;
+  #timeMade: Intl.DateTimeFormat | undefined;
+  #dayMade: Intl.DateTimeFormat | undefined;
+  #weekdayMade: Intl.DateTimeFormat | undefined;
+  #utcDateMade: Intl.DateTimeFormat | undefined;
+  #pluralMade: Intl.PluralRules | undefined;
 
   constructor(
     readonly locale: string | undefined,
     private readonly unit: () => DistanceUnit,
     timeZone?: string,
   ) {
-    const zone = timeZone ? { timeZone } : {};
-    this.#number = new Intl.NumberFormat(locale);
-    this.#amount = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
-    this.#date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', ...zone });
-    this.#dateTime = new Intl.DateTimeFormat(locale, {
+    this.#zone = timeZone ? { timeZone } : {};
+  }
+
+  get #number(): Intl.NumberFormat {
+    return (this.#numberMade ??= new Intl.NumberFormat(this.locale));
+  }
+  get #amount(): Intl.NumberFormat {
+    return (this.#amountMade ??= new Intl.NumberFormat(this.locale, { maximumFractionDigits: 2 }));
+  }
+  get #date(): Intl.DateTimeFormat {
+    return (this.#dateMade ??= new Intl.DateTimeFormat(this.locale, {
+      dateStyle: 'medium',
+      ...this.#zone,
+    }));
+  }
+  get #dateTime(): Intl.DateTimeFormat {
+    return (this.#dateTimeMade ??= new Intl.DateTimeFormat(this.locale, {
       dateStyle: 'medium',
       timeStyle: 'short',
-      ...zone,
-    });
-    this.#time = new Intl.DateTimeFormat(locale, { timeStyle: 'short', ...zone });
-    this.#day = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', ...zone });
-    this.#weekday = new Intl.DateTimeFormat(locale, { weekday: 'short', ...zone });
-    this.#utcDate = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
-    this.#plural = new Intl.PluralRules(locale);
+      ...this.#zone,
+    }));
+  }
+  get #time(): Intl.DateTimeFormat {
+    return (this.#timeMade ??= new Intl.DateTimeFormat(this.locale, {
+      timeStyle: 'short',
+      ...this.#zone,
+    }));
+  }
+  get #day(): Intl.DateTimeFormat {
+    return (this.#dayMade ??= new Intl.DateTimeFormat(this.locale, {
+      day: 'numeric',
+      month: 'short',
+      ...this.#zone,
+    }));
+  }
+  get #weekday(): Intl.DateTimeFormat {
+    return (this.#weekdayMade ??= new Intl.DateTimeFormat(this.locale, {
+      weekday: 'short',
+      ...this.#zone,
+    }));
+  }
+  get #utcDate(): Intl.DateTimeFormat {
+    return (this.#utcDateMade ??= new Intl.DateTimeFormat(this.locale, {
+      dateStyle: 'medium',
+      timeZone: 'UTC',
+    }));
+  }
+  get #plural(): Intl.PluralRules {
+    return (this.#pluralMade ??= new Intl.PluralRules(this.locale));
   }
 
   /** The unit distances are written in now. */
