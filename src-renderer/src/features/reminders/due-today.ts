@@ -2,6 +2,7 @@
 // snooze moves one. Read from the cache, so a reminder the rep just set, snoozed or marked done
 // shows as it stands before the service has it.
 import { reminderOf, type Reminder } from '../../../../src-shared/reminders';
+import { fromAccountTime } from '../../../../src-shared/time-units';
 import { lowerBoundById } from '../../cache/id-order';
 import type { CustomerView } from '../../types';
 
@@ -17,9 +18,13 @@ export function dueToday(customers: readonly CustomerView[], now: number): Remin
   const end = endOfDay(now);
   const due: Reminder[] = [];
   for (const c of customers) {
+    // The time first: a reminder (its address line) is built only for the due ones, not for
+    // every customer with a reminder at a first read of the whole account.
     if (!c.remindAt) continue;
+    const at = fromAccountTime(c.remindAt);
+    if (at === null || at > end) continue;
     const reminder = reminderOf(c.id, c);
-    if (reminder && reminder.at <= end) due.push(reminder);
+    if (reminder) due.push(reminder);
   }
   return due.sort(dueOrder);
 }
