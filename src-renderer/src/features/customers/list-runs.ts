@@ -53,12 +53,22 @@ export function keptRuns(
 
 type Column = { [index: number]: unknown; length: number };
 
-/** Copies each run of `from` into `to` (typed arrays as blocks). */
+/** Below this many records a typed run is copied one by one (see copyRuns). */
+const BLOCK_RUN = 64;
+
+/**
+ * Copies each run of `from` into `to` (typed arrays' long runs as blocks). A sync that changed
+ * thousands of records leaves as many short runs: a subarray per run and column was an object
+ * each, and their collection the most of an edit's longest task.
+ */
 export function copyRuns<T extends Column>(from: T, to: T, runs: readonly Run[]): void {
   if (ArrayBuffer.isView(from) && ArrayBuffer.isView(to)) {
     const src = from as unknown as Uint8Array;
     const dst = to as unknown as Uint8Array;
-    for (const r of runs) dst.set(src.subarray(r.from, r.from + r.length), r.to);
+    for (const r of runs) {
+      if (r.length >= BLOCK_RUN) dst.set(src.subarray(r.from, r.from + r.length), r.to);
+      else for (let k = 0; k < r.length; k++) dst[r.to + k] = src[r.from + k]!;
+    }
     return;
   }
   for (const r of runs) for (let k = 0; k < r.length; k++) to[r.to + k] = from[r.from + k];
