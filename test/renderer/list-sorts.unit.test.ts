@@ -179,6 +179,17 @@ describe('list sorts off the UI thread', () => {
     expect(snapshot(patched)).toEqual(snapshot(fresh));
   });
 
+  it('a version that changed every third record gets the keys of a fresh build', () => {
+    const data = tricky(3_000);
+    const first = ListKeys.build(viewsOf(data));
+    // Thousands of short kept runs (a sync's pieces scattered over the id order).
+    const next = data.map((c, i) => (i % 3 === 0 ? { ...c, name: `${c.name} again` } : c));
+    const rows = viewsOf(next);
+    const changed = new Set(next.filter((_, i) => i % 3 === 0).map((c) => c.id));
+    const patched = ListKeys.build(rows, first, changed);
+    expect(snapshot(patched)).toEqual(snapshot(ListKeys.build(rows)));
+  });
+
   it('keys built piece by piece as a full read arrives equal a fresh build, the list order merged without a sort', () => {
     const rows = viewsOf(tricky(7_003));
     const pieces: ListKeys[] = [];
