@@ -161,7 +161,8 @@ describe('the map makes room for what the rep opens', () => {
 describe('a new customer on the map beside its details', () => {
   // Main's road is held (the runner's road gate) so the create reaches the cache only after its
   // details opened, as on a busy laptop: its pin comes into view once drawn, wherever the map
-  // was; the service's id for it, later in the sync, moves nothing, though the rep panned away.
+  // was; the service's id for it, later in the sync, moves nothing, though the rep panned away,
+  // nor does the map's resize after that.
   it('comes into view once its pin is drawn, and its new id does not move the map', async () => {
     const service = await startTestService({ customers: 12, seed: 29 });
     const rep = await launchApp({ serviceUrl: service.url });
@@ -214,8 +215,18 @@ describe('a new customer on the map beside its details', () => {
           pin.y <= pin.height - 40
         );
       }, 'the new customer in view beside its details');
-      // The rep pans back; the new id and the rest of the sync arrive.
+      // The rep pans back and makes the window smaller (anything may resize the map: a window,
+      // a status line); the new id and the rest of the sync arrive.
       await jumpHome();
+      await rep.page.setViewportSize({ width: 1180, height: 740 });
+      await until(
+        () =>
+          rep.page.evaluate(() => {
+            const { map } = (document.querySelector('.fm-map') as MapEl).fieldmapMap;
+            return map.getCanvas().clientWidth === map.getContainer().clientWidth;
+          }),
+        'the map resized to the smaller window',
+      );
       for (const i of held.slice(resolved)) await gate.release(i, 'socket');
       const id = service.store.customers('rep').find((c) => c.name === 'Far prospect')!.id;
       await rep.page.waitForSelector(`aside.detail-panel[data-id="${id}"]`);

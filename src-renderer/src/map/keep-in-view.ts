@@ -1,8 +1,9 @@
 // What the rep opened stays on the map beside the panel that shows it. Panels sit beside the map,
 // so opening one narrows the map, and MapLibre keeps the centre: a pin in the right third, or a
 // lasso's customers, slid out of view under the new panel. The map is also narrowed by a smaller
-// window. After every resize, and when what is open changes, the view moves just enough: a pin
-// comes to the centre, an area is fitted without zooming in.
+// window. When what is open changes, and after a resize that took it out of view, the view moves
+// just enough: a pin comes to the centre, an area is fitted without zooming in. What the rep
+// panned away from stays away, whatever resizes the map after (a window, a panel, a status line).
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import type { LngLat } from '../../../src-shared';
 import type { Bounds } from './layers/geojson';
@@ -24,12 +25,15 @@ export class KeepInView {
   #kept: Kept = null;
   /** Where what is open was last kept while it has no place now (unplaced). */
   #placed: Kept = null;
+  /** What is open was out of view when the map last came to rest: the rep moved away from it. */
+  #away = false;
 
   constructor(
     private readonly map: MapLibreMap,
     private readonly margin = KEEP_MARGIN,
   ) {
-    map.on('resize', this.#check);
+    map.on('resize', this.#resized);
+    map.on('moveend', this.#rested);
   }
 
   /**
@@ -42,7 +46,9 @@ export class KeepInView {
     const again = kept !== null && this.#kept === null && sameKept(kept, this.#placed);
     this.#kept = kept;
     this.#placed = null;
-    if (!again) this.#check();
+    if (again) return;
+    this.#away = false;
+    this.#check();
   }
 
   /**
@@ -56,7 +62,8 @@ export class KeepInView {
   }
 
   destroy(): void {
-    this.map.off('resize', this.#check);
+    this.map.off('resize', this.#resized);
+    this.map.off('moveend', this.#rested);
     this.map.off('moveend', this.#check);
   }
 
@@ -70,6 +77,22 @@ export class KeepInView {
     return x >= m && x <= width - m && y >= m && y <= height - m;
   }
 
+  /** True when all of what is kept is in view. */
+  #inView(kept: Exclude<Kept, null>): boolean {
+    if (kept.kind === 'point') return this.#inside(kept.at);
+    const [west, south, east, north] = kept.bounds;
+    return this.#inside([west, north]) && this.#inside([east, south]);
+  }
+
+  #rested = (): void => {
+    const kept = this.#kept ?? this.#placed;
+    this.#away = kept !== null && !this.#inView(kept);
+  };
+
+  #resized = (): void => {
+    if (!this.#away) this.#check();
+  };
+
   #check = (): void => {
     const kept = this.#kept;
     if (kept === null) return;
@@ -79,12 +102,11 @@ export class KeepInView {
       this.map.once('moveend', this.#check);
       return;
     }
+    if (this.#inView(kept)) return;
     if (kept.kind === 'point') {
-      if (!this.#inside(kept.at)) this.map.easeTo({ center: kept.at });
+      this.map.easeTo({ center: kept.at });
       return;
     }
-    const [west, south, east, north] = kept.bounds;
-    if (this.#inside([west, north]) && this.#inside([east, south])) return;
     // Zoomed out only as far as the area needs; never in (the rep chose the zoom).
     this.map.fitBounds(kept.bounds, {
       padding: Math.min(this.margin, this.map.getCanvas().clientWidth / 4),
