@@ -10,74 +10,42 @@ const METERS_PER_MILE = 1609.344;
 const KM2_PER_MI2 = 2.589988110336;
 const MB = 1024 * 1024;
 
+/** `make`'s value, made at the first call and kept. */
+function madeOnUse<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
 export class Formatter {
   // Each Intl object is made on its first use: nine of them made at the page's start were a
   // share of the bundle's evaluation, and most are first needed later (a panel, a dialog).
-  readonly #zone: { timeZone?: string };
-  #numberMade: Intl.NumberFormat | undefined;
-  #amountMade: Intl.NumberFormat | undefined;
-  #dateMade: Intl.DateTimeFormat | undefined;
-  #dateTimeMade: Intl.DateTimeFormat | undefined;
-  #timeMade: Intl.DateTimeFormat | undefined;
-  #dayMade: Intl.DateTimeFormat | undefined;
-  #weekdayMade: Intl.DateTimeFormat | undefined;
-  #utcDateMade: Intl.DateTimeFormat | undefined;
-  #pluralMade: Intl.PluralRules | undefined;
+  readonly #number: () => Intl.NumberFormat;
+  readonly #amount: () => Intl.NumberFormat;
+  readonly #date: () => Intl.DateTimeFormat;
+  readonly #dateTime: () => Intl.DateTimeFormat;
+  readonly #time: () => Intl.DateTimeFormat;
+  readonly #day: () => Intl.DateTimeFormat;
+  readonly #weekday: () => Intl.DateTimeFormat;
+  readonly #utcDate: () => Intl.DateTimeFormat;
+  readonly #plural: () => Intl.PluralRules;
 
   constructor(
     readonly locale: string | undefined,
     private readonly unit: () => DistanceUnit,
     timeZone?: string,
   ) {
-    this.#zone = timeZone ? { timeZone } : {};
-  }
-
-  get #number(): Intl.NumberFormat {
-    return (this.#numberMade ??= new Intl.NumberFormat(this.locale));
-  }
-  get #amount(): Intl.NumberFormat {
-    return (this.#amountMade ??= new Intl.NumberFormat(this.locale, { maximumFractionDigits: 2 }));
-  }
-  get #date(): Intl.DateTimeFormat {
-    return (this.#dateMade ??= new Intl.DateTimeFormat(this.locale, {
-      dateStyle: 'medium',
-      ...this.#zone,
-    }));
-  }
-  get #dateTime(): Intl.DateTimeFormat {
-    return (this.#dateTimeMade ??= new Intl.DateTimeFormat(this.locale, {
-      dateStyle: 'medium',
-      timeStyle: 'short',
-      ...this.#zone,
-    }));
-  }
-  get #time(): Intl.DateTimeFormat {
-    return (this.#timeMade ??= new Intl.DateTimeFormat(this.locale, {
-      timeStyle: 'short',
-      ...this.#zone,
-    }));
-  }
-  get #day(): Intl.DateTimeFormat {
-    return (this.#dayMade ??= new Intl.DateTimeFormat(this.locale, {
-      day: 'numeric',
-      month: 'short',
-      ...this.#zone,
-    }));
-  }
-  get #weekday(): Intl.DateTimeFormat {
-    return (this.#weekdayMade ??= new Intl.DateTimeFormat(this.locale, {
-      weekday: 'short',
-      ...this.#zone,
-    }));
-  }
-  get #utcDate(): Intl.DateTimeFormat {
-    return (this.#utcDateMade ??= new Intl.DateTimeFormat(this.locale, {
-      dateStyle: 'medium',
-      timeZone: 'UTC',
-    }));
-  }
-  get #plural(): Intl.PluralRules {
-    return (this.#pluralMade ??= new Intl.PluralRules(this.locale));
+    const zone = timeZone ? { timeZone } : {};
+    const dates = (options: Intl.DateTimeFormatOptions) =>
+      madeOnUse(() => new Intl.DateTimeFormat(locale, options));
+    this.#number = madeOnUse(() => new Intl.NumberFormat(locale));
+    this.#amount = madeOnUse(() => new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }));
+    this.#date = dates({ dateStyle: 'medium', ...zone });
+    this.#dateTime = dates({ dateStyle: 'medium', timeStyle: 'short', ...zone });
+    this.#time = dates({ timeStyle: 'short', ...zone });
+    this.#day = dates({ day: 'numeric', month: 'short', ...zone });
+    this.#weekday = dates({ weekday: 'short', ...zone });
+    this.#utcDate = dates({ dateStyle: 'medium', timeZone: 'UTC' });
+    this.#plural = madeOnUse(() => new Intl.PluralRules(locale));
   }
 
   /** The unit distances are written in now. */
@@ -87,7 +55,7 @@ export class Formatter {
 
   /** A count: "12,345" ("12 345", "12.345" elsewhere). */
   count(n: number): string {
-    return this.#number.format(n);
+    return this.#number().format(n);
   }
 
   /** A number with exactly `digits` decimals. */
@@ -100,7 +68,7 @@ export class Formatter {
 
   /** `one` or `other` as the locale's plural rules pick for `n`. */
   plural(n: number, one: string, other: string): string {
-    return this.#plural.select(n) === 'one' ? one : other;
+    return this.#plural().select(n) === 'one' ? one : other;
   }
 
   /** "1 customer", "3,400 customers". */
@@ -112,32 +80,32 @@ export class Formatter {
   amount(value: number | string | null | undefined): string {
     if (value === null || value === undefined || value === '') return '—';
     const n = typeof value === 'number' ? value : Number(value);
-    return Number.isFinite(n) ? this.#amount.format(n) : String(value);
+    return Number.isFinite(n) ? this.#amount().format(n) : String(value);
   }
 
   /** An instant (epoch ms) as a date. */
   date(ms: number): string {
-    return this.#date.format(new Date(ms));
+    return this.#date().format(new Date(ms));
   }
 
   /** A calendar date stored as UTC midnight (a map's data date), whatever the zone. */
   utcDate(ms: number): string {
-    return this.#utcDate.format(new Date(ms));
+    return this.#utcDate().format(new Date(ms));
   }
 
   /** An instant (epoch ms) as a date and time. */
   dateTime(ms: number): string {
-    return this.#dateTime.format(new Date(ms));
+    return this.#dateTime().format(new Date(ms));
   }
 
   /** An instant (epoch ms) as a time of day. */
   time(ms: number): string {
-    return this.#time.format(new Date(ms));
+    return this.#time().format(new Date(ms));
   }
 
   /** A day as a planner heads it: "Mon 23 Nov" (in the locale's order). */
   dayLabel(ms: number): string {
-    return `${this.#weekday.format(new Date(ms))} ${this.#day.format(new Date(ms))}`;
+    return `${this.#weekday().format(new Date(ms))} ${this.#day().format(new Date(ms))}`;
   }
 
   /** Minutes of a day as a 24-hour clock "09:05", the form the planner's fields read back. */
