@@ -118,25 +118,30 @@ export class AppController {
     return this.#data;
   }
 
+  /** The open account's key; before its cache is open, the signed-in one's from the session. */
+  get #shownAccountKey(): string | null {
+    return this.#data?.cache.accountKey ?? this.session.account?.accountKey ?? null;
+  }
+
   /** Data received from main and not yet in the cache and the list, or null. */
   get localWork(): LocalWork | null {
-    const data = this.#data;
-    // Before the signed-in account's cache is open, its key from the session.
-    const accountKey = data?.cache.accountKey ?? this.session.account?.accountKey ?? null;
+    const accountKey = this.#shownAccountKey;
     // A signed-in account's list that has not read its cache yet (or whose cache is not open).
     // A read that failed is not still reading: the status names the failure (cacheFailure).
-    const customers = data?.customers;
+    const customers = this.#data?.customers;
     const loaded =
       accountKey === null ||
       (customers !== undefined && (customers.loaded || customers.readFailure !== null));
-    return this.#inbox.localWork(accountKey, data?.customers.all.length ?? 0, loaded);
+    return this.#inbox.localWork(accountKey, customers?.all.length ?? 0, loaded);
   }
 
   /** Why the open account's cache lacks main's last data (its storage refused it), or null. */
   get cacheFailure(): CacheFailure | null {
-    const accountKey = this.#data?.cache.accountKey ?? this.session.account?.accountKey ?? null;
     const unread = this.#data?.customers.readFailure ?? null;
-    return this.#inbox.failureOf(accountKey) ?? (unread && { failure: unread, nextTryAt: null });
+    return (
+      this.#inbox.failureOf(this.#shownAccountKey) ??
+      (unread && { failure: unread, nextTryAt: null })
+    );
   }
 
   /**
