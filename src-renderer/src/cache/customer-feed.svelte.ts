@@ -28,7 +28,7 @@ export interface FeedStage {
 }
 
 /** Customers per read of a full read-back: each read a short task of deserialisation. */
-export const READ_PIECE = 5_000;
+export const READ_PIECE = 2_500;
 /**
  * Customers per task when a kept snapshot becomes views: no read to wait on, so a piece is only
  * the views' and the list keys' work (onPiece), kept to a few tens of ms on a busy laptop.
