@@ -227,4 +227,27 @@ describe('list sorts off the UI thread', () => {
     expect(joined.hasOrder('name', 'asc')).toBe(true);
     expect(snapshot(joined)).toEqual(snapshot(ListKeys.build(rows)));
   });
+
+  it('runs joined once the read is whole are the keys the list then takes, with nothing left to merge', () => {
+    const rows = viewsOf(tricky(11_003));
+    const read = new ReadKeys();
+    for (let from = 0; from < rows.length; from += 1_000) {
+      const piece = ListKeys.build(rows.slice(from, from + 1_000));
+      piece.order('name', 'asc');
+      read.add(piece);
+    }
+    read.join(rows);
+    expect(read.runs.map((r) => r.rows.length)).toEqual([11_003]);
+    const whole = read.runs[0]!;
+    expect(whole.hasOrder('name', 'asc')).toBe(true);
+    expect(snapshot(whole)).toEqual(snapshot(ListKeys.build(rows)));
+    // The list's task takes those very keys: no copy, no merge, no sort.
+    const sort = vi.spyOn(Uint32Array.prototype, 'sort');
+    expect(ListKeys.concat(rows, read.runs)).toBe(whole);
+    expect(sort).not.toHaveBeenCalled();
+    sort.mockRestore();
+    // Rows of another read (a copy of the array) are still checked, piece by piece.
+    expect(ListKeys.concat([...rows], read.runs)).not.toBe(whole);
+    expect(ListKeys.concat(rows.slice(1), read.runs)).toBeNull();
+  });
 });

@@ -65,6 +65,8 @@ function keysOf(node: RangeNode | undefined, into: Set<string>): Set<string> | '
   return into;
 }
 
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 const defined = (rows: Found): CustomerRow[] =>
   rows.filter((row): row is CustomerRow => row !== undefined);
 
@@ -95,12 +97,15 @@ export class CustomerFeed<V extends CustomerRow> {
    * `view` turns fresh rows into what the UI reads (in place: they are new objects). `onPiece`
    * sees each piece of a full read as it arrives (`from`: its index in the answer; 0 starts a
    * new read), so the reader can do its own work per piece instead of in one task at the end.
+   * `onRead` sees a full read's whole answer, in a task between its last piece's and the one
+   * that shows it (`current`), for the reader's work over all of it.
    */
   constructor(
     private readonly db: FieldmapDb,
     private readonly view: (rows: CustomerRow[]) => V[],
     private readonly onPiece?: (piece: readonly V[], from: number) => void,
     kept?: FeedStage,
+    private readonly onRead?: (rows: readonly V[]) => void,
   ) {
     this.stage = kept?.stage;
     this.accountKey = kept?.accountKey;
@@ -248,7 +253,7 @@ export class CustomerFeed<V extends CustomerRow> {
       // Nothing to adopt: a kept copy that is complete will not be (its commit was not this
       // one, or another change of the server data came first), so it is not held any longer.
       this.stage?.dropSettled();
-      return this.#readBack();
+      return this.#whole(await this.#readBack());
     }
     if (previewed?.stream === kept.stream && this.#current === previewed.views) {
       // Shown already: only the rows the overlay changed are new (none over a clean cache, and
@@ -268,14 +273,28 @@ export class CustomerFeed<V extends CustomerRow> {
   async #viewsInPieces(rows: readonly CustomerRow[]): Promise<V[]> {
     const views: V[] = [];
     for (let from = 0; from < rows.length && !this.#disposed; from += VIEW_PIECE) {
-      if (from > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (from > 0) await nextTask();
       const piece = this.view(rows.slice(from, from + VIEW_PIECE));
       this.onPiece?.(piece, from);
       for (const row of piece) views.push(row);
     }
-    if (rows.length === 0) this.onPiece?.([], 0);
-    else await new Promise((resolve) => setTimeout(resolve, 0));
-    return views;
+    if (rows.length === 0) {
+      this.onPiece?.([], 0);
+      return views;
+    }
+    return this.#whole(views);
+  }
+
+  /**
+   * A full read's answer, shown in a task of its own, after the reader's `onRead` in another
+   * (neither added to the last piece's task).
+   */
+  async #whole(rows: V[]): Promise<V[]> {
+    await nextTask();
+    if (!this.onRead || this.#disposed) return rows;
+    this.onRead(rows);
+    await nextTask();
+    return rows;
   }
 
   /**

@@ -178,6 +178,7 @@ export class CustomersState {
       toViews,
       (piece, from) => this.#keysOf(piece, from),
       kept && { ...kept, accountKey: cache.accountKey },
+      (rows) => this.#pieces.join(rows),
     );
     this.#ahead = new SavedAhead(cache.db, this.#live, toViews);
   }

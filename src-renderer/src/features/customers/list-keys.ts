@@ -235,6 +235,8 @@ export class ListKeys implements SortColumns {
    * every piece knows are merged (no sort). Null when the pieces are not exactly `rows`.
    */
   static concat(rows: readonly CustomerView[], pieces: readonly ListKeys[]): ListKeys | null {
+    // Joined over these very rows already (ReadKeys.join): nothing left to copy or merge.
+    if (pieces.length === 1 && pieces[0]!.rows === rows) return pieces[0]!;
     let at = 0;
     for (const piece of pieces) {
       const n = piece.rows.length;
@@ -415,6 +417,17 @@ export class ReadKeys {
       if (!merged) break;
       runs.splice(runs.length - 2, 2, merged);
     }
+  }
+
+  /**
+   * Once the read is whole (`rows`, the array the list will be given): the runs concatenated
+   * into one, their orders merged. Called in a task of its own, so the merge over the whole
+   * account is not added to the task that then shows the list (concat returns this one).
+   */
+  join(rows: readonly CustomerView[]): void {
+    if (this.#runs.length === 0) return;
+    const whole = ListKeys.concat(rows, this.#runs);
+    if (whole) this.#runs = [whole];
   }
 
   /** The runs, in the read's order. */
