@@ -147,6 +147,69 @@ describe('status during a large first sync', () => {
   });
 });
 
+describe('status while the page opens or reads its cache after a restart', () => {
+  const queued = queueCounts([{ state: 'pending' }, { state: 'pending' }, { state: 'pending' }]);
+  const reading = { phase: 'reading', done: 0, total: 0 } as const;
+  const offline = { ...env, online: false };
+  const trying = { kind: 'syncing', done: 0, total: 7, etaMs: 10_000 } as const;
+  const synced = { kind: 'synced', at: env.now } as const;
+  const unreachable = { kind: 'offline', nextProbeAt: null } as const;
+
+  it('offline, says so and names the changes waiting beside the reading, never "synced"', () => {
+    const said = 'Offline — 3 changes waiting to be sent · reading customers on this laptop…';
+    for (const sync of [trying, synced, unreachable]) {
+      const view = syncStatusView(sync, queued, { ...offline, local: reading });
+      expect(view.text).toBe(said);
+      expect(view.tone).toBe('warn');
+      expect(view.kind).toBe(sync === synced ? 'queued' : sync.kind);
+    }
+    // Before main's first word: the page knows its outbox mirror and that it has no network.
+    const opening = { ...offline, opening: true };
+    expect(syncStatusView({ kind: 'signed-out' }, queued, opening)).toMatchObject({
+      kind: 'queued',
+      text: 'Offline — 3 changes waiting to be sent · opening…',
+    });
+    expect(syncStatusView({ kind: 'signed-out' }, none, opening).text).toBe(
+      'Offline — changes are kept and sent later · opening…',
+    );
+  });
+
+  it('online, names the changes being sent or waiting beside the reading', () => {
+    const sending = syncStatusView(trying, queued, { ...env, local: reading });
+    expect(sending).toMatchObject({
+      kind: 'syncing',
+      text: 'Sending 3 changes · reading customers on this laptop…',
+      tone: 'busy',
+    });
+    expect(syncStatusView(synced, queued, { ...env, local: reading })).toMatchObject({
+      kind: 'queued',
+      text: '3 changes waiting to be sent · reading customers on this laptop…',
+      tone: 'warn',
+    });
+    expect(syncStatusView({ kind: 'signed-out' }, queued, { ...env, opening: true })).toMatchObject(
+      {
+        kind: 'queued',
+        text: '3 changes waiting to be sent · opening…',
+      },
+    );
+    // Nothing queued: the reading alone, still not "synced".
+    expect(syncStatusView(synced, none, { ...env, local: reading })).toMatchObject({
+      kind: 'saving',
+      text: 'Reading customers on this laptop…',
+    });
+  });
+
+  it('never hides queued changes behind main’s data on its way into the list', () => {
+    const saving = { phase: 'saving', done: 10_000, total: 20_000 } as const;
+    const view = syncStatusView(synced, queued, { ...env, local: saving });
+    expect(view).toMatchObject({
+      kind: 'saving',
+      text: '3 changes waiting to be sent · saving 10,000 of 20,000 on this laptop',
+      progress: { done: 10_000, total: 20_000 },
+    });
+  });
+});
+
 describe('status when the network in the way can be named', () => {
   it('names the proxy, or the certificate and its issuer, instead of "Service not reachable"', () => {
     const proxy = syncStatusView(

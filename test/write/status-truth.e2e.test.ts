@@ -7,39 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { signIn, waitSync } from '../support/app-steps';
+import { STATUS_PROBE, clearStatusLog, statusLog } from '../support/status-probe';
 
 const COUNT = 20_000;
-
-type Entry = { kind: string | null; tone: string | null; text: string; rows: number; at: number };
-
-/** Runs in the page before the app: every status change from the start, with the list's count. */
-const STATUS_PROBE = `(() => {
-  const log = [];
-  globalThis.__statusLog = log;
-  const sample = () => {
-    const bar = document.querySelector('.sync-status');
-    const list = document.querySelector('[aria-label="Customers"]');
-    const entry = {
-      kind: bar ? bar.getAttribute('data-sync') : null,
-      tone: bar ? bar.getAttribute('data-tone') : null,
-      text: bar ? (bar.querySelector('.text')?.textContent ?? '') : '',
-      rows: Number(list ? (list.getAttribute('data-rows') ?? '0') : '0'),
-      at: Math.round(performance.now()),
-    };
-    const last = log[log.length - 1];
-    if (!last || ['kind', 'tone', 'text', 'rows'].some((k) => last[k] !== entry[k])) log.push(entry);
-  };
-  new MutationObserver(sample).observe(document, {
-    subtree: true,
-    childList: true,
-    characterData: true,
-    attributes: true,
-    attributeFilter: ['data-sync', 'data-tone', 'data-rows'],
-  });
-})();`;
-
-const statusLog = (page: Page): Promise<Entry[]> =>
-  page.evaluate(() => (globalThis as unknown as { __statusLog: Entry[] }).__statusLog);
 
 const rows = (page: Page) => page.getAttribute('[aria-label="Customers"]', 'data-rows');
 
@@ -78,9 +48,7 @@ describe('the status bar over a 20,000-customer list', () => {
     await page.click('.account-menu button.who');
     await page.click('[role=menu] button:has-text("Sign out")');
     await page.waitForSelector('main.sign-in');
-    await page.evaluate(() => {
-      (globalThis as unknown as { __statusLog: Entry[] }).__statusLog.length = 0;
-    });
+    await clearStatusLog(page);
     await signIn(app, service);
     await expect.poll(() => rows(page)).toBe(String(COUNT));
     await waitSync(page, 'synced');

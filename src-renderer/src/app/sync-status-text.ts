@@ -3,7 +3,9 @@
 // Never "Synced" while a change is queued, nor while main's data is still on its way into the
 // cache and the list (a large first sync names its phases with counts), nor while the laptop's
 // storage refused the last of it (a full disk); "Offline" only when the machine is. Main's time
-// left counts down on the page's clock and is dropped once it ran out.
+// left counts down on the page's clock and is dropped once it ran out. What the page is busy with
+// (opening, reading its cache, saving main's data) never hides that the machine is offline or
+// that changes wait to be sent: both are said, the rep's changes first.
 import {
   changesText,
   connectionCauseText,
@@ -25,6 +27,7 @@ export interface SyncStatusView {
    * whose storage refused main's data, 'queued' while main says synced with changes still queued.
    * Main's 'syncing' stays 'syncing' until main says it is over, even where the words say the
    * machine is offline: a wait for the end of main's sync must not end before its last message.
+   * While the app opens or the list reads its cache with changes queued: 'queued'.
    */
   kind: SyncState['kind'] | 'saving' | 'not-saved' | 'queued';
   text: string;
@@ -95,15 +98,32 @@ export function syncStatusView(
   },
 ): SyncStatusView {
   const local = env.local ?? null;
-  // Main's data not yet in the list: that phase, never "Synced" nor main's "Syncing".
-  if (local && (sync.kind === 'synced' || sync.kind === 'syncing')) {
+  // Before main's first word a restart is not a sign-out: the saved sign-in is being opened.
+  const opening = sync.kind === 'signed-out' && env.opening === true;
+  const doing = local ? localWorkText(local) : opening ? text.syncStatus.opening : null;
+  // The page's own work instead of main's "Synced" or "Syncing" (main's data not yet in the
+  // list, the cache not read yet), and beside it what the rep must not miss.
+  if (doing !== null && (sync.kind === 'synced' || sync.kind === 'syncing' || opening)) {
+    const standing = standingText(sync, q, env.online);
+    // 'saving' while main's data is on its way into the list (what a wait for it waits on);
+    // while the page only opens or reads what it holds, changes queued are the truth to report.
+    const reading = local === null || local.phase === 'reading';
+    const kind =
+      sync.kind === 'syncing'
+        ? 'syncing'
+        : reading && q.queued > 0
+          ? 'queued'
+          : opening
+            ? 'signed-out'
+            : 'saving';
     return {
-      kind: sync.kind === 'synced' ? 'saving' : 'syncing',
-      text: localWorkText(local),
-      tone: 'busy',
+      kind,
+      text: standing === null ? doing : `${standing}${text.syncStatus.alongside(doing)}`,
+      // Changes that only wait (or a machine with no network) read as they do on their own.
+      tone: !env.online || (standing !== null && sync.kind !== 'syncing') ? 'warn' : 'busy',
       nextTryAt: null,
       tryNow: false,
-      progress: local.total > 0 ? { done: local.done, total: local.total } : null,
+      progress: local && local.total > 0 ? { done: local.done, total: local.total } : null,
       timeLeftMs: null,
     };
   }
@@ -131,7 +151,12 @@ export function syncStatusView(
     !env.online && sync.kind === 'syncing' ? { kind: 'offline', nextProbeAt: null } : sync;
   const progress = said.kind === 'syncing' && said.total > 0 ? said : null;
   const left = env.online ? timeLeftMs(sync, env.syncAt ?? env.now, env.now) : null;
-  const words = mainStateView(said, q, { ...env, timeLeftMs: left });
+  const main = mainStateView(said, q, { ...env, timeLeftMs: left });
+  // Main's trouble first (offline, refused), then what the list is still waiting for.
+  const words =
+    doing !== null && sync.kind !== 'signed-out'
+      ? { ...main, text: `${main.text}${text.syncStatus.alongside(doing)}` }
+      : main;
   return {
     kind: sync.kind === 'synced' && q.queued > 0 ? 'queued' : sync.kind,
     progress: progress && { done: progress.done, total: progress.total },
@@ -141,6 +166,20 @@ export function syncStatusView(
   };
 }
 
+/**
+ * What the rep must be told beside what the page is busy with, or null: the machine is offline
+ * (changes kept), changes being sent, or changes waiting.
+ */
+function standingText(sync: SyncState, q: QueueCounts, online: boolean): string | null {
+  if (!online)
+    return text.syncStatus.offline(
+      q.queued > 0 ? text.syncStatus.kept(queuedText(q)) : text.syncStatus.keptLater,
+    );
+  if (sync.kind === 'syncing' && q.waiting > 0)
+    return text.syncStatus.sending(changesText(q.waiting));
+  return q.queued > 0 ? queuedText(q) : null;
+}
+
 function mainStateView(
   sync: SyncState,
   q: QueueCounts,
@@ -148,7 +187,6 @@ function mainStateView(
     online: boolean;
     now: number;
     lastSync: number | null;
-    opening?: boolean;
     timeLeftMs: number | null;
   },
 ): Omit<SyncStatusView, 'kind' | 'progress' | 'timeLeftMs'> {
@@ -166,9 +204,6 @@ function mainStateView(
   };
   switch (sync.kind) {
     case 'signed-out':
-      // Before main's first word a restart is not a sign-out: the saved sign-in is being opened.
-      if (env.opening)
-        return { text: text.syncStatus.opening, tone: 'busy', nextTryAt: null, tryNow: false };
       return {
         text:
           env.lastSync === null

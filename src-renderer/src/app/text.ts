@@ -71,6 +71,8 @@ export const text = {
     showing: (total: number) => `Showing ${format.count(total)} customers…`,
     /** The list's first read of what the laptop's cache holds (a restart). */
     reading: 'Reading customers on this laptop…',
+    /** What the page is busy with, after what the rep must not miss ("Offline — … · reading…"). */
+    alongside: (doing: string) => ` · ${doing.charAt(0).toLowerCase()}${doing.slice(1)}`,
     keptLater: ' — changes are kept and sent later',
     kept: (queued: string) => ` — ${queued}`,
     stayQueued: ' — changes stay queued',

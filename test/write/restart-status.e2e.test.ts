@@ -1,0 +1,131 @@
+// A restart with three changes queued, at 20,000 customers through the browser runner: from the
+// page's first moment the status bar says that the changes wait (and, offline, that the machine
+// is offline) beside what it is busy with (opening, reading the cache), and data-sync is never
+// "synced" while they wait. It used to say "Opening…", then "Reading customers on this laptop…"
+// over an empty list, and only named the changes once the list had read the cache (seconds at
+// 100k): "did my edits vanish?". Every status change is recorded from the page's first moment
+// (the harness's page probe, run again at each launch) with the Changes count beside it: the
+// bar must name the changes whenever the page itself shows them queued.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { RequestGate } from '../../src-service/index';
+import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
+import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
+import { signIn, waitRows, waitSync } from '../support/app-steps';
+import { STATUS_PROBE, statusLog, type StatusEntry } from '../support/status-probe';
+
+const COUNT = 20_000;
+const PHONES = ['555-0320', '555-0321', '555-0322'];
+const WAITING = '3 changes waiting to be sent';
+/** What the bar says the page is busy with before the list shows the cache (alone or beside). */
+const BUSY = /(^|· )(opening|reading customers on this laptop)…$/i;
+
+let service: TestService;
+let app: AppHandle | undefined;
+let dataDir: string;
+/** Shared by both launches on the same data dir: the second one opens the saved sign-in. */
+const credentialStore = new MemoryCredentialStore();
+let put: RequestGate | null = null;
+
+beforeAll(async () => {
+  service = await startTestService({ customers: COUNT, seed: 32 });
+  dataDir = await mkdtemp(join(tmpdir(), 'fieldmap-e2e-'));
+  app = await launchApp({
+    serviceUrl: service.url,
+    dataDir,
+    credentialStore,
+    pageProbe: STATUS_PROBE,
+  });
+});
+
+afterAll(async () => {
+  // A held PUT keeps main's sync (and so its close) waiting.
+  put?.release();
+  await app?.close();
+  await service?.stop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+const running = (): AppHandle => {
+  if (!app) throw new Error('no app');
+  return app;
+};
+
+const statusText = (page: Page) => page.textContent('.sync-status .text');
+
+/** Edits the phone of the list's row `index` (the list's order does not follow the phone). */
+async function editPhone(page: Page, index: number, phone: string): Promise<void> {
+  await page.locator('[aria-label="Customers"] button.customer-row').nth(index).click();
+  await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
+  await page.fill('#ed-phone', phone);
+  await page.click('button:has-text("Save changes")');
+  await page.waitForSelector('aside[data-editing]', { state: 'detached' });
+}
+
+/** The entries of the bar (not those before it is on the page). */
+const shown = (log: StatusEntry[]) => log.filter((e) => e.kind !== null);
+
+describe('the status bar after a restart with 3 changes queued', () => {
+  it('offline: says offline and the 3 changes from the first moment, beside the reading', async () => {
+    const { page } = running();
+    await signIn(running(), service);
+    await waitRows(page, 'Customers', COUNT);
+    await waitSync(page, 'synced');
+    await running().setOffline(true);
+    for (const [i, phone] of PHONES.entries()) await editPhone(page, i, phone);
+    await waitSync(page, 'offline');
+    await expect.poll(() => statusText(page)).toMatch(/^Offline — 3 changes waiting to be sent/);
+
+    await running().restart();
+    const after = running().page;
+    await waitRows(after, 'Customers', COUNT);
+    await waitSync(after, 'offline');
+    await expect.poll(() => statusText(after)).toMatch(/^Offline — 3 changes waiting to be sent/);
+    const log = shown(await statusLog(after));
+    // The machine has no network: said from the bar's first word on, never "Synced".
+    expect(log.filter((e) => !e.text.startsWith('Offline'))).toEqual([]);
+    expect(log.filter((e) => e.kind === 'synced' || e.text.includes('Synced'))).toEqual([]);
+    // Once the page shows the changes queued, the bar names them, and data-sync says so.
+    const known = log.filter((e) => e.changes === 3);
+    expect(known.length).toBeGreaterThan(0);
+    expect(known.filter((e) => !e.text.includes(WAITING))).toEqual([]);
+    expect(
+      known.filter((e) => e.kind !== 'queued' && e.kind !== 'offline' && e.kind !== 'syncing'),
+    ).toEqual([]);
+    // Over a list that does not show the cache yet, the bar says what the page is busy with.
+    expect(log.filter((e) => e.rows < COUNT && !BUSY.test(e.text))).toEqual([]);
+  });
+
+  it('online: says the 3 changes are being sent while the list reads the cache', async () => {
+    // The changes reach the service only when the test says: main's sync is under way meanwhile.
+    put = service.hold('PUT', /\/customers\//);
+    await running().close();
+    app = undefined;
+    app = await launchApp({
+      serviceUrl: service.url,
+      dataDir,
+      credentialStore,
+      pageProbe: STATUS_PROBE,
+    });
+    const { page } = app;
+    await put.arrived;
+    await waitRows(page, 'Customers', COUNT);
+    await expect.poll(() => statusText(page)).toMatch(/^Sending 3 changes( · about .+ left)?$/);
+    const log = shown(await statusLog(page));
+    expect(log.filter((e) => e.kind === 'synced' || e.text.includes('Synced'))).toEqual([]);
+    const known = log.filter((e) => e.changes === 3);
+    expect(known.length).toBeGreaterThan(0);
+    expect(known.filter((e) => !/\b3 changes\b/.test(e.text))).toEqual([]);
+    expect(known.filter((e) => e.kind !== 'queued' && e.kind !== 'syncing')).toEqual([]);
+    expect(log.filter((e) => e.rows < COUNT && !BUSY.test(e.text))).toEqual([]);
+
+    put.release();
+    put = null;
+    await waitSync(page, 'synced');
+    const phones = service.store.customers('rep').map((c) => c.phone);
+    expect(PHONES.filter((p) => phones.includes(p))).toEqual(PHONES);
+  });
+});
