@@ -199,6 +199,20 @@ describe('status while the page opens or reads its cache after a restart', () =>
     });
   });
 
+  it('names changes that need attention while main syncs (it does not send them)', () => {
+    const attention = queueCounts([{ state: 'needs-attention' }]);
+    expect(syncStatusView(trying, attention, { ...env, lastSync: env.now }).text).toBe(
+      'Syncing, 1 change needs attention · about 10 s left',
+    );
+    const both = queueCounts([{ state: 'pending' }, { state: 'needs-attention' }]);
+    expect(syncStatusView(trying, both, env).text).toBe(
+      'Sending 1 change, 1 change needs attention · about 10 s left',
+    );
+    expect(syncStatusView(trying, both, { ...env, local: reading }).text).toBe(
+      'Sending 1 change, 1 change needs attention · reading customers on this laptop…',
+    );
+  });
+
   it('never hides queued changes behind main’s data on its way into the list', () => {
     const saving = { phase: 'saving', done: 10_000, total: 20_000 } as const;
     const view = syncStatusView(synced, queued, { ...env, local: saving });

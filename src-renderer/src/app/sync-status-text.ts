@@ -47,7 +47,7 @@ const capitalised = (said: string) => said.charAt(0).toUpperCase() + said.slice(
 function queuedText(q: QueueCounts): string {
   const parts: string[] = [];
   if (q.waiting > 0) parts.push(text.syncStatus.waiting(changesText(q.waiting)));
-  if (q.attention > 0) parts.push(text.syncStatus.attention(changesText(q.attention)));
+  if (q.attention > 0) parts.push(text.syncStatus.attention(q.attention));
   return parts.join(', ');
 }
 
@@ -176,8 +176,16 @@ function standingText(sync: SyncState, q: QueueCounts, online: boolean): string 
       q.queued > 0 ? text.syncStatus.kept(queuedText(q)) : text.syncStatus.keptLater,
     );
   if (sync.kind === 'syncing' && q.waiting > 0)
-    return text.syncStatus.sending(changesText(q.waiting));
+    return `${text.syncStatus.sending(changesText(q.waiting))}${attentionText(q)}`;
   return q.queued > 0 ? queuedText(q) : null;
+}
+
+/**
+ * ", 1 change needs attention" beside a sync's words: a sync (seconds at 100k) does not send
+ * them, and the bar never hides a queued change.
+ */
+function attentionText(q: QueueCounts): string {
+  return q.attention > 0 ? `, ${text.syncStatus.attention(q.attention)}` : '';
 }
 
 function mainStateView(
@@ -246,7 +254,12 @@ function mainStateView(
           : env.lastSync === null
             ? text.syncStatus.downloading
             : text.syncStatus.syncing;
-      return { text: `${what}${eta}`, tone: 'busy', nextTryAt: null, tryNow: false };
+      return {
+        text: `${what}${attentionText(q)}${eta}`,
+        tone: 'busy',
+        nextTryAt: null,
+        tryNow: false,
+      };
     }
     case 'synced':
       if (q.queued > 0)

@@ -1,5 +1,6 @@
 // The app shell's own text: the top bar, the sidebar, the tools, the sync status and the
 // keyboard shortcuts. Counts and times go through the formatter.
+import { changesText } from '../../../src-shared';
 import { format } from '../ui/format';
 
 export const text = {
@@ -61,7 +62,7 @@ export const text = {
     tryNow: 'Try now',
     syncNow: 'Sync now',
     waiting: (changes: string) => `${changes} waiting to be sent`,
-    attention: (changes: string) => `${changes} need attention`,
+    attention: (n: number) => `${changesText(n)} ${n === 1 ? 'needs' : 'need'} attention`,
     receiving: (done: number, total: number) =>
       `Receiving customers: ${format.count(done)} of ${format.count(total)}`,
     saving: (done: number, total: number) =>
