@@ -45,6 +45,20 @@ describe("a bulk action's changes on their way", () => {
     expect(view).toMatchObject({ total: 2, sent: 1, waiting: 1, finished: false });
   });
 
+  it('says how many need attention, in agreement with their number', () => {
+    const attention = (opId: string) => ({ opId, state: 'needs-attention' }) as Op;
+    const one = drainView(drainOf(['a', 'b'], ['a', 'b']), [attention('b')], env(['a']));
+    expect(one.text).toBe(
+      '1 of 2 changes reached the service. 1 change needs attention (see Changes).',
+    );
+    const two = drainView(
+      drainOf(['a', 'b', 'c'], ['a', 'b', 'c']),
+      [attention('b'), attention('c')],
+      env(['a']),
+    );
+    expect(two.text).toMatch(/ 2 changes need attention \(see Changes\)\.$/);
+  });
+
   it('leaves a change the rep discarded out of the count', () => {
     const view = drainView(drainOf(['a', 'b'], ['a', 'b']), [], env(['a']));
     expect(view).toMatchObject({ total: 1, sent: 1, waiting: 0, finished: true });

@@ -20,7 +20,7 @@ export const text = {
   topBar: {
     syncViews: 'Sync views',
     changes: 'Changes',
-    needAttention: (n: number) => `, ${format.count(n)} need attention`,
+    needAttention: (n: number) => `, ${format.count(n)} ${n === 1 ? 'needs' : 'need'} attention`,
     conflicts: 'Conflicts',
     search: 'Search customers',
     searchPlaceholder: 'Search customers  ( / )',

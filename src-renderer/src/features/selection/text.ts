@@ -98,6 +98,7 @@ export const text = {
     allReached: (total: number, others: number) =>
       `All ${changes(total)} reached the service.` +
       (others > 0 ? ` ${changes(others)} of other work still waiting.` : ''),
-    needAttention: (n: number) => ` ${changes(n)} need attention (see Changes).`,
+    needAttention: (n: number) =>
+      ` ${changes(n)} ${n === 1 ? 'needs' : 'need'} attention (see Changes).`,
   },
 };
