@@ -67,6 +67,20 @@ describe('status during a large first sync', () => {
     });
   });
 
+  it('counts down to the next try, then says it is trying, never a countdown stuck at 1 s', () => {
+    const queued = queueCounts([{ state: 'pending' }, { state: 'pending' }, { state: 'pending' }]);
+    const offline = { ...env, online: false };
+    const probe = { kind: 'offline', nextProbeAt: env.now + 4_000 } as const;
+    expect(syncStatusView(probe, queued, offline).text).toBe(
+      'Offline — 3 changes waiting to be sent · next try in 4 s',
+    );
+    const at = (now: number) => syncStatusView(probe, queued, { ...offline, now }).text;
+    expect(at(env.now + 3_600)).toBe('Offline — 3 changes waiting to be sent · next try in 1 s');
+    // The probe is under way (offline it can take seconds to fail) until main's next word.
+    expect(at(env.now + 4_000)).toBe('Offline — 3 changes waiting to be sent · trying again…');
+    expect(at(env.now + 9_000)).toBe('Offline — 3 changes waiting to be sent · trying again…');
+  });
+
   it('never reports synced while a change is queued, whatever the words', () => {
     const synced = { kind: 'synced', at: env.now } as const;
     const waiting = queueCounts(Array.from({ length: 309 }, () => ({ state: 'pending' }) as const));

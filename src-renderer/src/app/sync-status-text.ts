@@ -130,10 +130,7 @@ export function syncStatusView(
   // Main's "synced" is about the service; the cache does not hold what it sent.
   const failed = env.cacheFailure ?? null;
   if (failed && sync.kind === 'synced') {
-    const next =
-      failed.nextTryAt !== null
-        ? text.syncStatus.nextTry(format.wait(Math.max(0, failed.nextTryAt - env.now) / 1000))
-        : '';
+    const next = nextTryText(failed.nextTryAt, env.now);
     return {
       kind: 'not-saved',
       text: `${text.syncStatus.notSaved(failed.failure, q.queued > 0 ? queuedText(q) : '')}${next}`,
@@ -164,6 +161,16 @@ export function syncStatusView(
     // Main tries on by itself (the button stays "Sync now", disabled while it runs).
     ...(said === sync ? words : { ...words, nextTryAt: null, tryNow: false }),
   };
+}
+
+/**
+ * " · next try in 4 s" while the next try is ahead; once its time came, the try is under way (an
+ * offline probe can take seconds to fail): a countdown stuck at "1 s" would say otherwise.
+ */
+function nextTryText(nextTryAt: number | null, now: number): string {
+  if (nextTryAt === null) return '';
+  const left = nextTryAt - now;
+  return left > 0 ? text.syncStatus.nextTry(format.wait(left / 1000)) : text.syncStatus.trying;
 }
 
 /**
@@ -204,11 +211,7 @@ function mainStateView(
     tone: Tone,
     nextTryAt: number | null,
   ): Omit<SyncStatusView, 'kind' | 'progress' | 'timeLeftMs'> => {
-    const next =
-      nextTryAt !== null
-        ? text.syncStatus.nextTry(format.wait(Math.max(0, nextTryAt - env.now) / 1000))
-        : '';
-    return { text: `${said}${next}`, tone, nextTryAt, tryNow: true };
+    return { text: `${said}${nextTryText(nextTryAt, env.now)}`, tone, nextTryAt, tryNow: true };
   };
   switch (sync.kind) {
     case 'signed-out':

@@ -78,6 +78,7 @@ export const text = {
     kept: (queued: string) => ` — ${queued}`,
     stayQueued: ' — changes stay queued',
     nextTry: (wait: string) => ` · next try in ${wait}`,
+    trying: ' · trying again…',
     signedOut: 'Not signed in',
     opening: 'Opening…',
     lastSynced: (ms: number) => `Last synced ${format.dateTime(ms)}`,
