@@ -219,4 +219,31 @@ describe("the status bar's count of saved changes the cache has not applied (Sav
     ahead.saved(updateOp(target, { color: 'red' }));
     expect(ahead.unmirrored).toBe(0);
   });
+
+  it('keeps counting a change the cache shows until a report says the queue counts it', async () => {
+    const f = feed();
+    const rows = views(50) as Row[];
+    const target = rows[3]!;
+    const op = updateOp(target, { color: 'teal' });
+    // The worker wrote the mirror holding it (the page reads it) but has not reported it yet:
+    // the bar's queue, applied with that report, does not count it.
+    const ahead = aheadOver(f, async (ids) => ids.map(() => ({ ...op, seq: 1 })));
+    ahead.saved(op);
+    const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+    await settled();
+    expect(ahead.unmirrored).toBe(1);
+    ahead.mirrored([], ['op-1']);
+    expect(ahead.unmirrored).toBe(0);
+    await settled();
+    expect(ahead.unmirrored).toBe(0);
+  });
+
+  it('counts a change once when its report came before main answered the save', () => {
+    const f = feed();
+    const rows = views(50) as Row[];
+    const ahead = aheadOver(f, () => new Promise<never>(() => undefined));
+    ahead.mirrored([], ['op-1']);
+    ahead.saved(updateOp(rows[3]!, { color: 'teal' }));
+    expect(ahead.unmirrored).toBe(0);
+  });
 });

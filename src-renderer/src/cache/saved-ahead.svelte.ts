@@ -39,6 +39,13 @@ export class SavedAhead<V extends CustomerRow> {
   #landing = new SvelteSet<CustomerOp>();
   /** Ops whose opId the mirror already counts (an earlier version of a coalesced save). */
   #counted = new SvelteSet<CustomerOp>();
+  /**
+   * The queued ops of the last mirror the worker reported applied: exactly what the status bar's
+   * queue counts. The cache can show a mirror a moment before its report comes (the worker writes
+   * it, then replies), so an op the page finds in the cache is taken off its own count only once
+   * a report held it, or the bar would count it nowhere ("Synced" right after a Save).
+   */
+  #held: ReadonlySet<string> = new Set();
   /** Each array `apply` gave out: the feed's array under it and the ids it laid over. */
   readonly #layers = new WeakMap<readonly V[], { base: readonly V[]; ids: ReadonlySet<string> }>();
   #last: { base: readonly V[]; ops: readonly CustomerOp[]; rows: V[] } | null = null;
@@ -68,8 +75,9 @@ export class SavedAhead<V extends CustomerRow> {
     // A delete that cancelled a create not yet sent (state 'done'): nothing of it is left.
     if (op.state === 'done') ops = ops.filter((o) => o === op || o.target !== op.target);
     this.#ops = ops;
-    // Its mirror may have been applied before the answer came.
-    this.mirrored([]);
+    // Its mirror may have been reported before the answer came.
+    if (this.#held.has(op.opId)) this.#counted.add(op);
+    this.#recheck(new Set());
   }
 
   /**
@@ -78,12 +86,13 @@ export class SavedAhead<V extends CustomerRow> {
    * task, or the bar would count a saved change twice until the check below reads the cache.
    */
   mirrored(reached: readonly string[], held: readonly string[] = []): void {
+    this.#held = new Set(held);
     if (this.#ops.length === 0) return;
-    if (held.length > 0) {
-      const queued = new Set(held);
-      for (const op of this.#ops) if (queued.has(op.opId)) this.#counted.add(op);
-    }
-    const done = new Set(reached);
+    for (const op of this.#ops) if (this.#held.has(op.opId)) this.#counted.add(op);
+    this.#recheck(new Set(reached));
+  }
+
+  #recheck(done: ReadonlySet<string>): void {
     this.#checks = this.#checks
       .then(() => this.#check(done))
       .catch((error: unknown) =>
@@ -98,8 +107,9 @@ export class SavedAhead<V extends CustomerRow> {
     const landed: CustomerOp[] = [];
     for (const [i, op] of asked.entries()) {
       const row = held[i];
-      if (reached.has(op.opId) || holds(row, op)) landed.push(op);
-      else if (row) this.#counted.add(op);
+      const counted = this.#held.has(op.opId);
+      if (reached.has(op.opId) || (counted && holds(row, op))) landed.push(op);
+      else if (row && counted) this.#counted.add(op);
       else if (op.state === 'done') {
         // The cancelled create is out of the mirror: the cache no longer shows the customer.
         if ((await this.db.pending.where('target').equals(op.target).count()) === 0)
