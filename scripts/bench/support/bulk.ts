@@ -58,15 +58,25 @@ export interface BulkResult {
   barEtaWorstError: number;
 }
 
-type Sample = { at: number; leftS: number };
+/** An "about N left" read at `at` (Date.now), in seconds. */
+export type Sample = { at: number; leftS: number };
+
+/** The seconds an "about 1 min 30 s left" says, or null when `shown` says no time. */
+export function timeLeftSaid(shown: string): number | null {
+  const left = /about (?:([\d,]+) min)? ?(?:([\d,]+) s)? left/.exec(shown);
+  if (!left || !(left[1] || left[2])) return null;
+  const n = (x: string | undefined) => Number((x ?? '0').replace(/,/g, ''));
+  return n(left[1]) * 60 + n(left[2]);
+}
 
 /**
  * The worst "about N left" against the time really left to `end`, as a fraction of the latter.
- * Samples in the last 10 s are left out: "about 3 s left" 2 s before the end is true enough.
+ * Samples in the last `tailMs` are left out: "about 3 s left" 2 s before the end is true enough
+ * (whole seconds, a text the page redraws each second).
  */
-function worstError(samples: readonly Sample[], end: number): number {
+export function worstError(samples: readonly Sample[], end: number, tailMs = 10_000): number {
   const errors = samples
-    .filter((s) => end - s.at > 10_000)
+    .filter((s) => end - s.at > tailMs)
     .map((s) => Math.abs(s.leftS * 1000 - (end - s.at)) / (end - s.at));
   return errors.length ? Math.max(...errors) : 0;
 }
@@ -131,11 +141,8 @@ export async function bulkColour(
     }
     if (sent !== null && (await page.getAttribute('.sync-status', 'data-sync')) === 'synced') break;
     const said = async (selector: string, into: Sample[]) => {
-      const shown = (await page.textContent(selector).catch(() => null)) ?? '';
-      const left = /about (?:([\d,]+) min)? ?(?:([\d,]+) s)? left/.exec(shown);
-      if (!left || !(left[1] || left[2])) return;
-      const n = (x: string | undefined) => Number((x ?? '0').replace(/,/g, ''));
-      into.push({ at: Date.now(), leftS: n(left[1]) * 60 + n(left[2]) });
+      const leftS = timeLeftSaid((await page.textContent(selector).catch(() => null)) ?? '');
+      if (leftS !== null) into.push({ at: Date.now(), leftS });
     };
     await said('aside.selection .sending', panel);
     await said('.sync-status .text', bar);
@@ -151,8 +158,22 @@ export async function bulkColour(
       .join('; ');
   if (process.env['FIELDMAP_SCALE_DEBUG'])
     console.error(
-      `bulk time left (s after click: said, really left; sent at ${Math.round(((sent ?? end) - t0) / 1000)} s, ` +
+      `bulk time left (click at ${t0}; s after click: said, really left; sent at ${Math.round(((sent ?? end) - t0) / 1000)} s, ` +
         `synced at ${Math.round((end - t0) / 1000)} s)\n  panel: ${shown(panel)}\n  bar: ${shown(bar)}`,
+    );
+  // FIELDMAP_SCALE_DEBUG=1: the last 10 s too (the key leaves them out), to 3 s before the end.
+  const last = (samples: Sample[]) =>
+    Math.round(
+      100 *
+        worstError(
+          samples.filter((x) => end - x.at <= 10_000),
+          end,
+          3_000,
+        ),
+    );
+  if (process.env['FIELDMAP_SCALE_DEBUG'])
+    console.error(
+      `bulk time left worst in its last 10 s: panel ${last(panel)} %, bar ${last(bar)} %`,
     );
   const count = ids.filter((id) => current.get(id) !== color).length;
   const sentAt = sent ?? end;
