@@ -4,7 +4,10 @@
 // and shows no time once it ran out (app/sync-status-text.ts). The engine's test runs against
 // the reference service with the list held at its gate while the test's clock moves.
 import { afterEach, describe, expect, it } from 'vitest';
+import { LoadGauge, type MachineLoad } from '../../src-main/core/sync/machine-load';
 import { SyncProgress } from '../../src-main/core/sync/progress';
+import { pullAll } from '../../src-main/core/sync/pull';
+import type { SnapshotStream } from '../../src-shared/data-pieces';
 import { SessionState } from '../../src-renderer/src/app/session.svelte';
 import { syncStatusView } from '../../src-renderer/src/app/sync-status-text';
 import { queueCounts } from '../../src-shared/sync-state';
@@ -108,9 +111,12 @@ function holdList(harness: Harness) {
 }
 
 /** An engine on `clock` at 3 req/s whose first sync's list took 12 s on that clock. */
-async function syncedWithListOf12s(clock: FakeClock): Promise<Harness> {
+async function syncedWithListOf12s(clock: FakeClock, load?: MachineLoad): Promise<Harness> {
   // Set before the sync, so afterEach disposes of it whatever fails.
-  const harness = (h = await Harness.start({ customers: 40, engine: { clock, ratePerSecond: 3 } }));
+  const harness = (h = await Harness.start({
+    customers: 40,
+    engine: { clock, ratePerSecond: 3, ...(load && { load }) },
+  }));
   const first = holdList(harness);
   const firstSync = harness.engine.syncNow();
   await first.arrived;
@@ -251,5 +257,239 @@ describe("the time left of a bulk's sync, to its end", () => {
     await clock.advance(end - clock.now());
     list.release();
     expect((await sync).kind).toBe('synced');
+  });
+});
+
+/**
+ * A machine of two cores on the test's clock: `running` threads (the test sets it), the kernel's
+ * 1-minute load average of them (brought up to date each 5 s, as Linux does) and the gauge the
+ * engine reads, reading the run queue each 500 ms of that clock.
+ */
+function machineOn(clock: FakeClock) {
+  const m = { running: 2, lastMinute: 2 };
+  const every = (ms: number, read: () => void) =>
+    void (async () => {
+      for (;;) {
+        await clock.sleep(ms);
+        read();
+      }
+    })();
+  const decay = Math.exp(-5 / 60);
+  every(5_000, () => (m.lastMinute = m.lastMinute * decay + m.running * (1 - decay)));
+  const gauge = new LoadGauge({
+    running: () => m.running,
+    lastMinute: () => m.lastMinute,
+    cores: 2,
+    now: () => clock.now(),
+    every,
+  });
+  const load: MachineLoad = (overMs) => gauge.factor(overMs);
+  // Reading from now on, as the engine's start has it do.
+  load();
+  return { m, load };
+}
+
+/** The status bar's time left (ms) on a page that applies main's states on `clock`. */
+function barOf(harness: Harness, clock: FakeClock): () => number | null {
+  const page = new SessionState(() => clock.now());
+  let applied = harness.of('sync:state').length;
+  return () => {
+    const states = harness.of('sync:state');
+    for (const state of states.slice(applied)) page.setSync(state);
+    applied = states.length;
+    const text = syncStatusView(page.sync, queueCounts([]), {
+      online: true,
+      now: clock.now(),
+      syncAt: page.syncAt,
+      lastSync: 1,
+    }).text;
+    const said = /about (\d+) s left/.exec(text);
+    return said ? Number(said[1]) * 1_000 : null;
+  };
+}
+
+/** Queues a colour change of `n` customers, as a bulk does. */
+async function queueColours(harness: Harness, n: number): Promise<void> {
+  for (const c of harness.serverCustomers().slice(0, n))
+    await harness.outbox.enqueue({
+      kind: 'updateCustomer',
+      target: c.id,
+      payload: { color: '#ff0000' },
+      base: harness.base(c.id),
+    });
+}
+
+/** Each second until `until`, the bar says a time within 20 % of what is left to `end`. */
+async function readEachSecond(
+  clock: FakeClock,
+  bar: () => number | null,
+  end: number,
+  until = end,
+): Promise<void> {
+  while (until - clock.now() >= 1_000) {
+    const left = bar();
+    const really = end - clock.now();
+    expect(left, `${really} ms before the end`).not.toBeNull();
+    expect(Math.abs(left! - really), `said ${left} ms, ${really} ms left`).toBeLessThanOrEqual(
+      0.2 * really,
+    );
+    await clock.advance(1_000);
+  }
+}
+
+describe("the machine's load: as it is now, and as it was while the pull ran", () => {
+  it('counts a reconnect after a busy minute at the load of its last seconds', async () => {
+    const clock = new FakeClock();
+    const machine = machineOn(clock);
+    h = await syncedWithListOf12s(clock, machine.load);
+    // A restart whose cold start kept the machine busy for 40 s, then 6 s of quiet: the
+    // minute's average still counts most of the busy part.
+    await h.close();
+    machine.m.running = 12;
+    await clock.advance(40_000);
+    machine.m.running = 2;
+    await clock.advance(6_000);
+    await h.open();
+    const harness = h;
+    await queueColours(harness, 3);
+    const bar = barOf(harness, clock);
+    const list = holdList(harness);
+    const sync = harness.engine.syncNow();
+    await list.arrived;
+    // The list takes what it took before, on a machine as quiet: not "about 38 s left".
+    const end = clock.now() + 12_000;
+    await readEachSecond(clock, bar, end);
+    await clock.advance(end - clock.now());
+    list.release();
+    expect((await sync).kind).toBe('synced');
+  });
+
+  it("counts a bulk's final pull at a load that rose in its last seconds", async () => {
+    const clock = new FakeClock();
+    const machine = machineOn(clock);
+    h = await syncedWithListOf12s(clock, machine.load);
+    const harness = h;
+    await clock.advance(60_000);
+    // Other work keeps both cores and more busy from 8 s before the final pull: its list takes
+    // five times as long as on the quiet machine it was measured on.
+    machine.m.running = 10;
+    await clock.advance(8_000);
+    await queueColours(harness, 10);
+    const bar = barOf(harness, clock);
+    const list = holdList(harness);
+    const sync = harness.engine.syncNow();
+    await list.arrived;
+    const end = clock.now() + 60_000;
+    await readEachSecond(clock, bar, end);
+    await clock.advance(end - clock.now());
+    list.release();
+    expect((await sync).kind).toBe('synced');
+  });
+
+  it('tells the page anew when the load moves while the list is on its way', async () => {
+    const clock = new FakeClock();
+    const machine = machineOn(clock);
+    h = await syncedWithListOf12s(clock, machine.load);
+    const harness = h;
+    await clock.advance(60_000);
+    await queueColours(harness, 3);
+    const bar = barOf(harness, clock);
+    const list = holdList(harness);
+    const sync = harness.engine.syncNow();
+    await list.arrived;
+    // 4 s of the list's 12 on the quiet machine it was measured on, then five times as busy:
+    // its other 8 s of work take 40 s.
+    const end = clock.now() + 4_000 + 40_000;
+    // The page applies main's states as they come.
+    const applying = async (ms: number) => {
+      for (let t = 0; t < ms; t += 1_000) {
+        bar();
+        await clock.advance(1_000);
+      }
+    };
+    await applying(4_000);
+    machine.m.running = 10;
+    // Once the last seconds' readings say so, main tells the page, and every reading is true.
+    await applying(6_000);
+    await readEachSecond(clock, bar, end);
+    await clock.advance(end - clock.now());
+    list.release();
+    expect((await sync).kind).toBe('synced');
+  });
+
+  it('keeps a pull as the load it ran under made it, not the load at its end', async () => {
+    const clock = new FakeClock();
+    const machine = machineOn(clock);
+    const harness = (h = await Harness.start({
+      customers: 40,
+      engine: { clock, ratePerSecond: 3, load: machine.load },
+    }));
+    const routes = () => {
+      const gate = harness.service.hold('GET', /^\/api\/v1\/routes$/);
+      gates.push(gate);
+      return gate;
+    };
+    // The first list takes 18 s with six times the cores' threads (a first sync's save beside
+    // it), the routes after it 6 s on a machine gone quiet.
+    machine.m.running = 12;
+    const firstList = holdList(harness);
+    const firstRoutes = routes();
+    const first = harness.engine.syncNow();
+    await firstList.arrived;
+    await clock.advance(18_000);
+    firstList.release();
+    await firstRoutes.arrived;
+    machine.m.running = 2;
+    await clock.advance(6_000);
+    firstRoutes.release();
+    expect((await first).kind).toBe('synced');
+
+    // On the quiet machine the list takes 3 s, the routes 6 s: not the 18 s of the first list.
+    await clock.advance(30_000);
+    await queueColours(harness, 3);
+    const bar = barOf(harness, clock);
+    const list = holdList(harness);
+    const nextRoutes = routes();
+    const sync = harness.engine.syncNow();
+    await list.arrived;
+    const end = clock.now() + 9_000;
+    await readEachSecond(clock, bar, end, end - 6_000);
+    await clock.advance(end - 6_000 - clock.now());
+    list.release();
+    await nextRoutes.arrived;
+    await readEachSecond(clock, bar, end);
+    await clock.advance(end - clock.now());
+    nextRoutes.release();
+    expect((await sync).kind).toBe('synced');
+  });
+});
+
+describe("a first pull's time, as a later pull's estimate", () => {
+  it("leaves out the stream's hand-off to the page, which a later pull does not do", async () => {
+    h = await Harness.start({ customers: 5_000 });
+    // The pull's clock moves only while the page is handed a slice (a second each): a slow
+    // page's side, not the list's.
+    let now = 0;
+    const sink: SnapshotStream = {
+      add: () => void (now += 1_000),
+      end: () => undefined,
+      abort: () => undefined,
+      room: () => Promise.resolve(),
+    };
+    const progress = { step: () => undefined, listing: () => undefined };
+    const pulled = await pullAll(
+      h.client,
+      'user',
+      progress,
+      { now: () => now },
+      {
+        open: () => sink,
+        accountKey: h.accountKey,
+        pulledAt: 1,
+      },
+    );
+    expect(pulled.streamed).toBe(true);
+    expect(now).toBeGreaterThan(0);
+    expect(pulled.parseMs).toBe(0);
   });
 });

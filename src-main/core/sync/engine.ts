@@ -30,7 +30,8 @@ import { createCandidates, decideCreate } from './creates/decide';
 import type { Customer } from '../../../src-shared/domain';
 import type { OpenSnapshotStream } from '../../../src-shared/data-pieces';
 import { nodeDurableFs, type DurableFs } from '../durable-fs';
-import { machineLoad, SyncProgress, type PullTimes } from './progress';
+import { machineLoad, type MachineLoad } from './machine-load';
+import { SyncProgress, type PullTimes } from './progress';
 import { pullAll, SnapshotKeeper } from './pull';
 import { DEFAULT_ABSENCE_GRACE_MS, push, type PushOptions } from './push';
 
@@ -53,10 +54,10 @@ export interface SyncEngineOptions {
   /** The account's request rate, for the ETA (default 3/s). */
   ratePerSecond?: number;
   /**
-   * How busy the machine is, as a factor on CPU-bound work (1: a core free; progress.ts
-   * machineLoad by default): a pull measured under one load is expected to scale with it.
+   * How busy the machine is, as a factor on CPU-bound work (1: a core free; machine-load.ts by
+   * default), now or over a span just past: a pull measured under one load scales with it.
    */
-  load?: () => number;
+  load?: MachineLoad;
   push?: PushOptions;
   /** Told the customers after each pull and each acknowledged change (main's reminders). */
   watcher?: CustomersWatcher;
@@ -73,6 +74,12 @@ const PULL_REQUESTS = 4;
 const PRINTS_FILE = 'last-pull-prints.json';
 /** A rep's edit goes out this soon after it is queued (several quick edits share one sync). */
 const CHANGE_DEBOUNCE_MS = 500;
+/**
+ * How often a running sync's time left is worked out again between its answers (a list of
+ * seconds sends none), and how far off the page's count down may be before it is told anew.
+ */
+const RETELL_MS = 2_000;
+const RETELL_OFF = 0.1;
 
 export class SyncEngine implements SyncEnginePort {
   readonly #o: Required<Omit<SyncEngineOptions, 'push' | 'watcher'>> & {
@@ -107,6 +114,8 @@ export class SyncEngine implements SyncEnginePort {
   #listMs = 0;
   /** The running (or last) sync's progress. */
   #progress: SyncProgress | null = null;
+  /** The time left last told (etaMs) and when, on the clock: what the page counts down. */
+  #told: { etaMs: number; at: number } | null = null;
   /** The last pull's time from its list on, as on an unloaded machine (null: not measured). */
   #pull: PullTimes | null = null;
 
@@ -164,6 +173,8 @@ export class SyncEngine implements SyncEnginePort {
 
   start(): void {
     this.#started = true;
+    // The load gauge reads from its first call on: from now, so a sync has its last seconds.
+    this.#o.load();
     this.nudge('start');
   }
 
@@ -295,6 +306,8 @@ export class SyncEngine implements SyncEnginePort {
       this.#setState(progress.state);
     };
     this.#setState(progress.state);
+    const retelling = new AbortController();
+    void this.#retell(progress, retelling.signal);
     const ctx: PushContext = {
       accountKey: this.#o.accountKey,
       api: this.#o.api,
@@ -367,16 +380,16 @@ export class SyncEngine implements SyncEnginePort {
       // it. A save that a later pull's take makes stand down leaves the file to that pull's save.
       const measured = this.#pull;
       const savedFrom = this.#o.clock.now();
-      const saving = this.#snapshot.save(this.#listMs, measured);
       // A streamed first pull's prints are taken in its save, where a later pull diffs in its
-      // take: that time is part of what a later pull takes after its list.
-      this.#saving = !streamed
-        ? saving
-        : saving.then(() => {
-            if (measured === null || this.#pull !== measured) return;
-            const tookMs = (this.#o.clock.now() - savedFrom) / this.#o.load();
-            this.#pull = { ...measured, afterMs: measured.afterMs + tookMs };
-          });
+      // take: that time (not the file's write, which a later pull does after "Synced") is part
+      // of what a later pull takes after its list, in memory and in the file.
+      this.#saving = this.#snapshot.save(this.#listMs, () => {
+        if (!streamed || measured === null || this.#pull !== measured) return this.#pull;
+        const spent = this.#o.clock.now() - savedFrom;
+        const tookMs = spent / this.#o.load(spent);
+        this.#pull = { ...measured, afterMs: measured.afterMs + tookMs };
+        return this.#pull;
+      });
 
       if (again) return this.#state;
       let delay = this.#o.periodMs;
@@ -387,14 +400,48 @@ export class SyncEngine implements SyncEnginePort {
       this.#schedule(delay);
     } catch (e) {
       this.#failed(e);
+    } finally {
+      retelling.abort();
     }
     return this.#state;
   }
 
   /**
+   * Works the pull's time left out again every RETELL_MS while `progress` runs, and tells the page
+   * when its count down has drifted from it: the machine's load moved while a long list was on
+   * its way (a state is told at each answer, and a list of 100k is one answer after many seconds).
+   */
+  async #retell(progress: SyncProgress, signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      // A signal of its own per wait: the sleep's listener on it goes with it.
+      const wait = new AbortController();
+      const stop = () => wait.abort();
+      signal.addEventListener('abort', stop, { once: true });
+      try {
+        await this.#o.clock.sleep(RETELL_MS, wait.signal);
+      } catch {
+        return;
+      } finally {
+        signal.removeEventListener('abort', stop);
+      }
+      if (this.#progress !== progress || this.#state.kind !== 'syncing') return;
+      // Before the list the estimate moves by answers, each of which tells it.
+      if (progress.listAskedAt === null) continue;
+      const told = this.#told;
+      const state = progress.state;
+      const shown = told ? Math.max(0, told.etaMs - (this.#o.clock.now() - told.at)) : 0;
+      if (Math.abs(state.etaMs - shown) > RETELL_OFF * Math.max(state.etaMs, shown))
+        this.#setState(state);
+    }
+  }
+
+  /**
    * Keeps this pull's time from its list on, as on an unloaded machine, for the next time left:
-   * the list, then routes, territories and the diff. A first pull's stream is paced by the page's
-   * save, which a later pull does not wait for: its time is left out (`streamAt` to `takenFrom`).
+   * the list, then routes, territories and the diff, each at the machine's load while it ran
+   * (the load at its end may be another: a first sync's page was still saving, or had stopped).
+   * A first pull's stream is paced by the page's save, which a later pull does not wait for: its
+   * time is left out (`streamAt` to `takenFrom`), and the list's parse within it counts at the
+   * load over the whole pull.
    */
   #measured(
     progress: SyncProgress,
@@ -403,11 +450,16 @@ export class SyncEngine implements SyncEnginePort {
     takenFrom: number,
   ): void {
     const answered = progress.listAnsweredAt;
-    if (answered === null || listMs <= 0) return;
+    const asked = progress.listAskedAt;
+    const listLoad = progress.listLoad;
+    if (answered === null || asked === null || listLoad === null || listMs <= 0) return;
     const end = this.#o.clock.now();
     const afterMs = end - answered - (streamAt === null ? 0 : takenFrom - streamAt);
-    const load = this.#o.load();
-    this.#pull = { listMs: listMs / load, afterMs: Math.max(0, afterMs) / load };
+    const load = this.#o.load;
+    this.#pull = {
+      listMs: listMs / (streamAt === null ? listLoad : load(end - asked)),
+      afterMs: Math.max(0, afterMs) / load(end - answered),
+    };
   }
 
   /** Changes still waiting to be sent (not one left for the rep to decide). */
@@ -477,6 +529,7 @@ export class SyncEngine implements SyncEnginePort {
     // A probe answered after the stop: the status bar now shows another account (or none).
     if (this.#stopped) return;
     this.#state = state;
+    this.#told = state.kind === 'syncing' ? { etaMs: state.etaMs, at: this.#o.clock.now() } : null;
     this.#o.emit('sync:state', state);
   }
 }

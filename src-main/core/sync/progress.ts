@@ -4,27 +4,19 @@
 // pace this sync's requests really went at once a few have (never faster than the limit). The
 // pull costs what it took last time, from its list on: the list (seconds at 100k: one request the
 // size of the account) and the rest after it (routes, territories, the diff against the last
-// pull), each scaled by how busy the machine is now against then (a list measured while both
-// cores were busy takes a fraction of that time on a quieter machine, and the other way round).
-// While the list is on its way, and after it, what is left of those times counts. A pull whose time is not known, or that has
-// outrun it, leaves the time unknown (etaMs 0): better no time than a wrong one.
-import { availableParallelism, loadavg } from 'node:os';
+// pull), kept as work on an unloaded machine and scaled by how busy the machine is now
+// (machine-load.ts: a list measured while both cores were busy takes a fraction of that time on
+// a quieter machine, and the other way round). While the list is on its way, and after it, the
+// work it has done counts at the load it ran under, and what is left at the load now. A pull
+// whose time is not known, or that has outrun it, leaves the time unknown (etaMs 0): better no
+// time than a wrong one.
 import type { SyncState } from '../../../src-shared/sync-state';
+import type { MachineLoad } from './machine-load';
 
 /** Requests that must have been answered before their measured pace replaces the limit's. */
 const MEASURE_AFTER = 5;
 
-/**
- * How busy this machine is, as a factor on CPU-bound work: 1 while a core is free, the
- * runnable processes per core above that (the last minute's load average). 1 where the system
- * gives no load average (Windows).
- */
-export function machineLoad(): number {
-  const [lastMinute = 0] = loadavg();
-  return Math.max(1, lastMinute / Math.max(1, availableParallelism()));
-}
-
-/** The pull's time from its list on; the engine keeps it as on an unloaded machine (machineLoad). */
+/** The pull's time from its list on; the engine keeps it as on an unloaded machine (MachineLoad). */
 export interface PullTimes {
   /** The customers list, asked for to answered (0: not known). */
   listMs: number;
@@ -33,10 +25,10 @@ export interface PullTimes {
 }
 
 export interface SyncProgressOptions {
-  /** What the pull took from its list on last time, as on an unloaded machine (machineLoad). */
+  /** What the pull took from its list on last time, as on an unloaded machine (MachineLoad). */
   pull?: PullTimes;
-  /** The machine's load now, read at each estimate (default 1: none). */
-  load?: () => number;
+  /** The machine's load, now or over the last span, read at each estimate (default 1: none). */
+  load?: MachineLoad;
   /** The engine's clock: the list's time counts from when it was asked for. */
   now?: () => number;
   /**
@@ -49,7 +41,7 @@ export interface SyncProgressOptions {
 export class SyncProgress {
   readonly #ratePerSecond: number;
   readonly #pull: PullTimes;
-  readonly #load: () => number;
+  readonly #load: MachineLoad;
   readonly #now: () => number;
   readonly #fromList: number;
   #done = 0;
@@ -60,6 +52,8 @@ export class SyncProgress {
   #listSince: number | null = null;
   /** When the list was answered (null: not yet). */
   #listAnswered: number | null = null;
+  /** The machine's load while the list was on its way (null: not answered yet). */
+  #listLoad: number | null = null;
   /** [when, done] at this sync's first answered request: its pace is measured from there. */
   #first: [number, number] | null = null;
   /** The measured time per request, once MEASURE_AFTER have been answered before the list. */
@@ -85,6 +79,16 @@ export class SyncProgress {
     return this.#listAnswered;
   }
 
+  /** When the pull's list was asked for, on the engine's clock (null: not yet). */
+  get listAskedAt(): number | null {
+    return this.#listSince;
+  }
+
+  /** The machine's load while the list was on its way (null: not answered yet). */
+  get listLoad(): number | null {
+    return this.#listLoad;
+  }
+
   /** Requests answered; the first after `listing` is the list's (the pull's GETs go in turn). */
   step(requests = 1): void {
     const now = this.#now();
@@ -92,6 +96,7 @@ export class SyncProgress {
     if (this.#listSince !== null && this.#listAhead) {
       this.#listAhead = false;
       this.#listAnswered = now;
+      this.#listLoad = this.#load(now - this.#listSince);
     }
     if (this.#listAhead) {
       // The pace of the requests before the list: the first answered starts the measure.
@@ -111,24 +116,28 @@ export class SyncProgress {
     const left = this.#total - this.#done;
     // Rate 0 means unlimited: the time is then only the network's, which is not guessed.
     if (left <= 0 || this.#ratePerSecond <= 0) return 0;
-    if (this.#pull.listMs <= 0) return 0;
-    // As long as the machine's load now makes them.
+    const { listMs, afterMs } = this.#pull;
+    if (listMs <= 0) return 0;
+    // What is left of the pull's work, at the machine's load now.
     const load = this.#load();
-    const listMs = this.#pull.listMs * load;
-    const afterMs = this.#pull.afterMs * load;
     const now = this.#now();
     const answered = this.#listAnswered;
     if (answered !== null) {
-      const still = afterMs - (now - answered);
-      return still > 0 ? Math.round(still) : 0;
+      const still = afterMs - this.#worked(now - answered);
+      return still > 0 ? Math.round(still * load) : 0;
     }
     const since = this.#listSince;
     if (since !== null) {
-      const still = listMs - (now - since);
-      return still > 0 ? Math.round(still + afterMs) : 0;
+      const still = listMs - this.#worked(now - since);
+      return still > 0 ? Math.round((still + afterMs) * load) : 0;
     }
     // Never faster than the limit: answers can come in a burst.
     const slotMs = Math.max(1_000 / this.#ratePerSecond, this.#paceMs);
-    return Math.round((left - this.#fromList) * slotMs + listMs + afterMs);
+    return Math.round((left - this.#fromList) * slotMs + (listMs + afterMs) * load);
+  }
+
+  /** The unloaded work done in the last `spentMs`, at the machine's load meanwhile. */
+  #worked(spentMs: number): number {
+    return spentMs > 0 ? spentMs / this.#load(spentMs) : 0;
   }
 }
