@@ -81,6 +81,25 @@ describe('SyncProgress: the time left', () => {
     expect(p.state).toEqual({ kind: 'syncing', done: 8, total: 10, etaMs: 500 });
   });
 
+  it('says no time for a pull on a machine busier than twice its cores, unless a small part', () => {
+    let now = 0;
+    // 150 changes, the user and the pull at 3 a second; the list last took 2.4 s unloaded, and
+    // the machine has five times its cores' threads: 12 s, a time not known to a fifth.
+    const pull = { listMs: 2_400, afterMs: 0 };
+    const p = new SyncProgress(155, 3, { pull, load: () => 5, now: () => now, fromList: 3 });
+    // 152 slots of 333 ms and the pull's 12 s: the pull is under a fifth of it.
+    expect(p.state.etaMs).toBe(Math.round(152 * (1_000 / 3) + 12_000));
+    // 120 answered at the limit's pace: 32 slots and the pull, now more than a fifth of it.
+    for (let i = 0; i < 120; i++) {
+      now += 333;
+      p.step();
+    }
+    expect(p.state.etaMs).toBe(0);
+    // With twice the cores' threads, it is said.
+    const q = new SyncProgress(5, 3, { pull, load: () => 2, now: () => now, fromList: 3 });
+    expect(q.state.etaMs).toBe(Math.round(2 * (1_000 / 3) + 4_800));
+  });
+
   it("gives no time while the pull's time is not known, nor with no rate limit", () => {
     const unknown = new SyncProgress(4, 3, { now: () => 0 });
     expect(unknown.state.etaMs).toBe(0);
@@ -370,16 +389,16 @@ describe("the machine's load: as it is now, and as it was while the pull ran", (
     h = await syncedWithListOf12s(clock, machine.load);
     const harness = h;
     await clock.advance(60_000);
-    // Other work keeps both cores and more busy from 8 s before the final pull: its list takes
-    // five times as long as on the quiet machine it was measured on.
-    machine.m.running = 10;
+    // Other work keeps both cores busy twice over from 8 s before the final pull: its list takes
+    // twice as long as on the quiet machine it was measured on.
+    machine.m.running = 4;
     await clock.advance(8_000);
     await queueColours(harness, 10);
     const bar = barOf(harness, clock);
     const list = holdList(harness);
     const sync = harness.engine.syncNow();
     await list.arrived;
-    const end = clock.now() + 60_000;
+    const end = clock.now() + 24_000;
     await readEachSecond(clock, bar, end);
     await clock.advance(end - clock.now());
     list.release();
@@ -397,9 +416,9 @@ describe("the machine's load: as it is now, and as it was while the pull ran", (
     const list = holdList(harness);
     const sync = harness.engine.syncNow();
     await list.arrived;
-    // 4 s of the list's 12 on the quiet machine it was measured on, then five times as busy:
-    // its other 8 s of work take 40 s.
-    const end = clock.now() + 4_000 + 40_000;
+    // 4 s of the list's 12 on the quiet machine it was measured on, then twice as busy: its
+    // other 8 s of work take 16 s.
+    const end = clock.now() + 4_000 + 16_000;
     // The page applies main's states as they come.
     const applying = async (ms: number) => {
       for (let t = 0; t < ms; t += 1_000) {
@@ -408,7 +427,7 @@ describe("the machine's load: as it is now, and as it was while the pull ran", (
       }
     };
     await applying(4_000);
-    machine.m.running = 10;
+    machine.m.running = 4;
     // Once the last seconds' readings say so, main tells the page, and every reading is true.
     await applying(6_000);
     await readEachSecond(clock, bar, end);

@@ -8,13 +8,22 @@
 // (machine-load.ts: a list measured while both cores were busy takes a fraction of that time on
 // a quieter machine, and the other way round). While the list is on its way, and after it, the
 // work it has done counts at the load it ran under, and what is left at the load now. A pull
-// whose time is not known, or that has outrun it, leaves the time unknown (etaMs 0): better no
-// time than a wrong one.
+// whose time is not known, that has outrun it, or that runs on a machine too busy to know it
+// (KNOWN_UP_TO_LOAD), leaves the time unknown (etaMs 0): better no time than a wrong one.
 import type { SyncState } from '../../../src-shared/sync-state';
 import type { MachineLoad } from './machine-load';
 
 /** Requests that must have been answered before their measured pace replaces the limit's. */
 const MEASURE_AFTER = 5;
+/**
+ * Up to this load a pull's time is known, scaled from its last: beyond it (more threads waiting
+ * than twice the cores, a machine shared with other heavy work) the same 100k list took from 0.9
+ * to 2.4 times its last time, each scaled by the load it ran under. The time left is then said
+ * only while the pull is at most UNSURE_SHARE of it, so that its error cannot make the whole
+ * more than a fifth off.
+ */
+const KNOWN_UP_TO_LOAD = 2;
+const UNSURE_SHARE = 0.2;
 
 /** The pull's time from its list on; the engine keeps it as on an unloaded machine (MachineLoad). */
 export interface PullTimes {
@@ -122,18 +131,21 @@ export class SyncProgress {
     const load = this.#load();
     const now = this.#now();
     const answered = this.#listAnswered;
-    if (answered !== null) {
-      const still = afterMs - this.#worked(now - answered);
-      return still > 0 ? Math.round(still * load) : 0;
-    }
     const since = this.#listSince;
-    if (since !== null) {
+    let pullMs: number;
+    if (answered !== null) pullMs = afterMs - this.#worked(now - answered);
+    else if (since !== null) {
       const still = listMs - this.#worked(now - since);
-      return still > 0 ? Math.round((still + afterMs) * load) : 0;
-    }
+      pullMs = still > 0 ? still + afterMs : 0;
+    } else pullMs = listMs + afterMs;
+    if (pullMs <= 0) return 0;
+    pullMs *= load;
     // Never faster than the limit: answers can come in a burst.
     const slotMs = Math.max(1_000 / this.#ratePerSecond, this.#paceMs);
-    return Math.round((left - this.#fromList) * slotMs + (listMs + afterMs) * load);
+    const requestsMs = since === null ? (left - this.#fromList) * slotMs : 0;
+    const totalMs = requestsMs + pullMs;
+    if (load > KNOWN_UP_TO_LOAD && pullMs > UNSURE_SHARE * totalMs) return 0;
+    return Math.round(totalMs);
   }
 
   /** The unloaded work done in the last `spentMs`, at the machine's load meanwhile. */
