@@ -52,6 +52,8 @@ export class AppController {
   #accounts = $state.raw<AccountSummary[]>([]);
   #data = $state.raw<AccountData | null>(null);
   #started = $state(false);
+  /** This page remembers an account to show while main's first word is on its way. */
+  #remembers = $state(true);
   #unsubscribe: Array<() => void> = [];
   /** Main's road, applied to the cache in order (data-inbox.svelte.ts). */
   readonly #inbox: DataInbox;
@@ -171,6 +173,15 @@ export class AppController {
     return this.#started;
   }
 
+  /**
+   * False when this page remembers no account (a first launch, after a sign-out): until main's
+   * first word there is nothing to show, and the app's shell with its map would be made only to
+   * give way to the sign-in form.
+   */
+  get remembersAccount(): boolean {
+    return this.#remembers;
+  }
+
   start(): void {
     const on = this.api.on.bind(this.api);
     this.#unsubscribe.push(this.support.start(), this.reminders.start());
@@ -186,6 +197,7 @@ export class AppController {
     // The last account's cache shows at once; then the road opens, and main's first word on it
     // (its session) says who is signed in: the same account, another, or none.
     const remembered = this.storage.getItem(LAST_ACCOUNT_KEY);
+    this.#remembers = remembered !== null;
     this.#enqueue(async () => {
       if (remembered !== null) {
         await this.#open(remembered);

@@ -5,6 +5,8 @@ import { format } from '../ui/format';
 
 export const text = {
   appName: 'Fieldmap',
+  /** Before main says whether an account is signed in, when the page remembers none. */
+  opening: 'Opening Fieldmap…',
   tools: {
     group: 'Tools',
     selectOnMap: 'Select on map',
