@@ -34,6 +34,24 @@ export async function signIn(app: AppHandle, service: TestService): Promise<void
   await page.waitForSelector('.top-bar');
 }
 
+/**
+ * Edits the phone of the list's row `index` (the list's order does not follow the phone);
+ * `beforeSave` runs with the editor filled, just before Save.
+ */
+export async function editPhone(
+  page: Page,
+  index: number,
+  phone: string,
+  beforeSave: () => Promise<void> = async () => undefined,
+): Promise<void> {
+  await page.locator('[aria-label="Customers"] button.customer-row').nth(index).click();
+  await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
+  await page.fill('#ed-phone', phone);
+  await beforeSave();
+  await page.click('button:has-text("Save changes")');
+  await page.waitForSelector('aside[data-editing]', { state: 'detached' });
+}
+
 /** Waits until the list shows `want` rows. */
 export async function waitRows(page: Page, label: string, want: number): Promise<void> {
   await expect

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import type { RequestGate } from '../../src-service/index';
 import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, waitRows, waitSync } from '../support/app-steps';
+import { editPhone, signIn, waitRows, waitSync } from '../support/app-steps';
 import { STATUS_PROBE, statusLog, type StatusEntry } from '../support/status-probe';
 
 const COUNT = 20_000;
@@ -55,15 +55,6 @@ const running = (): AppHandle => {
 };
 
 const statusText = (page: Page) => page.textContent('.sync-status .text');
-
-/** Edits the phone of the list's row `index` (the list's order does not follow the phone). */
-async function editPhone(page: Page, index: number, phone: string): Promise<void> {
-  await page.locator('[aria-label="Customers"] button.customer-row').nth(index).click();
-  await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
-  await page.fill('#ed-phone', phone);
-  await page.click('button:has-text("Save changes")');
-  await page.waitForSelector('aside[data-editing]', { state: 'detached' });
-}
 
 /** The entries of the bar (not those before it is on the page). */
 const shown = (log: StatusEntry[]) => log.filter((e) => e.kind !== null);

@@ -10,10 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, waitRows, waitSync } from '../support/app-steps';
+import { editPhone, signIn, waitRows, waitSync } from '../support/app-steps';
 import { STATUS_PROBE, clearStatusLog, statusLog } from '../support/status-probe';
 
 const COUNT = 20_000;
@@ -39,16 +38,6 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-async function editPhone(page: Page, index: number, phone: string): Promise<void> {
-  await page.locator('[aria-label="Customers"] button.customer-row').nth(index).click();
-  await page.click('aside[aria-label="Customer details"] button:has-text("Edit")');
-  await page.fill('#ed-phone', phone);
-  // The bar as it is at the Save, and every change of it after.
-  await clearStatusLog(page);
-  await page.click('button:has-text("Save changes")');
-  await page.waitForSelector('aside[data-editing]', { state: 'detached' });
-}
-
 describe('the status bar after Save', () => {
   it('never says Synced between the Save and the service having the change', async () => {
     const { page } = app;
@@ -58,7 +47,8 @@ describe('the status bar after Save', () => {
     for (let i = 0; i < 6; i++) {
       const phone = `555-04${String(i).padStart(2, '0')}`;
       const put = service.hold('PUT', /\/customers\//);
-      await editPhone(page, i, phone);
+      // The bar as it is at the Save, and every change of it after.
+      await editPhone(page, i, phone, () => clearStatusLog(page));
       await put.arrived;
       const log = (await statusLog(page)).filter((e) => e.kind !== null);
       put.release();
