@@ -199,7 +199,6 @@ export async function createMainServices(options: MainServicesOptions): Promise<
         raw.openRoad();
         const session = sessions.session;
         raw('session:changed', sessions.currentAccount());
-        raw('sync:state', session?.runtime.engine.state ?? { kind: 'signed-out' });
         if (session) {
           const { accountKey } = session.account;
           raw('outbox:changed', { accountKey, ops: session.runtime.outbox.list() });
@@ -208,6 +207,10 @@ export async function createMainServices(options: MainServicesOptions): Promise<
           const { engine } = session.runtime;
           engine.resendSnapshot(holding.accountKey === accountKey ? holding.newerThan : null);
         }
+        // The sync state after the data it speaks of: "Synced" first, then a delta resent, showed
+        // "Synced" while the cache did not hold that pull, and a quit then left main's prints
+        // ahead of the cache (the next start's delta refused, the whole account sent again).
+        raw('sync:state', session?.runtime.engine.state ?? { kind: 'signed-out' });
         return true;
       },
     }),
