@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { MemoryCredentialStore } from '../../scripts/browser-runner/credentials';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
-import { signIn, waitRows, waitSync } from '../support/app-steps';
+import { signIn, syncState, waitRows, waitSync } from '../support/app-steps';
 import { STATUS_PROBE, statusLog } from '../support/status-probe';
 
 const COUNT = 20_000;
@@ -109,5 +109,39 @@ describe('online again after an online restart, then an offline one', () => {
     await waitSync(page, 'synced');
     const since = (await statusLog(page)).slice(before);
     expect(since.filter((e) => STREAM.test(e.text))).toEqual([]);
+  });
+});
+
+describe('a restart after main saved the prints of a pull the cache never took', () => {
+  it('never says "Synced" over the delta the cache refused, only after the resend', async () => {
+    // Main's next pull never reaches the cache (a quit while it was on its way): main has its
+    // prints saved, the cache holds the pull before.
+    running().holdData();
+    const state = await running().call<{ kind: string }>('syncNow');
+    expect(state.kind).toBe('synced');
+    const held = await cachedPull(running().page);
+    // The prints are saved after "synced".
+    await expect.poll(savedPull).not.toBe(held);
+    const saved = await savedPull();
+    // The first pull after the restart waits until the page's road is open: its delta, over a
+    // pull the cache does not hold, reaches the cache and is refused.
+    const pull = service.hold('GET', /^\/api\/v1\/user$/);
+    await running().restart();
+    const page = running().page;
+    await waitRows(page, 'Customers', COUNT);
+    await pull.arrived;
+    await expect.poll(() => syncState(page)).toBe('syncing');
+    pull.release();
+
+    await expect
+      .poll(async () => {
+        const now = await savedPull();
+        return now !== saved && now === (await cachedPull(page));
+      })
+      .toBe(true);
+    await waitSync(page, 'synced');
+    const log = await statusLog(page);
+    const lastStream = log.map((e) => STREAM.test(e.text)).lastIndexOf(true);
+    expect(log.slice(0, lastStream + 1).filter((e) => e.kind === 'synced')).toEqual([]);
   });
 });

@@ -51,6 +51,8 @@ export class DataInbox {
   readonly stage = new SnapshotStage();
   /** The road whose first session word has been heard. */
   #road = 0;
+  /** The last road that lost a message or a stream (0: none). */
+  #lost = 0;
   /** The last opening of a road, settled once main answered it. */
   #opening: Promise<void> = Promise.resolve();
   /** New roads after losses: at once, then after growing waits until a stream is saved. */
@@ -148,6 +150,7 @@ export class DataInbox {
         this.#local.saving(report.stream, report.done);
         return;
       case 'lost':
+        this.#lost = Math.max(this.#lost, report.road);
         this.#local.reset();
         this.#recovery.lost();
         return;
@@ -175,6 +178,9 @@ export class DataInbox {
         return;
       }
       case 'sync:state':
+        // A sync's "Synced" behind a stream the cache refused (a delta over another pull) is not
+        // true: the new road's state comes after the data main resends on it.
+        if (report.road === this.#lost && report.payload.kind === 'synced') return;
         this.host.sync(report.payload);
         return;
       case 'outbox:changed': {
