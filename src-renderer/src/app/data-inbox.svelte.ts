@@ -179,8 +179,9 @@ export class DataInbox {
       }
       case 'sync:state':
         // A sync's "Synced" behind a stream the cache refused (a delta over another pull) is not
-        // true: the new road's state comes after the data main resends on it.
-        if (report.road === this.#lost && report.payload.kind === 'synced') return;
+        // true: the new road's state comes after the data main resends on it. A storage failure
+        // is shown over "Synced" (failureOf) and keeps it: every road may fail alike.
+        if (report.road === this.#lost && report.payload.kind === 'synced' && !this.#failed) return;
         this.host.sync(report.payload);
         return;
       case 'outbox:changed': {
