@@ -100,6 +100,28 @@ describe('SyncProgress: the time left', () => {
     expect(q.state.etaMs).toBe(Math.round(2 * (1_000 / 3) + 4_800));
   });
 
+  it('keeps saying or not saying the time while the load hovers at the line', () => {
+    const now = 0;
+    const pull = { listMs: 2_400, afterMs: 0 };
+    // 3 requests before a pull of 2.4 s unloaded: the pull is most of the time left.
+    const left = (loads: number[]) => {
+      let at = 0;
+      const p = new SyncProgress(5, 3, {
+        pull,
+        load: () => loads[at]!,
+        now: () => now,
+        fromList: 3,
+      });
+      return loads.map((_, i) => ((at = i), p.state.etaMs));
+    };
+    // Judged busy at 2.2: no time at 1.8 or 2.4 either, until the load falls under 1.5.
+    const busy = left([2.2, 1.8, 2.4, 1.8, 1.4, 1.8]);
+    expect(busy.map((ms) => ms > 0)).toEqual([false, false, false, false, true, true]);
+    // Judged quiet at 1.8: the time stays at 2.2 and 2.4, and goes above 2.5.
+    const quiet = left([1.8, 2.2, 2.4, 2.2, 2.6, 2.2]);
+    expect(quiet.map((ms) => ms > 0)).toEqual([true, true, true, true, false, false]);
+  });
+
   it("gives no time while the pull's time is not known, nor with no rate limit", () => {
     const unknown = new SyncProgress(4, 3, { now: () => 0 });
     expect(unknown.state.etaMs).toBe(0);

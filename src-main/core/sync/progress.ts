@@ -24,6 +24,11 @@ const MEASURE_AFTER = 5;
  */
 const KNOWN_UP_TO_LOAD = 2;
 const UNSURE_SHARE = 0.2;
+/**
+ * Once decided, how far the load must move past KNOWN_UP_TO_LOAD to change it: a load hovering
+ * at the line made the time come and go several times a second in a rep trial.
+ */
+const LOAD_BAND = 0.5;
 
 /** The pull's time from its list on; the engine keeps it as on an unloaded machine (MachineLoad). */
 export interface PullTimes {
@@ -67,6 +72,8 @@ export class SyncProgress {
   #first: [number, number] | null = null;
   /** The measured time per request, once MEASURE_AFTER have been answered before the list. */
   #paceMs = 0;
+  /** The machine was last judged too busy to know the pull's time (null: not judged yet). */
+  #busy: boolean | null = null;
 
   constructor(plannedRequests: number, ratePerSecond: number, options: SyncProgressOptions = {}) {
     this.#ratePerSecond = ratePerSecond;
@@ -144,8 +151,16 @@ export class SyncProgress {
     const slotMs = Math.max(1_000 / this.#ratePerSecond, this.#paceMs);
     const requestsMs = since === null ? (left - this.#fromList) * slotMs : 0;
     const totalMs = requestsMs + pullMs;
-    if (load > KNOWN_UP_TO_LOAD && pullMs > UNSURE_SHARE * totalMs) return 0;
+    if (this.#tooBusy(load) && pullMs > UNSURE_SHARE * totalMs) return 0;
     return Math.round(totalMs);
+  }
+
+  #tooBusy(load: number): boolean {
+    const busy = this.#busy;
+    if (busy === null || (busy && load < KNOWN_UP_TO_LOAD - LOAD_BAND))
+      this.#busy = load > KNOWN_UP_TO_LOAD;
+    else if (!busy && load > KNOWN_UP_TO_LOAD + LOAD_BAND) this.#busy = true;
+    return this.#busy!;
   }
 
   /** The unloaded work done in the last `spentMs`, at the machine's load meanwhile. */
