@@ -26,16 +26,21 @@ export class FakeClock implements Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
-      const timer: Timer = { at: this.#now + Math.max(0, ms), seq: this.#seq++, resolve };
-      this.#timers.push(timer);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          this.#timers = this.#timers.filter((t) => t !== timer);
-          reject(signal.reason);
+      // As systemClock's: the listener goes once the sleep is over.
+      const abort = () => {
+        this.#timers = this.#timers.filter((t) => t !== timer);
+        reject(signal!.reason);
+      };
+      const timer: Timer = {
+        at: this.#now + Math.max(0, ms),
+        seq: this.#seq++,
+        resolve: () => {
+          signal?.removeEventListener('abort', abort);
+          resolve();
         },
-        { once: true },
-      );
+      };
+      this.#timers.push(timer);
+      signal?.addEventListener('abort', abort, { once: true });
     });
   }
 

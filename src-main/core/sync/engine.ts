@@ -413,16 +413,10 @@ export class SyncEngine implements SyncEnginePort {
    */
   async #retell(progress: SyncProgress, signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      // A signal of its own per wait: the sleep's listener on it goes with it.
-      const wait = new AbortController();
-      const stop = () => wait.abort();
-      signal.addEventListener('abort', stop, { once: true });
       try {
-        await this.#o.clock.sleep(RETELL_MS, wait.signal);
+        await this.#o.clock.sleep(RETELL_MS, signal);
       } catch {
         return;
-      } finally {
-        signal.removeEventListener('abort', stop);
       }
       if (this.#progress !== progress || this.#state.kind !== 'syncing') return;
       // Before the list the estimate moves by answers, each of which tells it.
