@@ -157,10 +157,13 @@ export class SyncProgress {
 
   #tooBusy(load: number): boolean {
     const busy = this.#busy;
-    if (busy === null || (busy && load < KNOWN_UP_TO_LOAD - LOAD_BAND))
-      this.#busy = load > KNOWN_UP_TO_LOAD;
-    else if (!busy && load > KNOWN_UP_TO_LOAD + LOAD_BAND) this.#busy = true;
-    return this.#busy!;
+    this.#busy =
+      busy === null
+        ? load > KNOWN_UP_TO_LOAD
+        : busy
+          ? load >= KNOWN_UP_TO_LOAD - LOAD_BAND
+          : load > KNOWN_UP_TO_LOAD + LOAD_BAND;
+    return this.#busy;
   }
 
   /** The unloaded work done in the last `spentMs`, at the machine's load meanwhile. */
