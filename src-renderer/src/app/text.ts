@@ -22,7 +22,7 @@ export const text = {
   topBar: {
     syncViews: 'Sync views',
     changes: 'Changes',
-    needAttention: (n: number) => `, ${format.count(n)} ${n === 1 ? 'needs' : 'need'} attention`,
+    needAttention: (n: number) => `, ${format.counted(n, 'needs', 'need')} attention`,
     conflicts: 'Conflicts',
     search: 'Search customers',
     searchPlaceholder: 'Search customers  ( / )',
@@ -64,7 +64,7 @@ export const text = {
     tryNow: 'Try now',
     syncNow: 'Sync now',
     waiting: (changes: string) => `${changes} waiting to be sent`,
-    attention: (n: number) => `${changesText(n)} ${n === 1 ? 'needs' : 'need'} attention`,
+    attention: (n: number) => `${changesText(n)} ${format.plural(n, 'needs', 'need')} attention`,
     receiving: (done: number, total: number) =>
       `Receiving customers: ${format.count(done)} of ${format.count(total)}`,
     saving: (done: number, total: number) =>

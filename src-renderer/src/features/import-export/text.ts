@@ -59,7 +59,7 @@ export const text = {
     noHeader: 'The file has no header row.',
   },
   chip: {
-    attention: (n: number) => `, ${format.count(n)} ${n === 1 ? 'needs' : 'need'} attention`,
+    attention: (n: number) => `, ${format.counted(n, 'needs', 'need')} attention`,
     imported: (created: number, total: number, fileName: string, attention: string) =>
       `Imported ${format.count(created)} of ${format.count(total)} from ${fileName}${attention}`,
     paused: ' (paused: waiting for the service)',

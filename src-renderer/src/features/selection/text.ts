@@ -99,6 +99,6 @@ export const text = {
       `All ${changes(total)} reached the service.` +
       (others > 0 ? ` ${changes(others)} of other work still waiting.` : ''),
     needAttention: (n: number) =>
-      ` ${changes(n)} ${n === 1 ? 'needs' : 'need'} attention (see Changes).`,
+      ` ${changes(n)} ${format.plural(n, 'needs', 'need')} attention (see Changes).`,
   },
 };
