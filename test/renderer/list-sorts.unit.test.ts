@@ -23,6 +23,17 @@ function viewsOf(customers: Customer[]): CustomerView[] {
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/** Keys of `rows` as a full read gets them: pieces of 1,000, each with the list's order by name. */
+function readInPieces(rows: readonly CustomerView[]): ReadKeys {
+  const read = new ReadKeys();
+  for (let from = 0; from < rows.length; from += 1_000) {
+    const piece = ListKeys.build(rows.slice(from, from + 1_000));
+    piece.order('name', 'asc');
+    read.add(piece);
+  }
+  return read;
+}
+
 /** Names the service really sends: accents, case, blanks, numbers as strings (PHP), ties. */
 const TRICKY = [
   'émile',
@@ -211,12 +222,7 @@ describe('list sorts off the UI thread', () => {
 
   it('pieces added as they arrive become a few runs in read order, which concatenate to a fresh build', () => {
     const rows = viewsOf(tricky(11_003));
-    const read = new ReadKeys();
-    for (let from = 0; from < rows.length; from += 1_000) {
-      const piece = ListKeys.build(rows.slice(from, from + 1_000));
-      piece.order('name', 'asc');
-      read.add(piece);
-    }
+    const read = readInPieces(rows);
     // 12 pieces (11 whole, 1 of 3): runs of 8, 2, 1 and 1 pieces, no two neighbours alike.
     expect(read.runs.map((r) => r.rows.length)).toEqual([8_000, 2_000, 1_000, 3]);
     expect(read.runs.every((r) => r.hasOrder('name', 'asc'))).toBe(true);
@@ -230,12 +236,7 @@ describe('list sorts off the UI thread', () => {
 
   it('runs joined once the read is whole are the keys the list then takes, with nothing left to merge', () => {
     const rows = viewsOf(tricky(11_003));
-    const read = new ReadKeys();
-    for (let from = 0; from < rows.length; from += 1_000) {
-      const piece = ListKeys.build(rows.slice(from, from + 1_000));
-      piece.order('name', 'asc');
-      read.add(piece);
-    }
+    const read = readInPieces(rows);
     read.join(rows);
     expect(read.runs.map((r) => r.rows.length)).toEqual([11_003]);
     const whole = read.runs[0]!;

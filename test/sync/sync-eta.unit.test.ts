@@ -378,6 +378,28 @@ async function readEachSecond(
   }
 }
 
+/**
+ * `changes` colour changes queued and synced, the pull's list answered `listMs` after it is asked
+ * for: each second of it the bar says a time within 20 % of what is left; the sync ends synced.
+ */
+async function listTaking(
+  harness: Harness,
+  clock: FakeClock,
+  changes: number,
+  listMs: number,
+): Promise<void> {
+  await queueColours(harness, changes);
+  const bar = barOf(harness, clock);
+  const list = holdList(harness);
+  const sync = harness.engine.syncNow();
+  await list.arrived;
+  const end = clock.now() + listMs;
+  await readEachSecond(clock, bar, end);
+  await clock.advance(end - clock.now());
+  list.release();
+  expect((await sync).kind).toBe('synced');
+}
+
 describe("the machine's load: as it is now, and as it was while the pull ran", () => {
   it('counts a reconnect after a busy minute at the load of its last seconds', async () => {
     const clock = new FakeClock();
@@ -391,18 +413,8 @@ describe("the machine's load: as it is now, and as it was while the pull ran", (
     machine.m.running = 2;
     await clock.advance(6_000);
     await h.open();
-    const harness = h;
-    await queueColours(harness, 3);
-    const bar = barOf(harness, clock);
-    const list = holdList(harness);
-    const sync = harness.engine.syncNow();
-    await list.arrived;
     // The list takes what it took before, on a machine as quiet: not "about 38 s left".
-    const end = clock.now() + 12_000;
-    await readEachSecond(clock, bar, end);
-    await clock.advance(end - clock.now());
-    list.release();
-    expect((await sync).kind).toBe('synced');
+    await listTaking(h, clock, 3, 12_000);
   });
 
   it("counts a bulk's final pull at a load that rose in its last seconds", async () => {
@@ -415,16 +427,7 @@ describe("the machine's load: as it is now, and as it was while the pull ran", (
     // twice as long as on the quiet machine it was measured on.
     machine.m.running = 4;
     await clock.advance(8_000);
-    await queueColours(harness, 10);
-    const bar = barOf(harness, clock);
-    const list = holdList(harness);
-    const sync = harness.engine.syncNow();
-    await list.arrived;
-    const end = clock.now() + 24_000;
-    await readEachSecond(clock, bar, end);
-    await clock.advance(end - clock.now());
-    list.release();
-    expect((await sync).kind).toBe('synced');
+    await listTaking(harness, clock, 10, 24_000);
   });
 
   it('tells the page anew when the load moves while the list is on its way', async () => {
