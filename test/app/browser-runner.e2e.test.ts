@@ -251,7 +251,8 @@ describe('window.fieldmap in the runner', () => {
         const status = document.querySelector('.sync-status');
         const words = status?.querySelector('.text')?.textContent ?? '';
         if (seen.at(-1) !== words) seen.push(words);
-        if (status && status.getAttribute('data-sync') !== 'signed-out') done(seen);
+        const kind = status?.getAttribute('data-sync');
+        if (status && kind !== 'signed-out' && kind !== 'opening') done(seen);
         else requestAnimationFrame(look);
       };
       look();

@@ -97,9 +97,38 @@ describe('status during a large first sync', () => {
   it('says the app is opening, not "Not signed in", before main has said who is signed in', () => {
     const signedOut = { kind: 'signed-out' } as const;
     const opening = syncStatusView(signedOut, none, { ...env, opening: true });
-    expect(opening).toMatchObject({ text: 'Opening…', tone: 'busy', tryNow: false });
+    expect(opening).toMatchObject({
+      kind: 'opening',
+      text: 'Opening…',
+      tone: 'busy',
+      tryNow: false,
+    });
     // Main's word that no one is signed in.
-    expect(syncStatusView(signedOut, none, env).text).toBe('Not signed in');
+    expect(syncStatusView(signedOut, none, env)).toMatchObject({
+      kind: 'signed-out',
+      text: 'Not signed in',
+    });
+  });
+
+  it('before the outbox mirror is read, names no count and no "kept", and is only opening', () => {
+    const signedOut = { kind: 'signed-out' } as const;
+    const reading = { phase: 'reading', done: 0, total: 0 } as const;
+    const unread = (online: boolean, local: typeof reading | null = null) =>
+      syncStatusView(signedOut, null, { ...env, online, opening: true, local });
+    expect(unread(true)).toMatchObject({ kind: 'opening', text: 'Opening…', tone: 'busy' });
+    expect(unread(true, reading)).toMatchObject({
+      kind: 'opening',
+      text: 'Reading customers on this laptop…',
+    });
+    // Offline is the machine's own knowledge; whether changes wait is not known yet.
+    expect(unread(false)).toMatchObject({
+      kind: 'opening',
+      text: 'Offline · opening…',
+      tone: 'warn',
+    });
+    expect(unread(false, reading).text).toBe('Offline · reading customers on this laptop…');
+    // Once main has spoken, an unread mirror counts as nothing queued.
+    expect(syncStatusView({ kind: 'synced', at: env.now }, null, env).kind).toBe('synced');
   });
 
   it('counts progress in twentieths of the total, never above what is done, and ends at the total', () => {
@@ -183,9 +212,10 @@ describe('status while the page opens or reads its cache after a restart', () =>
       kind: 'queued',
       text: 'Offline — 3 changes waiting to be sent · opening…',
     });
-    expect(syncStatusView({ kind: 'signed-out' }, none, opening).text).toBe(
-      'Offline — changes are kept and sent later · opening…',
-    );
+    expect(syncStatusView({ kind: 'signed-out' }, none, opening)).toMatchObject({
+      kind: 'opening',
+      text: 'Offline — changes are kept and sent later · opening…',
+    });
   });
 
   it('online, names the changes being sent or waiting beside the reading', () => {

@@ -10,8 +10,11 @@ export type StatusEntry = {
   text: string;
   /** What the customer list shows. */
   rows: number;
-  /** The Changes view's count: the queued changes the page knows of (its outbox mirror). */
-  changes: number;
+  /**
+   * The Changes view's count: the queued changes the page knows of (its outbox mirror); null
+   * while it shows none (the mirror not read yet).
+   */
+  changes: number | null;
   at: number;
 };
 
@@ -22,13 +25,14 @@ export const STATUS_PROBE = `(() => {
   const sample = () => {
     const bar = document.querySelector('.sync-status');
     const list = document.querySelector('[aria-label="Customers"]');
-    const changes = document.querySelector('nav.views button[data-count]');
+    const changes = document.querySelector('nav.views button');
+    const count = changes ? changes.getAttribute('data-count') : null;
     const entry = {
       kind: bar ? bar.getAttribute('data-sync') : null,
       tone: bar ? bar.getAttribute('data-tone') : null,
       text: bar ? (bar.querySelector('.text')?.textContent ?? '') : '',
       rows: Number(list ? (list.getAttribute('data-rows') ?? '0') : '0'),
-      changes: Number(changes ? (changes.getAttribute('data-count') ?? '0') : '0'),
+      changes: count === null ? null : Number(count),
       at: Math.round(performance.now()),
     };
     const last = log[log.length - 1];

@@ -65,6 +65,11 @@ export class AccountData {
     stage?: SnapshotStage,
   ) {
     const { db } = cache;
+    // The mirror of main's outbox, in queue order ('done' ops are already on the service). Read
+    // first: until it answers, a restart's status bar cannot say whether changes wait.
+    this.#ops = new LiveQuery(async () =>
+      (await db.pending.orderBy('seq').toArray()).filter((op) => op.state !== 'done'),
+    );
     // The kept snapshot may be shown before its save commits only while no change is queued.
     const quiet = () => this.#ops.current?.length === 0;
     this.customers = new CustomersState(cache, stage && { stage, quiet });
@@ -75,15 +80,16 @@ export class AccountData {
     );
     this.#territories = new LiveQuery(() => db.territories.toArray());
     this.#lastSync = new LiveQuery(() => cache.lastSync());
-    // The mirror of main's outbox, in queue order ('done' ops are already on the service).
-    this.#ops = new LiveQuery(async () =>
-      (await db.pending.orderBy('seq').toArray()).filter((op) => op.state !== 'done'),
-    );
   }
 
-  /** Queued changes not yet on the service, oldest first. */
+  /** Queued changes not yet on the service, oldest first ([] until the mirror is read). */
   get ops(): Op[] {
     return this.#ops.current ?? [];
+  }
+
+  /** The outbox mirror has been read: `ops` is the queue, not an empty list for want of a read. */
+  get opsRead(): boolean {
+    return this.#ops.current !== undefined;
   }
 
   get user(): UserMeta | null {

@@ -9,6 +9,7 @@
 import {
   changesText,
   connectionCauseText,
+  queueCounts,
   timeLeftMs,
   type QueueCounts,
   type SyncState,
@@ -27,9 +28,10 @@ export interface SyncStatusView {
    * whose storage refused main's data, 'queued' while main says synced with changes still queued.
    * Main's 'syncing' stays 'syncing' until main says it is over, even where the words say the
    * machine is offline: a wait for the end of main's sync must not end before its last message.
-   * While the app opens or the list reads its cache with changes queued: 'queued'.
+   * While the app opens or the list reads its cache with changes queued: 'queued'; before main's
+   * first word otherwise: 'opening' (neither signed in nor out yet, the queue unknown or empty).
    */
-  kind: SyncState['kind'] | 'saving' | 'not-saved' | 'queued';
+  kind: SyncState['kind'] | 'saving' | 'not-saved' | 'queued' | 'opening';
   text: string;
   tone: Tone;
   /** When the engine tries again by itself (shown as "next try in …"), or null. */
@@ -81,9 +83,16 @@ export function localWorkText(work: LocalWork): string {
   }
 }
 
+/** No change queued: main's words when the page has not read its outbox mirror yet. */
+const NONE: QueueCounts = queueCounts([]);
+
+/**
+ * `known`: the queue as the page knows it, or null before it has read its outbox mirror (a
+ * restart's first moments): then nothing is said of changes, neither a count nor "kept".
+ */
 export function syncStatusView(
   sync: SyncState,
-  q: QueueCounts,
+  known: QueueCounts | null,
   env: {
     online: boolean;
     now: number;
@@ -98,15 +107,23 @@ export function syncStatusView(
   },
 ): SyncStatusView {
   const local = env.local ?? null;
+  const q = known ?? NONE;
   // Before main's first word a restart is not a sign-out: the saved sign-in is being opened.
   const opening = sync.kind === 'signed-out' && env.opening === true;
   const doing = local ? localWorkText(local) : opening ? text.syncStatus.opening : null;
   // The page's own work instead of main's "Synced" or "Syncing" (main's data not yet in the
   // list, the cache not read yet), and beside it what the rep must not miss.
   if (doing !== null && (sync.kind === 'synced' || sync.kind === 'syncing' || opening)) {
-    const standing = standingText(sync, q, env.online);
+    // The queue not read yet: only what the machine itself knows (no network), no count.
+    const standing =
+      known === null
+        ? env.online
+          ? null
+          : text.syncStatus.offline('')
+        : standingText(sync, q, env.online);
     // 'saving' while main's data is on its way into the list (what a wait for it waits on);
-    // while the page only opens or reads what it holds, changes queued are the truth to report.
+    // while the page only opens or reads what it holds, changes queued are the truth to report,
+    // and with none (or none known yet) it is opening: not signed out, not synced.
     const reading = local === null || local.phase === 'reading';
     const kind =
       sync.kind === 'syncing'
@@ -114,7 +131,7 @@ export function syncStatusView(
         : reading && q.queued > 0
           ? 'queued'
           : opening
-            ? 'signed-out'
+            ? 'opening'
             : 'saving';
     return {
       kind,
