@@ -28,7 +28,11 @@ function placeOf(c: Partial<ReminderFields>): string {
 /** The customer's reminder, or null when it has none (0, null or unreadable). */
 export function reminderOf(id: string, c: Partial<ReminderFields>): Reminder | null {
   const at = fromAccountTime(c.remindAt);
-  if (at === null) return null;
+  return at === null ? null : reminderAt(id, c, at);
+}
+
+/** The customer's reminder at `at`: its remindAt already read (fromAccountTime). */
+export function reminderAt(id: string, c: Partial<ReminderFields>, at: number): Reminder {
   return { customerId: id, name: c.name ?? '', address: placeOf(c), at, type: c.remindType ?? '' };
 }
 

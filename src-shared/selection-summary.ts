@@ -5,7 +5,7 @@
 // "1,250.00", " 300 ") or text. What reads as a number is summed; the rest is counted as having
 // no amount (null or empty) or an unreadable one, so the sum never hides what it left out.
 import type { Customer } from './domain';
-import { daysSinceLastVisit, isReminderDue } from './visits';
+import { daysSinceLastVisit, isReminderOverdue } from './visits';
 
 /** Days after the last visit from which a customer is overdue (past the "8-30 days" bucket). */
 export const OVERDUE_AFTER_DAYS = 30;
@@ -31,7 +31,7 @@ export function isOverdueForVisit(
   c: Pick<Customer, 'lastVisit' | 'remindAt'>,
   nowMs: number,
 ): boolean {
-  if (isReminderDue(c.remindAt, nowMs)) return true;
+  if (isReminderOverdue(c.remindAt, nowMs)) return true;
   const days = daysSinceLastVisit(c.lastVisit, nowMs);
   return days !== null && days > OVERDUE_AFTER_DAYS;
 }

@@ -89,8 +89,29 @@ export function daysSinceLastVisit(
   return at === null ? null : Math.max(0, Math.floor((nowMs - at) / DAY_MS));
 }
 
-/** True when a reminder is set and its time has come. */
+/**
+ * The one rule of a reminder due, which "Due today" (its count and panel), the "Reminder due"
+ * visit filter, the map's "Reminder due" pins and a customer's "due" mark all count by: set, and
+ * at or before the end of the rep's local day of `nowMs`, overdue ones included. Two rules (this
+ * one, and "its time has come") showed a rep two numbers for one thing.
+ */
+export function reminderDueBy(nowMs: number): number {
+  const day = new Date(nowMs);
+  day.setHours(23, 59, 59, 999);
+  return day.getTime();
+}
+
+/** True when a reminder is set and due today or overdue (reminderDueBy). */
 export function isReminderDue(remindAt: number | null | undefined, nowMs: number): boolean {
+  const at = fromAccountTime(remindAt);
+  return at !== null && at <= reminderDueBy(nowMs);
+}
+
+/**
+ * True when a reminder is set and its time has come: overdue (the Selection panel's overdue, as
+ * "Due today"'s "N overdue" reads it), not a count of reminders due.
+ */
+export function isReminderOverdue(remindAt: number | null | undefined, nowMs: number): boolean {
   const at = fromAccountTime(remindAt);
   return at !== null && at <= nowMs;
 }

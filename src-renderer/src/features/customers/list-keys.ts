@@ -9,7 +9,7 @@
 // never re-sorts or re-lowercases 100k records.
 import { CUSTOMER_SEARCH_FIELDS, searchHaystack } from '../../../../src-shared';
 import { fromAccountTime } from '../../../../src-shared/time-units';
-import { VISIT_AGE_BUCKETS, type VisitFilter } from '../../../../src-shared/visits';
+import { VISIT_AGE_BUCKETS, reminderDueBy, type VisitFilter } from '../../../../src-shared/visits';
 import type { CustomerView } from '../../types';
 import {
   SORT_KEYS,
@@ -376,7 +376,8 @@ export class ListKeys implements SortColumns {
    */
   visitRange(filter: VisitFilter, nowMs: number): VisitRange | null {
     if (filter.kind === 'all') return null;
-    if (filter.kind === 'due') return { column: this.remindMs, lo: -Infinity, hi: nowMs };
+    if (filter.kind === 'due')
+      return { column: this.remindMs, lo: -Infinity, hi: reminderDueBy(nowMs) };
     const column = this.lastVisitMs;
     if (filter.bucket === 'never') return { column, lo: NaN, hi: NaN, never: true };
     const at = VISIT_AGE_BUCKETS.findIndex((b) => b.key === filter.bucket);

@@ -1,29 +1,28 @@
 // "Due today": the reminders due by the end of the rep's day, overdue first, and where a
 // snooze moves one. Read from the cache, so a reminder the rep just set, snoozed or marked done
 // shows as it stands before the service has it.
-import { reminderOf, type Reminder } from '../../../../src-shared/reminders';
+import { reminderAt, type Reminder } from '../../../../src-shared/reminders';
 import { fromAccountTime } from '../../../../src-shared/time-units';
+import { reminderDueBy } from '../../../../src-shared/visits';
 import { lowerBoundById } from '../../cache/id-order';
 import type { CustomerView } from '../../types';
 
-/** The last millisecond of the local day of `now`. */
-export function endOfDay(now: number): number {
-  const day = new Date(now);
-  day.setHours(23, 59, 59, 999);
-  return day.getTime();
+/**
+ * `c`'s reminder when it is due by `end` (reminderDueBy: the rule the "Reminder due" filter and
+ * pins count by), else null. remindAt is read once: the time first, and a reminder (its address
+ * line) built only for the due ones, not for every customer at a first read of the account.
+ */
+function dueReminder(c: CustomerView, end: number): Reminder | null {
+  const at = fromAccountTime(c.remindAt);
+  return at === null || at > end ? null : reminderAt(c.id, c, at);
 }
 
 /** Reminders due by the end of today (overdue included), soonest first. */
 export function dueToday(customers: readonly CustomerView[], now: number): Reminder[] {
-  const end = endOfDay(now);
+  const end = reminderDueBy(now);
   const due: Reminder[] = [];
   for (const c of customers) {
-    // The time first: a reminder (its address line) is built only for the due ones, not for
-    // every customer with a reminder at a first read of the whole account.
-    if (!c.remindAt) continue;
-    const at = fromAccountTime(c.remindAt);
-    if (at === null || at > end) continue;
-    const reminder = reminderOf(c.id, c);
+    const reminder = dueReminder(c, end);
     if (reminder) due.push(reminder);
   }
   return due.sort(dueOrder);
@@ -55,7 +54,7 @@ export class DueList {
 
   /** dueToday(rows, now), from the last answer when `rows` was patched from its rows. */
   read(rows: readonly CustomerView[], now: number): Reminder[] {
-    const end = endOfDay(now);
+    const end = reminderDueBy(now);
     const changed = this.#rows && end === this.#end ? this.changedSince(this.#rows, rows) : null;
     if (changed === null) this.#due = dueToday(rows, now);
     else if (changed.size > 0) this.#due = this.#patched(rows, changed, end);
@@ -68,8 +67,8 @@ export class DueList {
     const due = this.#due.filter((r) => !changed.has(r.customerId));
     for (const id of changed) {
       const c = rows[lowerBoundById(rows, id)];
-      const reminder = c?.id === id && c.remindAt ? reminderOf(c.id, c) : null;
-      if (!reminder || reminder.at > end) continue;
+      const reminder = c?.id === id ? dueReminder(c, end) : null;
+      if (!reminder) continue;
       let lo = 0;
       let hi = due.length;
       while (lo < hi) {
