@@ -1037,7 +1037,7 @@ async function reconnectMs(
   if (process.env['FIELDMAP_SCALE_DEBUG']) {
     const shown = bar.samples.map((x) => `${x.at - t0}: ${x.leftS}, ${bar.synced - x.at}`);
     console.error(
-      `reconnect with ${edits.length} offline edits: Synced in ${ms} ms (the bar at ` +
+      `reconnect with ${edits.length} offline edits (online at ${t0}): Synced in ${ms} ms (the bar at ` +
         `${bar.synced - t0} ms); time left (ms after online: said s, really left ms) ` +
         `${shown.join('; ')}; worst ${Math.round(etaError * 100)} %`,
     );

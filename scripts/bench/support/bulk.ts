@@ -158,7 +158,7 @@ export async function bulkColour(
       .join('; ');
   if (process.env['FIELDMAP_SCALE_DEBUG'])
     console.error(
-      `bulk time left (click at ${t0}; s after click: said, really left; sent at ${Math.round(((sent ?? end) - t0) / 1000)} s, ` +
+      `bulk time left (click at ${t0}, Synced at ${end}; s after click: said, really left; sent at ${Math.round(((sent ?? end) - t0) / 1000)} s, ` +
         `synced at ${Math.round((end - t0) / 1000)} s)\n  panel: ${shown(panel)}\n  bar: ${shown(bar)}`,
     );
   // FIELDMAP_SCALE_DEBUG=1: the last 10 s too (the key leaves them out), to 3 s before the end.
