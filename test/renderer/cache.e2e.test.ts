@@ -293,6 +293,15 @@ describe('CustomerFeed', () => {
     });
   });
 
+  it("reads every customer in pieces while the page's zero-delay timers are held, as in a hidden window", async () => {
+    const r = await page.evaluate(() =>
+      (
+        globalThis as unknown as { feedScenarios: { heldTimers(): Promise<unknown> } }
+      ).feedScenarios.heldTimers(),
+    );
+    expect(r).toEqual({ shown: 6_000 });
+  });
+
   it("reads back only a bulk change's customers: the other records keep their objects", async () => {
     const result = await page.evaluate(() =>
       (

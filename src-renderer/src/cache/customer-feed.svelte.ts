@@ -15,6 +15,9 @@ import type { CustomerRow, FieldmapDb } from './schema';
 import { patchById } from './id-order';
 import type { SnapshotStage } from './snapshot-stage';
 import { FEED_READ_ALL_MARK } from './feed-mark';
+// A message, not a timer: a hidden window's timers are throttled (a second or more each), and a
+// read yielding between its pieces by setTimeout would crawl while the app is minimised.
+import { nextTask } from '../ui/next-task';
 
 /** A snapshot the page kept, for one account's feed (cache/snapshot-stage.ts). */
 export interface FeedStage {
@@ -64,8 +67,6 @@ function keysOf(node: RangeNode | undefined, into: Set<string>): Set<string> | '
   }
   return into;
 }
-
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 const defined = (rows: Found): CustomerRow[] =>
   rows.filter((row): row is CustomerRow => row !== undefined);

@@ -136,6 +136,38 @@ export const feedScenarios = {
   },
 
   /**
+   * A full read while the page's zero-delay timers do not fire: a hidden window's timers are
+   * throttled (Chromium runs them at most once a second, and chained ones once a minute), so the
+   * feed's yields between pieces must not be timers. Held here until the read is shown.
+   */
+  async heldTimers() {
+    const key = `feed-held-${Math.random()}`;
+    const { road, feed, until, close } = await followed(key);
+    const real = globalThis.setTimeout;
+    const held: Array<() => void> = [];
+    try {
+      await road.data('data:snapshot', snapshotOf(key, 12_000, 1, 'A:'));
+      await until((rows) => rows.length === 12_000);
+      globalThis.setTimeout = ((handler: () => void, ms?: number, ...args: unknown[]) => {
+        if ((ms ?? 0) > 0) return real(handler, ms, ...args);
+        held.push(() => handler());
+        return 0;
+      }) as typeof setTimeout;
+      await road.data('data:snapshot', snapshotOf(key, 6_000, 2, 'B:'));
+      await eventually(
+        () => feed.current?.length === 6_000,
+        () => `the list of 6,000 with zero-delay timers held (${feed.current?.length} shown)`,
+        60_000,
+      );
+      return { shown: feed.current?.length ?? 0 };
+    } finally {
+      globalThis.setTimeout = real;
+      for (const run of held) run();
+      await close();
+    }
+  },
+
+  /**
    * A bulk change's outbox mirror (355 updates, written by the worker as one overlay put) over a
    * 12,000-customer snapshot: the feed reads back only those 355, every other record keeps its
    * object (Dexie reports a large put as the whole table: keyed-puts.ts).
