@@ -96,10 +96,16 @@ export function daysSinceLastVisit(
  * one, and "its time has come") showed a rep two numbers for one thing.
  */
 export function reminderDueBy(nowMs: number): number {
+  if (nowMs === lastDue.nowMs) return lastDue.end;
   const day = new Date(nowMs);
   day.setHours(23, 59, 59, 999);
-  return day.getTime();
+  lastDue = { nowMs, end: day.getTime() };
+  return lastDue.end;
 }
+
+// The filter and the pins ask once per customer with one `nowMs` per pass: the day's end is
+// worked out once per pass, not 100,000 times.
+let lastDue = { nowMs: NaN, end: NaN };
 
 /** True when a reminder is set and due today or overdue (reminderDueBy). */
 export function isReminderDue(remindAt: number | null | undefined, nowMs: number): boolean {

@@ -4,7 +4,7 @@
 // saw two numbers: the filter and the pins took a reminder as due once its time had come, "Due
 // today" by the end of the rep's day. And "Due today" read remindAt twice per customer (100k at
 // every full read): once is enough.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { positionOf, type Customer } from '../../src-shared';
 import { filterByVisit } from '../../src-shared/visits';
 import { CustomerIndex } from '../../src-renderer/src/features/customers/customer-index';
@@ -91,5 +91,23 @@ describe('a reminder due', () => {
     expect(due.length).toBe(6);
     expect([...reads.values()].filter((n) => n !== 1)).toEqual([]);
     expect(reads.size).toBe(rows.length);
+  });
+
+  it('works out the end of the day once per pass, not once per customer', () => {
+    const rows = views();
+    const many = Array.from({ length: 40 }, () => rows).flat();
+    const setHours = vi.spyOn(Date.prototype, 'setHours');
+    try {
+      const later = NOW + 60_000;
+      expect(filterByVisit(many, { kind: 'due' }, later)).toHaveLength(6 * 40);
+      expect(many.filter((c) => reminderState(c, later) === 'due')).toHaveLength(6 * 40);
+      expect(setHours).toHaveBeenCalledTimes(1);
+      // A new pass at a new time is answered from that time, not from the last one's.
+      const tomorrow = NOW + 24 * HOUR;
+      expect(filterByVisit(rows, { kind: 'due' }, tomorrow).length).toBeGreaterThan(6);
+      expect(setHours).toHaveBeenCalledTimes(2);
+    } finally {
+      setHours.mockRestore();
+    }
   });
 });
