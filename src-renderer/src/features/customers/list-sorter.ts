@@ -3,6 +3,7 @@
 // their own, and the answer is adopted into that version's ListKeys, so a later sort switch
 // finds its order ready. One request at a time: while the worker sorts, only the newest
 // version waits. Until an answer comes (or when the worker fails), ListKeys sorts on first use.
+import { nextTask } from '../../ui/next-task';
 import type { ListKeys } from './list-keys';
 import { SORT_KEYS, TEXT_SORTS } from './list-orders';
 import { packText, type SortAnswer, type SortPort, type SortRequest } from './list-sort-worker';
@@ -18,7 +19,8 @@ export class ListSorter {
   #busy: { version: number; keys: ListKeys } | null = null;
   /** The newest keys still to send. */
   #next: ListKeys | null = null;
-  #timer: ReturnType<typeof setTimeout> | null = null;
+  /** A send is scheduled for the next task. */
+  #scheduled = false;
   #failed = false;
   /** Callers of `answered`, until the worker no longer owes their keys an answer. */
   #waiters: Array<{ keys: ListKeys; resolve(): void }> = [];
@@ -32,8 +34,10 @@ export class ListSorter {
   request(keys: ListKeys): void {
     if (this.#failed || keys.rows.length < MIN_WORKER_ROWS || complete(keys)) return;
     this.#next = keys;
-    if (this.#busy === null && this.#timer === null)
-      this.#timer = setTimeout(() => void this.#send(), 0);
+    if (this.#busy === null && !this.#scheduled) {
+      this.#scheduled = true;
+      void nextTask().then(() => this.#send());
+    }
     this.#settle();
   }
 
@@ -67,14 +71,12 @@ export class ListSorter {
   }
 
   dispose(): void {
-    if (this.#timer !== null) clearTimeout(this.#timer);
-    this.#timer = null;
     this.fail();
   }
 
   /** Packs the columns one per task (each a join of 100k strings), then posts them. */
   async #send(): Promise<void> {
-    this.#timer = null;
+    this.#scheduled = false;
     const keys = this.#next;
     this.#next = null;
     if (keys === null || this.#failed || complete(keys)) return this.#settle();
@@ -83,7 +85,7 @@ export class ListSorter {
     const text = {} as SortRequest['text'];
     for (const key of TEXT_SORTS) {
       text[key] = packText(keys.text[key]);
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await nextTask();
       if (this.#failed) return;
     }
     const lastVisitMs = keys.lastVisitMs.slice();
