@@ -1,6 +1,6 @@
 // The status bar as the page showed it from its first moment: a page probe (launchApp's
 // pageProbe, run before the app's own script at every load) records every change of the bar's
-// state, words and tone, with the list's row count and the Changes count beside it.
+// state, words and tone, with the list's row count and the Changes and Conflicts counts beside it.
 import type { Page } from 'playwright-core';
 
 export type StatusEntry = {
@@ -15,6 +15,8 @@ export type StatusEntry = {
    * while it shows none (the mirror not read yet).
    */
   changes: number | null;
+  /** The Conflicts view's count of undecided conflicts; null while it shows none (not heard). */
+  conflicts: number | null;
   at: number;
 };
 
@@ -25,18 +27,22 @@ export const STATUS_PROBE = `(() => {
   const sample = () => {
     const bar = document.querySelector('.sync-status');
     const list = document.querySelector('[aria-label="Customers"]');
-    const changes = document.querySelector('nav.views button');
-    const count = changes ? changes.getAttribute('data-count') : null;
+    const views = document.querySelectorAll('nav.views button');
+    const countOf = (button) => {
+      const count = button ? button.getAttribute('data-count') : null;
+      return count === null ? null : Number(count);
+    };
     const entry = {
       kind: bar ? bar.getAttribute('data-sync') : null,
       tone: bar ? bar.getAttribute('data-tone') : null,
       text: bar ? (bar.querySelector('.text')?.textContent ?? '') : '',
       rows: Number(list ? (list.getAttribute('data-rows') ?? '0') : '0'),
-      changes: count === null ? null : Number(count),
+      changes: countOf(views[0]),
+      conflicts: countOf(views[1]),
       at: Math.round(performance.now()),
     };
     const last = log[log.length - 1];
-    const keys = ['kind', 'tone', 'text', 'rows', 'changes'];
+    const keys = ['kind', 'tone', 'text', 'rows', 'changes', 'conflicts'];
     if (!last || keys.some((k) => last[k] !== entry[k])) log.push(entry);
   };
   new MutationObserver(sample).observe(document, {

@@ -1,9 +1,12 @@
 // Off the office network (the service answers 403) the status says so and every change stays
 // queued. Then a field changed both on the service and in the app is shown in Conflicts with
-// both values, and the rep's choice is what the service ends with (both choices).
+// both values, and the rep's choice is what the service ends with (both choices). Conflicts are
+// kept across a restart, and the top bar's count says so from the first moment: it showed "0"
+// until the next conflict came, with two undecided ones waiting.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchApp, startTestService, type AppHandle, type TestService } from '../support/app';
 import { signIn, syncNow, waitRows, waitSync, uniquelyNamed } from '../support/app-steps';
+import { STATUS_PROBE, statusLog } from '../support/status-probe';
 
 const USER = 'rep';
 let service: TestService;
@@ -26,7 +29,7 @@ async function editField(name: string, field: string, value: string): Promise<vo
 
 beforeAll(async () => {
   service = await startTestService({ customers: 20, seed: 83 });
-  app = await launchApp({ serviceUrl: service.url });
+  app = await launchApp({ serviceUrl: service.url, pageProbe: STATUS_PROBE });
 });
 
 afterAll(async () => {
@@ -37,7 +40,7 @@ afterAll(async () => {
 describe('off the office network, then conflicts', () => {
   // One test in three steps: the conflicts are those of the edits queued off the network.
   it('signs in, keeps changes queued off the office network, then shows and settles conflicts', async () => {
-    const { page } = app;
+    let { page } = app;
     await signIn(app, service);
     await waitRows(page, 'Customers', 20);
     await waitSync(page, 'synced');
@@ -67,14 +70,28 @@ describe('off the office network, then conflicts', () => {
     await syncNow(page);
     await expect.poll(async () => (await app.call<unknown[]>('listOps')).length).toBe(0);
     await page.click('.views button:has-text("Conflicts")');
-    const phone = page.locator('li.conflict[data-field="phone"]');
-    const notes = page.locator('li.conflict[data-field="notes"]');
+    const shown = (field: string) => page.locator(`li.conflict[data-field="${field}"]`);
+    let phone = shown('phone');
+    let notes = shown('notes');
     await phone.waitFor();
     expect(await phone.locator('[data-value="rep"]').textContent()).toBe('rep-phone-1');
     expect(await phone.locator('[data-value="server"]').textContent()).toBe('server-phone-1');
     expect(await notes.locator('[data-value="server"]').textContent()).toBe('server notes 2');
     // By default the rep's value went out.
     expect(service.store.customer(USER, first.id)!.phone).toBe('rep-phone-1');
+    const conflictsCount = () => page.getAttribute('.views button >> nth=1', 'data-count');
+    expect(await conflictsCount()).toBe('2');
+
+    // A restart: the two undecided conflicts are counted, and no other count shows meanwhile.
+    await app.restart();
+    page = app.page;
+    await expect.poll(conflictsCount).toBe('2');
+    const counts = (await statusLog(page)).map((e) => e.conflicts);
+    expect(counts.filter((n) => n !== null && n !== 2)).toEqual([]);
+    await page.click('.views button:has-text("Conflicts")');
+    [phone, notes] = [shown('phone'), shown('notes')];
+    await phone.waitFor();
+    expect(await notes.locator('[data-value="rep"]').textContent()).toBe('rep notes 2');
 
     await phone.locator('input[value="server"]').check();
     await notes.locator('input[value="rep"]').check();

@@ -292,7 +292,7 @@ export class AppController {
     this.#data?.dispose();
     this.selection.select(null);
     this.panels.reset();
-    this.outbox.setConflicts([]);
+    this.outbox.forget();
     const cache = await CustomerCache.open(accountKey);
     this.#data = new AccountData(cache, this.#inbox.stage);
     this.storage.setItem(LAST_ACCOUNT_KEY, accountKey);
@@ -308,13 +308,15 @@ export class AppController {
       this.#data = null;
       this.selection.select(null);
       this.panels.reset();
-      this.outbox.setConflicts([]);
+      this.outbox.forget();
       this.storage.removeItem(LAST_ACCOUNT_KEY);
       this.#started = true;
       return;
     }
     await this.#open(account.accountKey);
     this.#started = true;
+    // Conflicts are kept across restarts: the count is main's, not zero until the next one.
+    void this.outbox.loadConflicts();
     // A link or a reminder's click that started or reopened the window waits in main.
     void this.#takeOpen();
   }

@@ -1,5 +1,6 @@
 // The Changes and Conflicts views' actions: retry, edit or discard a queued op; list and
-// resolve conflicts. Conflicts arrive in 'conflicts:changed' and are asked for when shown.
+// resolve conflicts. Conflicts arrive in 'conflicts:changed', and are asked for when an account
+// opens (they are kept across restarts) and when the view is shown.
 import {
   toFieldmapError,
   type Conflict,
@@ -11,6 +12,8 @@ import {
 
 export class OutboxActions {
   #conflicts = $state.raw<Conflict[]>([]);
+  /** Main's list has been heard for this account: until then there is no count to show. */
+  #known = $state(false);
   #failure = $state<string | null>(null);
 
   constructor(private readonly api: FieldmapApi) {}
@@ -24,6 +27,11 @@ export class OutboxActions {
     return this.#conflicts.filter((c) => c.resolution === 'rep-default');
   }
 
+  /** False until main's conflicts for the open account are heard ("0" would be a guess). */
+  get known(): boolean {
+    return this.#known;
+  }
+
   /** The last failed action's message, or null. */
   get failure(): string | null {
     return this.#failure;
@@ -31,6 +39,13 @@ export class OutboxActions {
 
   setConflicts(conflicts: Conflict[]): void {
     this.#conflicts = conflicts;
+    this.#known = true;
+  }
+
+  /** Another account (or none) opens: nothing is known of its conflicts yet. */
+  forget(): void {
+    this.#conflicts = [];
+    this.#known = false;
   }
 
   async #run<T>(action: () => Promise<T>): Promise<T | null> {
@@ -45,7 +60,7 @@ export class OutboxActions {
 
   async loadConflicts(): Promise<void> {
     const list = await this.#run(() => this.api.listConflicts());
-    if (list) this.#conflicts = list;
+    if (list) this.setConflicts(list);
   }
 
   async resolve(conflictId: string, choice: 'rep' | 'server'): Promise<void> {
