@@ -276,6 +276,67 @@ describe("the time left of a bulk's sync, to its end", () => {
   });
 });
 
+describe("a list's wait on the service, apart from main's own work", () => {
+  /**
+   * A first sync's list answered after `firstMs` at `firstLoad`, main's CPU time in it
+   * `cpuMs`; then a bulk's final pull at `nextLoad`, whose list the bar must say `nextMs` for.
+   */
+  async function pulls(
+    first: [number, number, number],
+    next: [number, number],
+    restart = false,
+  ): Promise<void> {
+    const [firstLoad, firstMs, cpuMs] = first;
+    const [nextLoad, nextMs] = next;
+    const clock = new FakeClock();
+    let load = firstLoad;
+    let cpu = 0;
+    const harness = (h = await Harness.start({
+      customers: 40,
+      engine: { clock, ratePerSecond: 3, load: () => load, cpuMs: () => cpu },
+    }));
+    const firstList = holdList(harness);
+    const firstSync = harness.engine.syncNow();
+    await firstList.arrived;
+    await clock.advance(firstMs);
+    cpu += cpuMs;
+    firstList.release();
+    expect((await firstSync).kind).toBe('synced');
+    // The times are kept with the pull's prints: a restart reads them back.
+    if (restart) {
+      await harness.close();
+      await harness.open();
+    }
+
+    load = nextLoad;
+    await queueColours(harness, 10);
+    const bar = barOf(harness, clock);
+    const list = holdList(harness);
+    const sync = harness.engine.syncNow();
+    await list.arrived;
+    const end = clock.now() + nextMs;
+    await readEachSecond(clock, bar, end, end - 1_000);
+    await clock.advance(end - clock.now());
+    list.release();
+    expect((await sync).kind).toBe('synced');
+  }
+
+  it('keeps the wait as it was when the machine is quieter than during the first list', async () => {
+    // 18 s at six times the cores' threads, main's work 1 s of CPU (6 s at that load): 12 s
+    // were the service's. At load 2 the list takes 12 + 2 s, not a third of 18.
+    await pulls([6, 18_000, 1_000], [2, 14_000]);
+  });
+
+  it('keeps the wait and the work apart across a restart', async () => {
+    await pulls([6, 18_000, 1_000], [2, 14_000], true);
+  });
+
+  it('does not stretch the wait when the machine is busier than during the first list', async () => {
+    // 12 s on a quiet machine, 3 s of it main's work: twice as busy, 9 + 6 s, not 24.
+    await pulls([1, 12_000, 3_000], [2, 15_000]);
+  });
+});
+
 /**
  * A machine of two cores on the test's clock: `running` threads (the test sets it), the kernel's
  * 1-minute load average of them (brought up to date each 5 s, as Linux does) and the gauge the

@@ -30,7 +30,7 @@ import { createCandidates, decideCreate } from './creates/decide';
 import type { Customer } from '../../../src-shared/domain';
 import type { OpenSnapshotStream } from '../../../src-shared/data-pieces';
 import { nodeDurableFs, type DurableFs } from '../durable-fs';
-import { machineLoad, type MachineLoad } from './machine-load';
+import { machineLoad, processCpuMs, type MachineLoad } from './machine-load';
 import { SyncProgress, type PullTimes } from './progress';
 import { pullAll, SnapshotKeeper } from './pull';
 import { DEFAULT_ABSENCE_GRACE_MS, push, type PushOptions } from './push';
@@ -58,6 +58,11 @@ export interface SyncEngineOptions {
    * default), now or over a span just past: a pull measured under one load scales with it.
    */
   load?: MachineLoad;
+  /**
+   * Main's CPU time so far in ms (process.cpuUsage by default; null: not read, all of a list's
+   * time counts as main's work): tells a list's wait on the service from main's work in it.
+   */
+  cpuMs?: (() => number) | null;
   push?: PushOptions;
   /** Told the customers after each pull and each acknowledged change (main's reminders). */
   watcher?: CustomersWatcher;
@@ -126,6 +131,7 @@ export class SyncEngine implements SyncEnginePort {
       retryBackoff: { initialMs: 5_000, maxMs: 5 * 60_000, factor: 2 },
       ratePerSecond: 3,
       load: machineLoad,
+      cpuMs: processCpuMs,
       push: {},
       fs: nodeDurableFs,
       ...options,
@@ -296,6 +302,7 @@ export class SyncEngine implements SyncEnginePort {
       {
         ...(known && { pull: known }),
         load: this.#o.load,
+        ...(this.#o.cpuMs && { cpuMs: this.#o.cpuMs }),
         now: () => this.#o.clock.now(),
         fromList: PULL_REQUESTS - 1,
       },
@@ -435,7 +442,9 @@ export class SyncEngine implements SyncEnginePort {
    * (the load at its end may be another: a first sync's page was still saving, or had stopped).
    * A first pull's stream is paced by the page's save, which a later pull does not wait for: its
    * time is left out (`streamAt` to `takenFrom`), and the list's parse within it counts at the
-   * load over the whole pull.
+   * load over the whole pull. Of the list's request, only main's own work (its CPU time) is
+   * scaled: the rest was a wait on the service, which a busy laptop does not stretch, and a list
+   * kept as all work was said 1.5 times too short after a first sync's busy pull.
    */
   #measured(
     progress: SyncProgress,
@@ -450,8 +459,13 @@ export class SyncEngine implements SyncEnginePort {
     const end = this.#o.clock.now();
     const afterMs = end - answered - (streamAt === null ? 0 : takenFrom - streamAt);
     const load = this.#o.load;
+    const listAt = streamAt === null ? listLoad : load(end - asked);
+    const requestMs = Math.min(listMs, answered - asked);
+    const cpuMs = progress.listCpuMs;
+    const requestWork = Math.min(requestMs / listAt, cpuMs ?? Infinity);
     this.#pull = {
-      listMs: listMs / (streamAt === null ? listLoad : load(end - asked)),
+      listMs: requestWork + (listMs - requestMs) / listAt,
+      waitMs: Math.max(0, requestMs - requestWork * listAt),
       afterMs: Math.max(0, afterMs) / load(end - answered),
     };
   }

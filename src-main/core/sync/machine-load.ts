@@ -131,3 +131,12 @@ let gauge: LoadGauge | null = null;
 
 /** This machine's load (one gauge per process, reading from its first call on). */
 export const machineLoad: MachineLoad = (overMs) => (gauge ??= new LoadGauge()).factor(overMs);
+
+/**
+ * This process's CPU time so far (ms, every thread's): main's own work in a phase, told apart
+ * from its waits on the network (progress.ts).
+ */
+export function processCpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1_000;
+}

@@ -4,10 +4,11 @@
 // pace this sync's requests really went at once a few have (never faster than the limit). The
 // pull costs what it took last time, from its list on: the list (seconds at 100k: one request the
 // size of the account) and the rest after it (routes, territories, the diff against the last
-// pull), kept as work on an unloaded machine and scaled by how busy the machine is now
+// pull), kept as main's own work on an unloaded machine, scaled by how busy the machine is now
 // (machine-load.ts: a list measured while both cores were busy takes a fraction of that time on
-// a quieter machine, and the other way round). While the list is on its way, and after it, the
-// work it has done counts at the load it ran under, and what is left at the load now. A pull
+// a quieter machine, and the other way round), and the list's wait on the service and the
+// network, which this laptop's load does not stretch. While the list is on its way, and after
+// it, the work it has done counts at the load it ran under, and what is left at the load now. A pull
 // whose time is not known, that has outrun it, or that runs on a machine too busy to know it
 // (KNOWN_UP_TO_LOAD), leaves the time unknown (etaMs 0): better no time than a wrong one.
 import type { SyncState } from '../../../src-shared/sync-state';
@@ -32,8 +33,13 @@ const LOAD_BAND = 0.5;
 
 /** The pull's time from its list on; the engine keeps it as on an unloaded machine (MachineLoad). */
 export interface PullTimes {
-  /** The customers list, asked for to answered (0: not known). */
+  /** Main's own work in the customers list, asked for to answered (receiving and reading it). */
   listMs: number;
+  /**
+   * The rest of the list's time: its wait on the service and the network, the same on a busy
+   * laptop (0: none, or not told apart, for a pull kept before it was measured).
+   */
+  waitMs?: number;
   /** From the list's answer to the pull's end: routes, territories and the diff (0: not known). */
   afterMs: number;
 }
@@ -45,6 +51,11 @@ export interface SyncProgressOptions {
   load?: MachineLoad;
   /** The engine's clock: the list's time counts from when it was asked for. */
   now?: () => number;
+  /**
+   * Main's CPU time so far, in ms (process.cpuUsage): what of the list was main's own work and
+   * what was a wait (absent: not known, all of it counts as work).
+   */
+  cpuMs?: () => number;
   /**
    * The pull's requests from its list on (the list and those after it): never counted done
    * before they are, however many more requests the push took than planned (default 1).
@@ -58,6 +69,7 @@ export class SyncProgress {
   readonly #load: MachineLoad;
   readonly #now: () => number;
   readonly #fromList: number;
+  readonly #cpuMs: (() => number) | null;
   #done = 0;
   #total: number;
   /** The pull's list is still to be answered (every sync ends with a pull). */
@@ -68,6 +80,8 @@ export class SyncProgress {
   #listAnswered: number | null = null;
   /** The machine's load while the list was on its way (null: not answered yet). */
   #listLoad: number | null = null;
+  /** Main's CPU time when the list was asked for, then what it spent until the answer. */
+  #listCpu: { from: number; spent: number | null } | null = null;
   /** [when, done] at this sync's first answered request: its pace is measured from there. */
   #first: [number, number] | null = null;
   /** The measured time per request, once MEASURE_AFTER have been answered before the list. */
@@ -78,7 +92,12 @@ export class SyncProgress {
   constructor(plannedRequests: number, ratePerSecond: number, options: SyncProgressOptions = {}) {
     this.#ratePerSecond = ratePerSecond;
     const pull = options.pull ?? { listMs: 0, afterMs: 0 };
-    this.#pull = { listMs: Math.max(0, pull.listMs), afterMs: Math.max(0, pull.afterMs) };
+    this.#pull = {
+      listMs: Math.max(0, pull.listMs),
+      waitMs: Math.max(0, pull.waitMs ?? 0),
+      afterMs: Math.max(0, pull.afterMs),
+    };
+    this.#cpuMs = options.cpuMs ?? null;
     this.#load = options.load ?? (() => 1);
     this.#now = options.now ?? Date.now;
     this.#fromList = Math.max(1, options.fromList ?? 1);
@@ -88,6 +107,7 @@ export class SyncProgress {
   /** The pull's customers list is asked for now. */
   listing(): void {
     this.#listSince = this.#now();
+    if (this.#cpuMs) this.#listCpu = { from: this.#cpuMs(), spent: null };
   }
 
   /** When the pull's list was answered, on the engine's clock (null: not yet). */
@@ -105,6 +125,11 @@ export class SyncProgress {
     return this.#listLoad;
   }
 
+  /** Main's CPU time spent from the list's ask to its answer (null: not known, or not yet). */
+  get listCpuMs(): number | null {
+    return this.#listCpu?.spent ?? null;
+  }
+
   /** Requests answered; the first after `listing` is the list's (the pull's GETs go in turn). */
   step(requests = 1): void {
     const now = this.#now();
@@ -113,6 +138,8 @@ export class SyncProgress {
       this.#listAhead = false;
       this.#listAnswered = now;
       this.#listLoad = this.#load(now - this.#listSince);
+      const cpu = this.#listCpu;
+      if (cpu && this.#cpuMs) cpu.spent = Math.max(0, this.#cpuMs() - cpu.from);
     }
     if (this.#listAhead) {
       // The pace of the requests before the list: the first answered starts the measure.
@@ -132,21 +159,22 @@ export class SyncProgress {
     const left = this.#total - this.#done;
     // Rate 0 means unlimited: the time is then only the network's, which is not guessed.
     if (left <= 0 || this.#ratePerSecond <= 0) return 0;
-    const { listMs, afterMs } = this.#pull;
-    if (listMs <= 0) return 0;
-    // What is left of the pull's work, at the machine's load now.
+    const { listMs, waitMs = 0, afterMs } = this.#pull;
+    if (listMs + waitMs <= 0) return 0;
+    // What is left of the pull: its work at the machine's load now, the list's wait as it is.
     const load = this.#load();
     const now = this.#now();
     const answered = this.#listAnswered;
     const since = this.#listSince;
     let pullMs: number;
-    if (answered !== null) pullMs = afterMs - this.#worked(now - answered);
+    if (answered !== null) pullMs = (afterMs - this.#worked(now - answered)) * load;
     else if (since !== null) {
-      const still = listMs - this.#worked(now - since);
-      pullMs = still > 0 ? still + afterMs : 0;
-    } else pullMs = listMs + afterMs;
+      // The share of the list gone by: its time so far over what it takes at the load meanwhile.
+      const spent = now - since;
+      const gone = spent > 0 ? spent / (waitMs + listMs * this.#load(spent)) : 0;
+      pullMs = gone < 1 ? (1 - gone) * (waitMs + listMs * load) + afterMs * load : 0;
+    } else pullMs = waitMs + (listMs + afterMs) * load;
     if (pullMs <= 0) return 0;
-    pullMs *= load;
     // Never faster than the limit: answers can come in a burst.
     const slotMs = Math.max(1_000 / this.#ratePerSecond, this.#paceMs);
     const requestsMs = since === null ? (left - this.#fromList) * slotMs : 0;

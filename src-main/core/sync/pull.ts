@@ -211,9 +211,18 @@ const PrintsFileSchema = v.object({
   /** How long that pull's customers GET took (what the first push after a restart expects). */
   listMs: v.optional(v.number(), 0),
   /** The pull's time from its list on, unloaded (progress.ts PullTimes: the next time left). */
-  pull: v.optional(v.object({ listMs: v.number(), afterMs: v.number() })),
+  pull: v.optional(
+    v.object({ listMs: v.number(), waitMs: v.optional(v.number(), 0), afterMs: v.number() }),
+  ),
 });
 type PrintsFile = v.InferOutput<typeof PrintsFileSchema>;
+
+/** A saved pull's times, when they are some (null: none, or not a time). */
+function knownPull(pull: PullTimes | undefined): PullTimes | null {
+  if (!pull) return null;
+  const { listMs, waitMs = 0, afterMs } = pull;
+  return listMs >= 0 && waitMs >= 0 && afterMs >= 0 && listMs + waitMs > 0 ? pull : null;
+}
 
 /** The saved prints, or null when the file is missing, damaged or another account's. */
 function printsFrom(
@@ -232,7 +241,7 @@ function printsFrom(
     },
     pulledAt: file.pulledAt,
     listMs: file.listMs >= 0 ? file.listMs : 0,
-    pull: file.pull && file.pull.listMs > 0 && file.pull.afterMs >= 0 ? file.pull : null,
+    pull: knownPull(file.pull),
   };
 }
 
@@ -343,7 +352,7 @@ export class SnapshotKeeper {
       routes: [...prints.routes],
       territories: [...prints.territories],
       listMs,
-      ...(times ? { pull: times } : {}),
+      ...(times ? { pull: { ...times, waitMs: times.waitMs ?? 0 } } : {}),
     };
     // One write at a time, in the order taken: an older pull's write that took longer must not
     // land over a newer one's.
