@@ -109,7 +109,7 @@ export function createHandlers({
       return true;
     },
 
-    'conflicts:list': async () => sessions.session?.runtime.engine.conflicts() ?? [],
+    'conflicts:list': async () => (await sessions.session?.runtime.engine.conflicts()) ?? [],
     'conflicts:resolve': async ({ conflictId, choice }) =>
       need().runtime.engine.resolveConflict(conflictId, choice),
 

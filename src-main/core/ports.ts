@@ -151,7 +151,7 @@ export interface SyncEnginePort {
   stop(): Promise<void>;
   /** Called by the shell on online/resume events, and after the rep queues a change. */
   nudge(reason: 'online' | 'resume' | 'start' | 'change'): void;
-  conflicts(): Conflict[];
+  conflicts(): Promise<Conflict[]>;
   resolveConflict(conflictId: string, choice: 'rep' | 'server'): Promise<Conflict>;
   /**
    * Resends the full last snapshot (renderer reload) if it was pulled after `newerThan` (any,

@@ -44,9 +44,10 @@ async function openApp(): Promise<Page> {
 
 /**
  * Local reads of main's own state (offline regions and their downloads, map settings, imports,
- * why main reloaded the page) are not data requests.
+ * kept conflicts, why main reloaded the page) are not data requests.
  */
-const BASEMAP_CALLS = [
+const MAIN_STATE_CALLS = [
+  'listConflicts',
   'listRegions',
   'listRegionDownloads',
   'basemapSettings',
@@ -56,7 +57,7 @@ const BASEMAP_CALLS = [
 const calls = async (p: Page) =>
   (
     await p.evaluate(() => [...(globalThis as unknown as { fake: { calls: string[] } }).fake.calls])
-  ).filter((c) => !BASEMAP_CALLS.includes(c));
+  ).filter((c) => !MAIN_STATE_CALLS.includes(c));
 const rowIds = (p: Page) =>
   p.$$eval(`${ROWS} [data-id]`, (els) => els.map((e) => e.getAttribute('data-id')));
 /** Waits until the list labelled `label` holds `want` rows. */

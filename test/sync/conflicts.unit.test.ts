@@ -33,7 +33,7 @@ describe.each(['patch', 'replace'] as const)('conflicts with PUT as %s', (put) =
     const after = h.base(id);
     expect(after.city).toBe('Rep City');
     expect(after.notes).toBe('server note'); // changed only on the server: kept
-    const [conflict, ...more] = h.engine.conflicts();
+    const [conflict, ...more] = await h.engine.conflicts();
     expect(more).toEqual([]);
     expect(conflict).toMatchObject({
       customerId: id,
@@ -57,11 +57,12 @@ describe.each(['patch', 'replace'] as const)('conflicts with PUT as %s', (put) =
     expect(h.base(id).city).toBe('Rep City');
     expect(h.outbox.list()).toEqual([]);
 
-    // The log is durable.
+    // The log is durable, and a restart's first ask (the page's, as it opens) waits for it.
     await h.close();
     await h.open();
+    expect((await h.engine.conflicts()).map((c) => c.resolution)).toEqual(['rep']);
     await h.engine.syncNow();
-    expect(h.engine.conflicts().map((c) => c.resolution)).toEqual(['rep']);
+    expect((await h.engine.conflicts()).map((c) => c.resolution)).toEqual(['rep']);
   });
 
   it('merges a field changed only on the server with a field changed only locally, without conflict', async () => {
@@ -76,7 +77,7 @@ describe.each(['patch', 'replace'] as const)('conflicts with PUT as %s', (put) =
     });
     await h.engine.syncNow();
     expect(h.base(id)).toMatchObject({ phone: '+33 1 23 45 67 89', company: 'Rep Co' });
-    expect(h.engine.conflicts()).toEqual([]);
+    expect(await h.engine.conflicts()).toEqual([]);
   });
 
   it('sends nothing for a field both sides changed to the same value', async () => {
@@ -86,7 +87,7 @@ describe.each(['patch', 'replace'] as const)('conflicts with PUT as %s', (put) =
     await h.outbox.enqueue({ kind: 'updateCustomer', target: id, payload: { zip: '75001' }, base });
     h.service.resetStats();
     await h.engine.syncNow();
-    expect(h.engine.conflicts()).toEqual([]);
+    expect(await h.engine.conflicts()).toEqual([]);
     expect(h.base(id).zip).toBe('75001');
     // One GET for the record, four for the pull: no PUT.
     expect(h.service.stats().requests).toBe(5);

@@ -22,7 +22,7 @@ describe('a conflict decision made during a sync', () => {
     h.service.store.updateCustomerDirect(USER, id, { city: 'Server City' });
     await h.outbox.enqueue({ kind: 'updateCustomer', target: id, payload: { city: 'Rep' }, base });
     await h.engine.syncNow();
-    const [conflict] = h.engine.conflicts();
+    const [conflict] = await h.engine.conflicts();
     expect(h.base(id).city).toBe('Rep');
 
     // The next sync's pull is held at the service: the sync is running.

@@ -109,7 +109,8 @@ export class SyncEngine implements SyncEnginePort {
   #stopped = false;
   /** A change was queued while a sync ran: run once more after it. */
   #again = false;
-  #conflictLog: ConflictLog | null = null;
+  /** The conflict log, once read (before the pull's prints, which take longer at 100k). */
+  readonly #conflictsOpen: Promise<ConflictLog>;
   /** The last pull's prints being saved (SnapshotKeeper.save never rejects). */
   #saving: Promise<void> = Promise.resolve();
   /**
@@ -144,17 +145,19 @@ export class SyncEngine implements SyncEnginePort {
     this.#probe = new Backoff(this.#o.probeBackoff);
     this.#retry = new Backoff(this.#o.retryBackoff);
     const fs = this.#o.fs;
+    const conflictsOpen = ConflictLog.open(options.stateDir, options.accountKey, fs);
+    this.#conflictsOpen = conflictsOpen;
     this.#ready = (async () => {
       const ledger = await SyncLedger.open(options.stateDir, fs);
-      const conflicts = await ConflictLog.open(options.stateDir, options.accountKey, fs);
+      const conflicts = await conflictsOpen;
       await snapshot.load();
       this.#listMs ||= snapshot.savedListMs;
       this.#pull ??= snapshot.savedPull;
-      this.#conflictLog = conflicts;
       return { ledger, conflicts };
     })();
     // Surfaced by the first sync or conflict call that awaits it.
     this.#ready.catch(() => undefined);
+    conflictsOpen.catch(() => undefined);
   }
 
   get state(): SyncState {
@@ -207,8 +210,12 @@ export class SyncEngine implements SyncEnginePort {
     void this.#sync('background');
   }
 
-  conflicts(): Conflict[] {
-    return this.#conflictLog?.list() ?? [];
+  /**
+   * The conflicts kept for the account, once its log is read: asked for as the page opens, an
+   * answer before the read would say "none" with undecided ones waiting.
+   */
+  async conflicts(): Promise<Conflict[]> {
+    return (await this.#conflictsOpen).list();
   }
 
   async resolveConflict(conflictId: string, choice: 'rep' | 'server'): Promise<Conflict> {

@@ -100,6 +100,7 @@ const answers: { [C in InvokeChannel]?: (request: RequestOf<C>) => ResponseOf<C>
   // ?notice=crashed: main reloaded this page after a crash (the shell's renderer watch).
   'shell:take-notice': () =>
     params.get('notice') === 'crashed' ? { kind: 'crashed', at: 1_700_000_000_000 } : null,
+  'conflicts:list': () => [],
   'log:renderer-error': (report) => {
     reports.push(report);
     return true;
